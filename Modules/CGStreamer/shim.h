@@ -1,0 +1,116 @@
+/*
+ * CGStreamer shim: the only C in gstplay.
+ *
+ * GStreamer and GLib expose part of their API as macros and varargs functions, which
+ * Swift cannot import. Each helper below wraps exactly one such construct, is
+ * `static inline`, holds no state and takes no decisions: policy lives in Swift.
+ * Names follow `CGStreamer_<what it wraps>`.
+ */
+#ifndef CGSTREAMER_SHIM_H
+#define CGSTREAMER_SHIM_H
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/audio/audio.h>
+#include <gst/audio/streamvolume.h>
+#include <gst/pbutils/pbutils.h>
+
+/* ---- Clock-time constants: GST_CLOCK_TIME_NONE and GST_SECOND are macros. ---- */
+static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }
+static inline GstClockTime CGStreamer_SECOND(void) { return GST_SECOND; }
+
+/* ---- Message accessors: GST_MESSAGE_TYPE / GST_MESSAGE_SRC are field macros. ---- */
+static inline GstMessageType CGStreamer_message_type(GstMessage *msg) { return GST_MESSAGE_TYPE(msg); }
+static inline GstObject *CGStreamer_message_src(GstMessage *msg) { return GST_MESSAGE_SRC(msg); }
+/* Borrowed name of the posting object, or NULL; valid as long as the message is. */
+static inline const gchar *CGStreamer_message_src_name(GstMessage *msg) {
+    return GST_MESSAGE_SRC(msg) ? GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) : NULL;
+}
+/* Current state of an element without locking a state change: GST_STATE is a macro. */
+static inline GstState CGStreamer_element_current_state(GstElement *element) { return GST_STATE(element); }
+
+/* ---- Signals: g_signal_connect is a macro over g_signal_connect_data with a cast callback. ---- */
+/* For signals whose handler takes (instance, pointer, user_data), e.g. notify::caps, source-setup. */
+static inline gulong CGStreamer_signal_connect_2(gpointer instance, const gchar *signal,
+        void (*handler)(gpointer instance, gpointer arg, gpointer user_data),
+        gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
+}
+/* For signals whose handler takes (instance, pointer, pointer, user_data), e.g. deep-element-added. */
+static inline gulong CGStreamer_signal_connect_3(gpointer instance, const gchar *signal,
+        void (*handler)(gpointer instance, gpointer arg1, gpointer arg2, gpointer user_data),
+        gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
+}
+
+/* ---- Typed g_object_set / g_object_get: the originals are NULL-terminated varargs. ---- */
+static inline void CGStreamer_set_string(gpointer obj, const gchar *name, const gchar *value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_boolean(gpointer obj, const gchar *name, gboolean value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_int(gpointer obj, const gchar *name, gint value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_uint(gpointer obj, const gchar *name, guint value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_int64(gpointer obj, const gchar *name, gint64 value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_uint64(gpointer obj, const gchar *name, guint64 value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_double(gpointer obj, const gchar *name, gdouble value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_object(gpointer obj, const gchar *name, gpointer value) { g_object_set(obj, name, value, NULL); }
+/* Flags properties (playbin "flags") are set through their integer value. */
+static inline void CGStreamer_set_flags(gpointer obj, const gchar *name, guint value) { g_object_set(obj, name, value, NULL); }
+static inline void CGStreamer_set_from_string(gpointer obj, const gchar *name, const gchar *value) { gst_util_set_object_arg(G_OBJECT(obj), name, value); }
+
+static inline gpointer CGStreamer_get_object(gpointer obj, const gchar *name) { gpointer v = NULL; g_object_get(obj, name, &v, NULL); return v; }
+static inline gdouble CGStreamer_get_double(gpointer obj, const gchar *name) { gdouble v = 0; g_object_get(obj, name, &v, NULL); return v; }
+static inline gboolean CGStreamer_get_boolean(gpointer obj, const gchar *name) { gboolean v = FALSE; g_object_get(obj, name, &v, NULL); return v; }
+static inline gint CGStreamer_get_int(gpointer obj, const gchar *name) { gint v = 0; g_object_get(obj, name, &v, NULL); return v; }
+static inline guint CGStreamer_get_uint(gpointer obj, const gchar *name) { guint v = 0; g_object_get(obj, name, &v, NULL); return v; }
+static inline guint64 CGStreamer_get_uint64(gpointer obj, const gchar *name) { guint64 v = 0; g_object_get(obj, name, &v, NULL); return v; }
+/* Caller frees the result with g_free. */
+static inline gchar *CGStreamer_get_string(gpointer obj, const gchar *name) { gchar *v = NULL; g_object_get(obj, name, &v, NULL); return v; }
+/* TRUE when the object's class has a property of that name. */
+static inline gboolean CGStreamer_has_property(gpointer obj, const gchar *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(obj), name) != NULL;
+}
+
+/* ---- GLib sources on a given context: gst_bus_add_watch only targets the thread-default context,
+ *      and the bus callback must be cast to GSourceFunc. Both return a new reference to the source. ---- */
+static inline GSource *CGStreamer_bus_watch_attach(GstBus *bus, GMainContext *context,
+        gboolean (*func)(GstBus *bus, GstMessage *message, gpointer user_data),
+        gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = gst_bus_create_watch(bus);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint interval_ms,
+        GSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_timeout_source_new(interval_ms);
+    g_source_set_callback(source, func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
+/* ---- Video caps: GstVideoInfo fields behind macros; returns FALSE if the caps are not raw video. ---- */
+static inline gboolean CGStreamer_video_caps_size(GstCaps *caps, gint *width, gint *height, gint *par_n, gint *par_d) {
+    GstVideoInfo info;
+    if (caps == NULL || !gst_video_info_from_caps(&info, caps)) return FALSE;
+    *width = GST_VIDEO_INFO_WIDTH(&info);
+    *height = GST_VIDEO_INFO_HEIGHT(&info);
+    *par_n = GST_VIDEO_INFO_PAR_N(&info);
+    *par_d = GST_VIDEO_INFO_PAR_D(&info);
+    return TRUE;
+}
+
+/* ---- Action signals with return values: g_signal_emit_by_name is varargs. ---- */
+static inline GstSample *CGStreamer_playbin_convert_sample(GstElement *playbin, GstCaps *caps) {
+    GstSample *sample = NULL;
+    g_signal_emit_by_name(playbin, "convert-sample", caps, &sample);
+    return sample;
+}
+
+/* ---- Casts the type system checks in C (G_OBJECT, GST_BIN, ...) but Swift sees as unrelated. ---- */
+static inline GstObject *CGStreamer_as_object(gpointer p) { return GST_OBJECT(p); }
+static inline GstElement *CGStreamer_as_element(gpointer p) { return GST_ELEMENT(p); }
+static inline GstBin *CGStreamer_as_bin(gpointer p) { return GST_BIN(p); }
+static inline gboolean CGStreamer_is_element(gpointer p) { return p != NULL && GST_IS_ELEMENT(p); }
+static inline gboolean CGStreamer_is_bin(gpointer p) { return p != NULL && GST_IS_BIN(p); }
+static inline gboolean CGStreamer_is_pipeline_object(GstObject *o) { return o != NULL && GST_IS_PIPELINE(o); }
+
+#endif /* CGSTREAMER_SHIM_H */

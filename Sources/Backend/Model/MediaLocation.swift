@@ -1,0 +1,57 @@
+import CGStreamer
+import Foundation
+
+/// Turning what a user typed into URIs `playbin` accepts.
+public enum MediaLocation {
+    /// A URI for `location`: URIs with a scheme are validated (`gst_uri_is_valid`) and kept;
+    /// anything else is a file path, made absolute against the current directory and converted
+    /// with `gst_filename_to_uri`. Throws ``PlayerError/Kind/invalidInput`` for an empty string
+    /// or a malformed URI. Whether the file exists is left to GStreamer to report.
+    public static func uri(for location: String) throws(PlayerError) -> String {
+        GStreamerRuntime.ensureInitialized()
+        let trimmed = location.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else {
+            throw PlayerError(kind: .invalidInput, message: "empty location")
+        }
+        if looksLikeURI(trimmed) {
+            guard gst_uri_is_valid(trimmed) != 0 else {
+                throw PlayerError(kind: .invalidInput, message: "malformed URI '\(trimmed)'", uri: trimmed)
+            }
+            return trimmed
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let raw = gst_filename_to_uri(trimmed, &error) else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "cannot convert path"
+            if error != nil { g_error_free(error) }
+            throw PlayerError(kind: .invalidInput, message: "\(text): '\(trimmed)'")
+        }
+        return String(takingGLibString: raw) ?? trimmed
+    }
+
+    /// True when `text` starts with an RFC 3986 scheme followed by `:` (and is not a
+    /// Windows-style drive letter or a path containing a colon later on).
+    public static func looksLikeURI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+        let scheme = text[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+            && scheme.count > 1
+    }
+
+    /// Expands one command-line argument: a directory becomes its regular files (not hidden),
+    /// sorted by name; anything else is returned as is.
+    public static func expand(_ argument: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard !looksLikeURI(argument),
+              FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
+              isDirectory.boolValue,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: argument)
+        else { return [argument] }
+        let base = URL(fileURLWithPath: argument)
+        return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
+            let path = base.appendingPathComponent(name).path
+            var dir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue ? path : nil
+        }
+    }
+}

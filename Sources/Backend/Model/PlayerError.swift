@@ -1,0 +1,61 @@
+/// A structured playback error or warning, built on the loop thread from a `GstMessage`
+/// (`gst_message_parse_error` / `gst_message_parse_warning`) or raised by the Backend itself.
+public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Broad class of the problem; maps GStreamer's error domains and the Backend's own checks.
+    public enum Kind: String, Sendable, Codable, CaseIterable {
+        /// A file or resource could not be found, opened, read or written (`GST_RESOURCE_ERROR`).
+        case resource
+        /// The data could not be demuxed or decoded, or is corrupt (`GST_STREAM_ERROR`).
+        case stream
+        /// A GStreamer core failure (`GST_CORE_ERROR`), e.g. negotiation or a missing element.
+        case core
+        /// A library (codec) failure (`GST_LIBRARY_ERROR`).
+        case library
+        /// No decoder or source plugin exists for some stream (`missing-plugin` messages).
+        case missingPlugin
+        /// An HTTP or socket failure while fetching the media.
+        case network
+        /// The URI or path given is malformed or names nothing playable.
+        case invalidInput
+        /// An argument was out of range (seek target, rate, volume) — nothing was changed.
+        case invalidArgument
+        /// Anything else.
+        case other
+    }
+
+    /// The class of the problem.
+    public var kind: Kind
+    /// GStreamer's error code within its domain (0 for the Backend's own errors).
+    public var code: Int
+    /// Name of the GStreamer element that posted it (e.g. `source`, `qtdemux0`), if any.
+    public var element: String?
+    /// The human-readable message (`GError.message`).
+    public var message: String
+    /// GStreamer's debug text (file, function, details), if any.
+    public var debug: String?
+    /// Human descriptions of missing plugins (`gst_missing_plugin_message_get_description`),
+    /// e.g. "AC-3 (ATSC A/52) decoder".
+    public var missingPlugins: [String]
+    /// The URI being played when it happened.
+    public var uri: String?
+
+    /// Creates an error value.
+    public init(kind: Kind, code: Int = 0, element: String? = nil, message: String,
+                debug: String? = nil, missingPlugins: [String] = [], uri: String? = nil) {
+        self.kind = kind
+        self.code = code
+        self.element = element
+        self.message = message
+        self.debug = debug
+        self.missingPlugins = missingPlugins
+        self.uri = uri
+    }
+
+    /// One line for a person: `element: message (missing: …)`.
+    public var description: String {
+        var line = element.map { "\($0): " } ?? ""
+        line += message
+        if !missingPlugins.isEmpty { line += " (missing: " + missingPlugins.joined(separator: ", ") + ")" }
+        return line
+    }
+}

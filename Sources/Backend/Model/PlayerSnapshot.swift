@@ -1,0 +1,31 @@
+/// What a ``Player`` getter answers from any thread without waiting for the loop:
+/// a copy updated by the loop thread under a lock.
+public struct PlayerSnapshot: Sendable, Hashable {
+    /// The explicit state.
+    public var state: PlayerState = .idle
+    /// The URI loaded, if any.
+    public var uri: String?
+    /// The last known position.
+    public var position: MediaTime?
+    /// The duration, when known.
+    public var duration: MediaTime?
+    /// The video display size, nil for none (or not known yet).
+    public var mediaSize: VideoSize?
+    /// Playback rate.
+    public var rate: Double = 1.0
+    /// Linear volume (1.0 = unity).
+    public var volume: Double = 1.0
+    /// Mute flag.
+    public var muted = false
+    /// Live source.
+    public var isLive = false
+    /// Seekable (known after preroll).
+    public var isSeekable = false
+    /// Last buffering level.
+    public var bufferingPercent = 100
+    /// The last fatal error since the last load.
+    public var lastError: PlayerError?
+
+    /// An idle snapshot.
+    public init() {}
+}

@@ -1,0 +1,166 @@
+import CGStreamer
+import Synchronization
+
+/// A media player: `playbin` running on its own `GMainContext` and thread.
+///
+/// **Threads:** every public method is safe from any thread. Commands record the intent and
+/// are marshalled onto the player's loop thread (`g_main_context_invoke_full`), where all
+/// GStreamer state lives; they return at once (run inline when called on the loop thread, e.g.
+/// from a delegate callback). Getters answer from a lock-protected snapshot without waiting.
+/// Events arrive on the loop thread (see ``PlayerDelegate``) and on ``events`` streams.
+///
+/// **Lifetime:** ``shutdown()`` (also run by `deinit`) sets the pipeline to NULL, removes every
+/// bus watch, timer and signal handler, quits the loop and joins its thread. It is idempotent.
+public final class Player: Sendable {
+    /// The settings this player was created with.
+    public let configuration: PlayerConfiguration
+
+    let hub: EventHub
+    private let loop: MainLoopThread
+    private let engine: Engine
+    private let isShutDown = Atomic<Bool>(false)
+
+    /// Creates the loop thread and the `playbin` on it, then emits ``PlayerEvent/initialized``.
+    /// - Parameters:
+    ///   - configuration: fixed settings (intervals, sinks, rate range, autoplay…).
+    ///   - delegate: receives events (held weakly); can also be set later.
+    public init(configuration: PlayerConfiguration = PlayerConfiguration(), delegate: (any PlayerDelegate)? = nil) {
+        GStreamerRuntime.ensureInitialized()
+        self.configuration = configuration
+        let hub = EventHub(delegateQueue: configuration.delegateQueue)
+        hub.delegate = delegate
+        self.hub = hub
+        let loop = MainLoopThread(name: "gstplay-loop")
+        self.loop = loop
+        var created: Engine?
+        loop.invokeAndWait { created = Engine(configuration: configuration, loop: loop, hub: hub) }
+        self.engine = created!
+        hub.attach(player: self)
+        loop.invoke { [engine] in engine.start() }
+    }
+
+    deinit { shutdown() }
+
+    // MARK: Delegate and events
+
+    /// The event receiver (weak). Any thread.
+    public var delegate: (any PlayerDelegate)? {
+        get { hub.delegate }
+        set { hub.delegate = newValue }
+    }
+
+    /// A new stream of every event from now on, ending at ``shutdown()``. Any thread.
+    /// Keeps the newest 4096 events if not consumed.
+    public var events: AsyncStream<PlayerEvent> { hub.makeStream() }
+
+    // MARK: Commands (any thread; run on the loop thread)
+
+    /// Loads a URI (`file://`, `http://`, …) or a file path (relative paths are resolved against
+    /// the current directory, `gst_filename_to_uri`) and starts prerolling: `READY`, set
+    /// `playbin.uri`, `PAUSED`; then plays when ``PlayerConfiguration/autoplay`` is on.
+    /// A location that cannot be turned into a URI ends in ``PlayerState/error``.
+    public func load(_ location: String) {
+        let resolved = Result { () throws(PlayerError) -> String in try MediaLocation.uri(for: location) }
+        command { $0.load(resolved, original: location) }
+    }
+
+    /// Plays (`gst_element_set_state(PLAYING)` once prerolled and not buffering). At the end of
+    /// the stream it restarts from the beginning; after ``stop()`` it reloads the last URI.
+    public func play() { command { $0.play() } }
+
+    /// Pauses (`gst_element_set_state(PAUSED)`) and reports the position once.
+    public func pause() { command { $0.pause() } }
+
+    /// Pauses when playing, plays otherwise.
+    public func togglePause() { command { $0.togglePause() } }
+
+    /// Stops: `stopping → idle`, pipeline to READY; the URI is kept for ``play()``.
+    public func stop() { command { $0.stop() } }
+
+    /// Seeks to `position` (clamped to `0…duration`; at the duration the stream ends).
+    /// Before preroll the request is kept and run once the pipeline reaches PAUSED; seeks closer
+    /// than ``PlayerConfiguration/seekThrottleMilliseconds`` are coalesced, the latest winning.
+    /// Maps to `gst_element_seek` with `GST_SEEK_FLAG_FLUSH` and ACCURATE or KEY_UNIT.
+    public func seek(to position: MediaTime, mode: SeekMode? = nil) {
+        let mode = mode ?? configuration.defaultSeekMode
+        command { $0.requestSeek(.absolute(position), mode: mode) }
+    }
+
+    /// Seeks by `offset` from the current position (negative goes back).
+    public func seek(by offset: MediaTime, mode: SeekMode? = nil) {
+        let mode = mode ?? configuration.defaultSeekMode
+        command { $0.requestSeek(.relative(offset), mode: mode) }
+    }
+
+    /// Seeks to a fraction (0…1) of the duration; ignored while the duration is unknown.
+    public func seek(toFraction fraction: Double, mode: SeekMode? = nil) {
+        let mode = mode ?? configuration.defaultSeekMode
+        command { $0.requestSeek(.fraction(fraction), mode: mode) }
+    }
+
+    /// Sets the playback rate. Throws ``PlayerError/Kind/invalidArgument`` (and changes nothing)
+    /// for 0, non-finite values or values outside ``PlayerConfiguration/rateRange``. Applied with
+    /// a flushing seek at the current position; kept across seeks and loads.
+    public func setRate(_ rate: Double) throws(PlayerError) {
+        guard rate.isFinite, rate != 0, configuration.rateRange.contains(rate) else {
+            throw PlayerError(kind: .invalidArgument,
+                              message: "rate \(rate) is outside the allowed range \(configuration.rateRange.lowerBound)…\(configuration.rateRange.upperBound) (and must not be 0)")
+        }
+        command { $0.setRate(rate) }
+    }
+
+    /// Sets the linear volume (`playbin.volume`; 1.0 is unity, clamped to 0…10).
+    public func setVolume(_ volume: Double) {
+        let value = volume.isFinite ? min(max(volume, 0), 10) : 1
+        command { $0.setVolume(value) }
+    }
+
+    /// Mutes or unmutes (`playbin.mute`).
+    public func setMuted(_ muted: Bool) { command { $0.setMuted(muted) } }
+
+    /// Stops playback and releases everything: pipeline to NULL, sources removed, signals
+    /// disconnected, loop quit, thread joined, streams finished. Idempotent; any thread
+    /// (from the loop thread itself the join is skipped and the thread ends on its own).
+    public func shutdown() {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loop.invokeAndWait { [engine] in engine.teardown() }
+        loop.quitAndJoin()
+        hub.close()
+    }
+
+    // MARK: Getters (any thread, from the snapshot)
+
+    /// A consistent copy of everything the getters know.
+    public var snapshot: PlayerSnapshot { hub.snapshot }
+    /// The explicit player state.
+    public var state: PlayerState { hub.snapshot.state }
+    /// The last known position.
+    public var position: MediaTime? { hub.snapshot.position }
+    /// The duration, when known.
+    public var duration: MediaTime? { hub.snapshot.duration }
+    /// The video display size, if any.
+    public var mediaSize: VideoSize? { hub.snapshot.mediaSize }
+    /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()``).
+    public var statistics: PlayerStatistics { hub.statistics }
+
+    /// Collects fresh statistics on the loop thread and returns them (waits for the loop;
+    /// do not call while holding a lock the delegate needs).
+    public func refreshStatistics() -> PlayerStatistics {
+        guard !isShutDown.load(ordering: .acquiring) else { return hub.statistics }
+        loop.invokeAndWait { [engine] in engine.collectStatistics(publish: false) }
+        return hub.statistics
+    }
+
+    // MARK: Internals
+
+    /// Runs a command on the loop thread unless the player is shut down.
+    func command(_ body: @escaping (Engine) -> Void) {
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        loop.invoke { [engine] in body(engine) }
+    }
+
+    /// Test hook: runs `body` on the loop thread with the engine and waits.
+    func withEngine(_ body: @escaping (Engine) -> Void) {
+        loop.invokeAndWait { [engine] in body(engine) }
+    }
+}
