@@ -22,6 +22,7 @@ extension Engine {
             gst_message_parse_request_state(message, &requested)
             if let playbin { gst_element_set_state(playbin, requested) }
         case GST_MESSAGE_ELEMENT: handleElementMessage(message)
+        case GST_MESSAGE_APPLICATION: handleSeekMarker(message)
         case GST_MESSAGE_TAG: handleTags(message)
         default: break
         }
@@ -95,6 +96,8 @@ extension Engine {
         var old: GstState = GST_STATE_VOID_PENDING, new: GstState = GST_STATE_VOID_PENDING, pending: GstState = GST_STATE_VOID_PENDING
         gst_message_parse_state_changed(message, &old, &new, &pending)
         pipelineState = new
+        if new == GST_STATE_PLAYING { inputs.leftReady = true }
+        if pipelineTransitions.count < 4096 { pipelineTransitions.append((old, new)) }
         let wasPlaying = inputs.pipelinePlaying
         inputs.pipelinePlaying = new == GST_STATE_PLAYING
         if old == GST_STATE_READY && new == GST_STATE_PAUSED {
@@ -111,7 +114,7 @@ extension Engine {
         guard inputs.loaded, !inputs.failed else { return }
         if !inputs.prerolled {
             prerollCompleted()
-        } else if seekIssuedAt != nil {
+        } else if seekIssuedAt != nil && seekMarkerSeen {
             seekCompleted()
         }
     }
@@ -179,7 +182,7 @@ extension Engine {
             lastBufferingPercent = level
             if !inputs.buffering {
                 inputs.buffering = true
-                bufferingStartedAt = Engine.now()
+                if bufferingStartedAt == nil { bufferingStartedAt = Engine.now() }
                 if let playbin, targetState == GST_STATE_PLAYING { gst_element_set_state(playbin, GST_STATE_PAUSED) }
             }
             stats.bufferingPercent = level
@@ -192,13 +195,13 @@ extension Engine {
             stats.bufferingPercent = 100
             hub.updateSnapshot { $0.bufferingPercent = 100 }
             let wasBuffering = inputs.buffering
-            inputs.buffering = false
             if let started = bufferingStartedAt {
                 stats.bufferingTimeMilliseconds += Double(Engine.now() - started) / 1e6
                 bufferingStartedAt = nil
             }
             publish(.buffering(percent: 100))
             if wasBuffering { publish(.message("Buffering complete")) }
+            inputs.buffering = false
             applyTargetState()
             updateState()
         }

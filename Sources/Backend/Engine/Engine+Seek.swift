@@ -53,14 +53,16 @@ extension Engine {
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= seek.mode == .accurate ? GST_SEEK_FLAG_ACCURATE.rawValue
                                         : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
-        let ok: gboolean
+        let event: UnsafeMutablePointer<GstEvent>
         if rate > 0 {
-            ok = gst_element_seek(playbin, rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
-                                  GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_NONE, -1)
+            event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
+                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_NONE, -1)
         } else {
-            ok = gst_element_seek(playbin, rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
-                                  GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds))
+            event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
+                                       GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds))
         }
+        postSeekMarker(on: playbin)
+        let ok = gst_element_send_event(playbin, event) // takes ownership of the event
         guard ok != 0 else {
             publish(.warning(PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: uri)))
             return
@@ -70,6 +72,28 @@ extension Engine {
         inputs.seeking = true
         inputs.ended = false
         updateState()
+    }
+
+    /// Name of the application message posted on the bus right before each seek.
+    private static let seekMarkerName = "gstplay-seek-marker"
+
+    /// ASYNC_DONE carries no seek seqnum through playbin, and one left from an earlier async
+    /// state change (a pause) may still be queued. The bus is FIFO, so an application message
+    /// posted just before the seek splits older ASYNC_DONEs from the seek's own.
+    private func postSeekMarker(on playbin: UnsafeMutablePointer<GstElement>) {
+        seekMarkerSeen = false
+        let structure = gst_structure_new_empty(Engine.seekMarkerName)
+        guard let message = gst_message_new_application(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), structure) else { return }
+        seekMarkerSeqnum = gst_message_get_seqnum(message)
+        _ = gst_element_post_message(playbin, message)
+    }
+
+    /// The marker of the latest seek came through the bus: the next ASYNC_DONE is the seek's.
+    func handleSeekMarker(_ message: UnsafeMutablePointer<GstMessage>) {
+        guard gst_message_get_seqnum(message) == seekMarkerSeqnum,
+              let structure = gst_message_get_structure(message),
+              String(cString: gst_structure_get_name(structure)) == Engine.seekMarkerName else { return }
+        seekMarkerSeen = true
     }
 
     /// ASYNC_DONE after a seek: report the landed position, restore the target state.

@@ -52,10 +52,14 @@ final class Engine: @unchecked Sendable {
     var throttle: SeekThrottle
     var pendingSeekBeforePreroll: SeekRequest?
     var seekIssuedAt: UInt64?
+    /// Seqnum of the bus marker posted before the latest seek, and whether it came through.
+    var seekMarkerSeqnum: guint32 = 0
+    var seekMarkerSeen = false
 
     // Statistics kept between snapshots.
     var stats = PlayerStatistics()
-    var stateTrace: [(PlayerState, PlayerState)] = []
+    /// playbin's own state changes (old, new) as seen on the bus; for diagnostics and tests.
+    var pipelineTransitions: [(GstState, GstState)] = []
     /// Events raised while building the pipeline, before anyone could receive them.
     var startupEvents: [PlayerEvent] = []
 
@@ -187,6 +191,7 @@ final class Engine: @unchecked Sendable {
         isLive = false
         duration = nil
         publishedDuration = nil
+        pipelineTransitions.removeAll()
         lastBufferingPercent = nil
         bufferingStartedAt = nil
         missingPlugins = []
@@ -234,6 +239,7 @@ final class Engine: @unchecked Sendable {
         inputs.intent = .pause
         inputs.leftReady = true
         targetState = GST_STATE_PAUSED
+
         gst_element_set_state(element, GST_STATE_PAUSED)
         if inputs.prerolled { reportPosition() }
         updateState()
@@ -292,7 +298,6 @@ final class Engine: @unchecked Sendable {
         }
         let previous = state
         state = next
-        stateTrace.append((previous, next))
         hub.updateSnapshot { $0.state = next }
         publish(.stateChanged(from: previous, to: next))
     }

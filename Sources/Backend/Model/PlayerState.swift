@@ -64,7 +64,7 @@ struct PlayerStateInputs: Equatable, Sendable {
     var intent: Intent = .none
     /// The pipeline has reached `GST_STATE_PLAYING`.
     var pipelinePlaying = false
-    /// Playback has been started or paused by the user at least once since the load.
+    /// The player has left `ready` since the load: the user paused, or the pipeline reached PLAYING.
     var leftReady = false
 
     /// The state these inputs describe.
@@ -80,8 +80,9 @@ struct PlayerStateInputs: Equatable, Sendable {
         case .none: return .ready
         case .pause: return .paused
         case .play:
-            if pipelinePlaying { return .playing }
-            return leftReady ? .paused : .ready
+            // Once playback has started, wanting PLAYING is `playing` even while the pipeline
+            // passes through PAUSED (flushing seek landed, buffering over, clock lost).
+            return pipelinePlaying || leftReady ? .playing : .ready
         }
     }
 }
