@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 import Synchronization
 
 /// A media player: `playbin` running on its own `GMainContext` and thread.
@@ -19,6 +20,7 @@ public final class Player: Sendable {
     private let loop: MainLoopThread
     private let engine: Engine
     private let isShutDown = Atomic<Bool>(false)
+    private let observerCounter = Atomic<UInt64>(0)
 
     /// Creates the loop thread and the `playbin` on it, then emits ``PlayerEvent/initialized``.
     /// - Parameters:
@@ -126,6 +128,41 @@ public final class Player: Sendable {
         loop.invokeAndWait { [engine] in engine.teardown() }
         loop.quitAndJoin()
         hub.close()
+    }
+
+    // MARK: Time observers (any thread)
+
+    /// Calls `block` every `interval` of wall time while playing (with the position), and once
+    /// whenever a seek lands. The block runs on `queue`, or on the loop thread when nil.
+    /// Like AVPlayer's `addPeriodicTimeObserver(forInterval:queue:using:)`.
+    @discardableResult
+    public func addPeriodicTimeObserver(interval: MediaTime, queue: DispatchQueue? = nil,
+                                        _ block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
+        let observer = TimeObserver(token: nextObserverToken(), kind: .periodic(interval: interval), queue: queue, block: block)
+        command { $0.addObserver(observer) }
+        return observer.token
+    }
+
+    /// Calls `block` with the boundary time each time continuous playback crosses one of
+    /// `times` (in the direction of playback; checked every 20 ms). A seek that jumps over a
+    /// boundary does not fire it; playing through it again after seeking back does.
+    /// Like AVPlayer's `addBoundaryTimeObserver(forTimes:queue:using:)`.
+    @discardableResult
+    public func addBoundaryTimeObserver(times: [MediaTime], queue: DispatchQueue? = nil,
+                                        _ block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
+        let observer = TimeObserver(token: nextObserverToken(), kind: .boundary(times: times.sorted()), queue: queue, block: block)
+        command { $0.addObserver(observer) }
+        return observer.token
+    }
+
+    /// Removes an observer; its block is not called after the removal has run on the loop
+    /// thread (for a queue-less observer: after this call returns when called on the loop).
+    public func removeTimeObserver(_ token: TimeObserverToken) {
+        command { $0.removeObserver(token) }
+    }
+
+    private func nextObserverToken() -> TimeObserverToken {
+        TimeObserverToken(id: observerCounter.add(1, ordering: .relaxed).newValue)
     }
 
     // MARK: Getters (any thread, from the snapshot)

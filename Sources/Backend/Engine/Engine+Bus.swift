@@ -4,7 +4,18 @@ import CGStreamer
 /// ``Engine/handle(message:)`` for every message `playbin` posts.
 extension Engine {
     func handle(message: UnsafeMutablePointer<GstMessage>) {
-        switch CGStreamer_message_type(message) {
+        let type = CGStreamer_message_type(message)
+        if type == GST_MESSAGE_APPLICATION, let marker = BusMarker.kind(of: message) {
+            let seqnum = gst_message_get_seqnum(message)
+            switch marker {
+            case .epoch: if seqnum == epochMarkerSeqnum { epochMarkerSeqnum = nil }
+            case .seek: if seqnum == seekMarkerSeqnum { seekMarkerSeen = true }
+            }
+            return
+        }
+        // Messages posted before the last load/stop belong to media we no longer play.
+        guard epochMarkerSeqnum == nil else { return }
+        switch type {
         case GST_MESSAGE_ERROR: handleError(message)
         case GST_MESSAGE_WARNING: handleWarning(message)
         case GST_MESSAGE_EOS: handleEndOfStream()
@@ -22,7 +33,6 @@ extension Engine {
             gst_message_parse_request_state(message, &requested)
             if let playbin { gst_element_set_state(playbin, requested) }
         case GST_MESSAGE_ELEMENT: handleElementMessage(message)
-        case GST_MESSAGE_APPLICATION: handleSeekMarker(message)
         case GST_MESSAGE_TAG: handleTags(message)
         default: break
         }
@@ -136,7 +146,10 @@ extension Engine {
         } else {
             applyTargetState()
         }
-        if !isLive { reportPosition() }
+        if !isLive {
+            reportPosition()
+            lastBoundaryPosition = hub.snapshot.position
+        }
     }
 
     /// Sets the pipeline to the user's target state unless buffering or seeking holds it.

@@ -74,26 +74,12 @@ extension Engine {
         updateState()
     }
 
-    /// Name of the application message posted on the bus right before each seek.
-    private static let seekMarkerName = "gstplay-seek-marker"
-
     /// ASYNC_DONE carries no seek seqnum through playbin, and one left from an earlier async
-    /// state change (a pause) may still be queued. The bus is FIFO, so an application message
-    /// posted just before the seek splits older ASYNC_DONEs from the seek's own.
+    /// state change (a pause) may still be queued: the marker posted right before the seek
+    /// splits older ASYNC_DONEs from the seek's own (see ``BusMarker``).
     private func postSeekMarker(on playbin: UnsafeMutablePointer<GstElement>) {
         seekMarkerSeen = false
-        let structure = gst_structure_new_empty(Engine.seekMarkerName)
-        guard let message = gst_message_new_application(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), structure) else { return }
-        seekMarkerSeqnum = gst_message_get_seqnum(message)
-        _ = gst_element_post_message(playbin, message)
-    }
-
-    /// The marker of the latest seek came through the bus: the next ASYNC_DONE is the seek's.
-    func handleSeekMarker(_ message: UnsafeMutablePointer<GstMessage>) {
-        guard gst_message_get_seqnum(message) == seekMarkerSeqnum,
-              let structure = gst_message_get_structure(message),
-              String(cString: gst_structure_get_name(structure)) == Engine.seekMarkerName else { return }
-        seekMarkerSeen = true
+        seekMarkerSeqnum = BusMarker.post(.seek, on: playbin)
     }
 
     /// ASYNC_DONE after a seek: report the landed position, restore the target state.
@@ -104,22 +90,35 @@ extension Engine {
         let landed = playbin.flatMap(queryPosition) ?? .zero
         hub.updateSnapshot { $0.position = landed }
         inputs.seeking = false
+        observersSawJump(to: landed)
         publish(.seekDone(landed))
         publish(.position(landed, duration: duration))
         applyTargetState()
         updateState()
     }
 
-    /// Applies a new rate (validated by the caller) with a seek at the current position.
+    /// Applies a new rate (validated by the caller). Same direction: first an instant rate change
+    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`, no flush); where the demuxer refuses it, or the
+    /// direction changes, a flushing seek at the current position through the throttle.
     func setRate(_ newRate: Double) {
         preconditionOnLoop()
         guard newRate != rate else { return }
+        let oldRate = rate
         rate = newRate
         stats.rate = newRate
         hub.updateSnapshot { $0.rate = newRate }
         publish(.rateChanged(newRate))
         guard inputs.loaded, inputs.prerolled, !inputs.failed, !isLive, let playbin else { return }
+        if (oldRate > 0) == (newRate > 0), configuration.instantRateChange, !inputs.seeking,
+           let event = gst_event_new_seek(newRate, GST_FORMAT_TIME, GST_SEEK_FLAG_INSTANT_RATE_CHANGE,
+                                          GST_SEEK_TYPE_NONE, -1, GST_SEEK_TYPE_NONE, -1),
+           gst_element_send_event(playbin, event) != 0 {
+            stats.instantRateChanges += 1
+            return
+        }
+        // A user action, not a scrub: not throttled (it still counts for the throttle window).
         let position = queryPosition(playbin) ?? .zero
-        submitSeek(SeekRequest(position: position, mode: .accurate))
+        throttle.noteExecuted(now: Engine.now())
+        executeSeek(SeekRequest(position: position, mode: .accurate))
     }
 }

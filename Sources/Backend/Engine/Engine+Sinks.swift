@@ -19,6 +19,7 @@ extension Engine {
         let audioText = SinkSelection.audioDescription(configuration.audioSink, environment)
         if let videoText, let sink = makeSink(videoText, kind: "video") {
             videoSink = sink
+            statisticsSink = Engine.findStatisticsSink(in: sink)
             CGStreamer_set_object(object, "video-sink", UnsafeMutableRawPointer(sink))
         } else if videoText == nil {
             flags &= ~PlayFlag.video
@@ -30,6 +31,10 @@ extension Engine {
             flags &= ~PlayFlag.audio
         }
         CGStreamer_set_flags(object, "flags", flags)
+        if configuration.keepPitch, audioText != nil, let scaletempo = gst_element_factory_make("scaletempo", nil) {
+            // Keeps the pitch at rates other than 1 (passes through at 1).
+            CGStreamer_set_object(object, "audio-filter", UnsafeMutableRawPointer(scaletempo))
+        }
         let autoVideo = configuration.videoSink == .automatic && !environment.hasDisplay
         let autoAudio = configuration.audioSink == .automatic && !environment.hasAudioDevice
         if autoVideo || autoAudio {
@@ -64,6 +69,29 @@ extension Engine {
         guard let element else { return nil }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
         return element
+    }
+
+    /// The element of `sink` (itself, or a sink inside a bin) that has the `stats` property of
+    /// `GstBaseSink`; returns a new reference or nil.
+    static func findStatisticsSink(in sink: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement>? {
+        let object = UnsafeMutableRawPointer(sink)
+        if CGStreamer_has_property(object, "stats") != 0 {
+            _ = gst_object_ref(object)
+            return sink
+        }
+        guard CGStreamer_is_bin(object) != 0, let iterator = gst_bin_iterate_sinks(CGStreamer_as_bin(object)) else { return nil }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        var found: UnsafeMutablePointer<GstElement>?
+        while found == nil && gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let child = g_value_get_object(&value), CGStreamer_has_property(child, "stats") != 0 {
+                _ = gst_object_ref(child)
+                found = CGStreamer_as_element(child)
+            }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        return found
     }
 
     /// Events raised while the engine is still being built are sent by ``start()``.
@@ -119,8 +147,7 @@ extension Engine {
     func collectStatistics(publish shouldPublish: Bool) {
         preconditionOnLoop()
         var snapshot = stats
-        if let videoSink, CGStreamer_has_property(UnsafeMutableRawPointer(videoSink), "stats") != 0,
-           let structure = CGStreamer_get_object(UnsafeMutableRawPointer(videoSink), "stats") {
+        if let statisticsSink, let structure = CGStreamer_get_object(UnsafeMutableRawPointer(statisticsSink), "stats") {
             let gstStructure = structure.assumingMemoryBound(to: GstStructure.self)
             var value: guint64 = 0
             if gst_structure_get_uint64(gstStructure, "rendered", &value) != 0 { snapshot.renderedFrames = UInt64(value) }
@@ -129,6 +156,15 @@ extension Engine {
         }
         if let playbin { snapshot.position = queryPosition(playbin) }
         snapshot.duration = duration
+        // Average bitrate: the source's size in bytes over the duration.
+        if let playbin, let duration, duration.nanoseconds > 0,
+           let source = CGStreamer_get_object(UnsafeMutableRawPointer(playbin), "source") {
+            var bytes: gint64 = 0
+            if gst_element_query_duration(CGStreamer_as_element(source), GST_FORMAT_BYTES, &bytes) != 0, bytes > 0 {
+                snapshot.averageBitrate = UInt64(Double(bytes) * 8 / duration.seconds)
+            }
+            gst_object_unref(source)
+        }
         if let started = bufferingStartedAt {
             snapshot.bufferingTimeMilliseconds += Double(Engine.now() - started) / 1e6
         }

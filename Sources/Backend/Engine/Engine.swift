@@ -55,11 +55,22 @@ final class Engine: @unchecked Sendable {
     /// Seqnum of the bus marker posted before the latest seek, and whether it came through.
     var seekMarkerSeqnum: guint32 = 0
     var seekMarkerSeen = false
+    /// Seqnum of the bus marker posted at the last load/stop; messages before it are stale.
+    var epochMarkerSeqnum: guint32?
 
     // Statistics kept between snapshots.
     var stats = PlayerStatistics()
     /// playbin's own state changes (old, new) as seen on the bus; for diagnostics and tests.
     var pipelineTransitions: [(GstState, GstState)] = []
+    // Time observers.
+    var periodicObservers: [TimeObserverToken: (TimeObserver, TimerSource)] = [:]
+    var boundaryObservers: [TimeObserverToken: TimeObserver] = [:]
+    var boundaryTimer: TimerSource?
+    var lastBoundaryPosition: MediaTime?
+
+    /// The element inside the video sink that keeps `stats` (rendered/dropped), if any.
+    var statisticsSink: UnsafeMutablePointer<GstElement>?
+
     /// Events raised while building the pipeline, before anyone could receive them.
     var startupEvents: [PlayerEvent] = []
 
@@ -126,6 +137,7 @@ final class Engine: @unchecked Sendable {
         positionTimer?.destroy(); positionTimer = nil
         statisticsTimer?.destroy(); statisticsTimer = nil
         seekTimer?.destroy(); seekTimer = nil
+        removeAllObservers()
         gst_element_set_state(element, GST_STATE_NULL)
         pipelineState = GST_STATE_NULL
         for handler in signalHandlers { g_signal_handler_disconnect(handler.instance, handler.id) }
@@ -135,6 +147,8 @@ final class Engine: @unchecked Sendable {
             g_source_unref(busWatch)
             self.busWatch = nil
         }
+        if let statisticsSink { gst_object_unref(UnsafeMutableRawPointer(statisticsSink)) }
+        statisticsSink = nil
         if let videoSink { gst_object_unref(UnsafeMutableRawPointer(videoSink)) }
         if let audioSink { gst_object_unref(UnsafeMutableRawPointer(audioSink)) }
         videoSink = nil
@@ -155,6 +169,7 @@ final class Engine: @unchecked Sendable {
         resetForNewMedia()
         gst_element_set_state(element, GST_STATE_READY)
         pipelineState = GST_STATE_READY
+        startNewBusEpoch()
         switch resolved {
         case .failure(let error):
             uri = nil
@@ -202,6 +217,7 @@ final class Engine: @unchecked Sendable {
         stats.rejectedStateTransitions = rejected
         stats.rate = rate
         inputs = PlayerStateInputs()
+        lastBoundaryPosition = nil
         hub.updateSnapshot {
             $0.position = nil
             $0.duration = nil
@@ -262,6 +278,7 @@ final class Engine: @unchecked Sendable {
         targetState = GST_STATE_READY
         gst_element_set_state(element, GST_STATE_READY)
         pipelineState = GST_STATE_READY
+        startNewBusEpoch()
         inputs = PlayerStateInputs()
         updateState()
     }
@@ -293,7 +310,8 @@ final class Engine: @unchecked Sendable {
         guard next != state else { return }
         guard PlayerStateMachine.isAllowed(from: state, to: next) else {
             stats.rejectedStateTransitions += 1
-            publish(.warning(PlayerError(kind: .other, message: "internal: refused state transition \(state.rawValue) → \(next.rawValue)")))
+            publish(.warning(PlayerError(kind: .other, message: "internal: refused state transition \(state.rawValue) → \(next.rawValue)",
+                                         debug: String(describing: inputs))))
             return
         }
         let previous = state

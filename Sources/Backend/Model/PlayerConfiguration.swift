@@ -31,6 +31,11 @@ public struct PlayerConfiguration: Sendable {
     public var statisticsIntervalMilliseconds: UInt32 = 1000
     /// Default seek mode for ``Player/seek(to:mode:)`` callers that do not choose.
     public var defaultSeekMode: SeekMode = .accurate
+    /// Keep the audio pitch at rates other than 1 (playbin `audio-filter` = `scaletempo`). Default true.
+    public var keepPitch = true
+    /// Try `GST_SEEK_FLAG_INSTANT_RATE_CHANGE` (no flush) before a flushing seek when the rate
+    /// changes without changing direction. Default true.
+    public var instantRateChange = true
     /// Network read timeout (souphttpsrc `timeout`), seconds.
     public var networkTimeoutSeconds: UInt32 = 15
     /// When set, delegate methods run on this queue instead of the loop thread.

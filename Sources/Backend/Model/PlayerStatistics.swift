@@ -18,6 +18,8 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     public var rate: Double = 1.0
     /// Seeks executed since the load (after throttling).
     public var seekCount: Int = 0
+    /// Rate changes applied instantly (no flushing seek).
+    public var instantRateChanges: Int = 0
     /// Time from the last seek's execution to its *seek done*, in milliseconds.
     public var lastSeekLatencyMilliseconds: Double?
     /// Total wall time spent paused for buffering since the load, in milliseconds.

@@ -65,6 +65,12 @@ struct SeekThrottle: Sendable {
         return .execute(seek)
     }
 
+    /// A seek was executed outside the throttle (a rate change): later requests keep their
+    /// distance from it. A pending request stays pending.
+    mutating func noteExecuted(now: UInt64) {
+        lastExecutedAt = now
+    }
+
     /// Forget everything (new URI, stop). The caller removes any armed timer.
     mutating func reset() {
         lastExecutedAt = nil

@@ -1,0 +1,39 @@
+import Dispatch
+
+/// Identifies a registered time observer; pass it to ``Player/removeTimeObserver(_:)``.
+public struct TimeObserverToken: Hashable, Sendable {
+    let id: UInt64
+}
+
+/// A time observer as registered (any thread); evaluated on the loop thread.
+struct TimeObserver: Sendable {
+    enum Kind: Sendable {
+        /// Every `interval` while playing, and once whenever a seek lands.
+        case periodic(interval: MediaTime)
+        /// When playback crosses one of these times (sorted).
+        case boundary(times: [MediaTime])
+    }
+
+    let token: TimeObserverToken
+    let kind: Kind
+    let queue: DispatchQueue?
+    let block: @Sendable (MediaTime) -> Void
+
+    /// Calls the block on its queue, or inline (loop thread) when none was given.
+    func fire(_ time: MediaTime) {
+        if let queue { queue.async { block(time) } } else { block(time) }
+    }
+}
+
+/// The crossing rule for boundary observers (pure): a boundary fires when continuous playback
+/// moves from `previous` to `current` past it, in the direction of playback. A jump made by a
+/// seek never fires anything: the engine resets `previous` to the landed position instead.
+enum BoundaryCrossing {
+    /// Boundaries crossed going from `previous` to `current`.
+    /// Forward play fires `previous < t ≤ current`; reverse play fires `current ≤ t < previous`.
+    static func crossed(_ times: [MediaTime], from previous: MediaTime, to current: MediaTime) -> [MediaTime] {
+        if current > previous { return times.filter { $0 > previous && $0 <= current } }
+        if current < previous { return times.filter { $0 >= current && $0 < previous }.reversed() }
+        return []
+    }
+}

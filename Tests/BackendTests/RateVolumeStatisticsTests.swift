@@ -1,0 +1,215 @@
+@testable import Backend
+import Foundation
+import Synchronization
+import XCTest
+
+/// Rate, volume, statistics, autoplay/stop states and time observers on real pipelines.
+final class RateVolumeStatisticsTests: XCTestCase {
+    func testRateTwoPlaysAFourSecondClipInAboutTwoSeconds() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        try player.setRate(2.0)
+        player.load(TestMedia.vp8)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let start = ProcessInfo.processInfo.systemUptime
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        let elapsed = ProcessInfo.processInfo.systemUptime - start
+        XCTAssertEqual(elapsed, 2.0, accuracy: 0.4, "4 s at 2× took \(elapsed) s")
+        XCTAssertEqual(player.snapshot.rate, 2.0)
+    }
+
+    func testRateChangeDuringPlaybackSpeedsUpThePlayhead() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        try player.setRate(2.0)
+        recorder.waitFor("rate event") { $0.contains(.rateChanged(2.0)) }
+        Thread.sleep(forTimeInterval: 0.3) // let a flushing seek (if one was needed) land
+        let a = player.refreshStatistics().position ?? .zero
+        let t0 = ProcessInfo.processInfo.systemUptime
+        Thread.sleep(forTimeInterval: 1.0)
+        let b = player.refreshStatistics().position ?? .zero
+        let wall = ProcessInfo.processInfo.systemUptime - t0
+        XCTAssertEqual((b - a).seconds / wall, 2.0, accuracy: 0.25, "playhead speed")
+        // The rate survives a seek.
+        player.seek(to: MediaTime(seconds: 2))
+        let mark = recorder.count
+        recorder.waitForValue("seek done", after: mark) { $0.seekDone }
+        let c = player.refreshStatistics().position ?? .zero
+        Thread.sleep(forTimeInterval: 0.5)
+        let d = player.refreshStatistics().position ?? .zero
+        XCTAssertEqual((d - c).seconds / 0.5, 2.0, accuracy: 0.4, "rate kept after a seek")
+    }
+
+    func testReversePlaybackRunsBackwardsToTheStart() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
+        player.seek(to: MediaTime(seconds: 3))
+        recorder.waitForValue("seek done") { $0.seekDone }
+        try player.setRate(-1.0)
+        player.play()
+        let mark = recorder.count
+        recorder.waitFor("EOS at the start", timeout: 10) { $0.contains(where: \.isEndOfStream) }
+        let ticks = recorder.events.dropFirst(mark).compactMap(\.position).filter { $0 > .zero }
+        XCTAssertGreaterThanOrEqual(ticks.count, 4, "ticks while playing backwards")
+        XCTAssertEqual(ticks, ticks.sorted(by: >), "positions decrease")
+        guard case .endOfStream(let final)? = recorder.events.last(where: \.isEndOfStream) else { return XCTFail("no EOS") }
+        XCTAssertLessThan(final.seconds, 0.5)
+    }
+
+    func testRatesOutsideTheRangeAreRejectedAndChangeNothing() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.rateRange = 0.5...2.0 }
+        defer { player.shutdown() }
+        for bad in [3.0, 0.25, 0.0, -1.0, .nan, .infinity] {
+            XCTAssertThrowsError(try player.setRate(bad), "\(bad)") { error in
+                XCTAssertEqual((error as? PlayerError)?.kind, .invalidArgument)
+                XCTAssertTrue((error as? PlayerError)?.message.contains("0.5") ?? false)
+            }
+        }
+        XCTAssertNoThrow(try player.setRate(1.5))
+        recorder.waitFor("rate event") { $0.contains(.rateChanged(1.5)) }
+        XCTAssertEqual(recorder.events.filter { if case .rateChanged = $0 { return true } else { return false } }.count, 1)
+    }
+
+    func testVolumeAndMuteEventsAndSnapshot() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.setVolume(0.5)
+        player.setMuted(true)
+        player.setVolume(-3) // clamped
+        recorder.waitFor("three volume events") { events in
+            events.filter { if case .volumeChanged = $0 { return true } else { return false } }.count == 3
+        }
+        XCTAssertEqual(recorder.events.filter { if case .volumeChanged = $0 { return true } else { return false } },
+                       [.volumeChanged(volume: 0.5, muted: false), .volumeChanged(volume: 0.5, muted: true), .volumeChanged(volume: 0, muted: true)])
+        XCTAssertEqual(player.snapshot.volume, 0)
+        XCTAssertTrue(player.snapshot.muted)
+    }
+
+    func testStatisticsCountRenderedFramesCodecsAndBitrate() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.statisticsIntervalMilliseconds = 200 }
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let first = player.refreshStatistics()
+        Thread.sleep(forTimeInterval: 0.5)
+        let second = player.refreshStatistics()
+        XCTAssertGreaterThan(second.renderedFrames, first.renderedFrames)
+        XCTAssertEqual(Double(second.renderedFrames - first.renderedFrames), 15, accuracy: 5, "≈30 fps")
+        XCTAssertTrue(second.videoCodec?.contains("H.264") ?? false, second.videoCodec ?? "nil")
+        XCTAssertNotNil(second.audioCodec)
+        XCTAssertNotNil(second.averageBitrate)
+        XCTAssertEqual(second.videoSize?.width, 320)
+        recorder.waitFor("a periodic statistics event") { events in
+            events.contains { if case .statistics(let s) = $0 { return s.renderedFrames > 0 } else { return false } }
+        }
+    }
+
+    func testLateFramesAreCountedAsDropped() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) {
+            // 60 ms of work per 33 ms frame: frames arrive late and the sink drops them.
+            $0.videoSink = .description("identity sleep-time=60000 ! fakesink sync=true max-lateness=5000000 qos=true")
+        }
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        Thread.sleep(forTimeInterval: 1.5)
+        let stats = player.refreshStatistics()
+        XCTAssertGreaterThan(stats.droppedFrames, 0)
+        XCTAssertGreaterThan(stats.renderedFrames, 0)
+    }
+
+    func testWithoutAutoplayTheStateWaitsInReady() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8)
+        recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(player.state, .ready)
+        player.pause()
+        recorder.waitFor("paused") { recorder.reachedState(.paused)($0) }
+        player.play()
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        player.stop()
+        recorder.waitFor("idle") { $0.last == .stateChanged(from: .stopping, to: .idle) }
+        player.play() // reloads the last URI
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        XCTAssertEqual(recorder.states(), [.opening, .ready, .paused, .playing, .stopping, .idle, .opening, .ready, .playing, .ended], "\(recorder.events.filter { if case .position = $0 { return false } else { return true } })")
+    }
+
+    func testBoundaryObserversFireOnceEachAtQuarterHalfAndThreeQuarters() {
+        let recorder = EventRecorder()
+        let fired = Mutex<[(MediaTime, TimeInterval)]>([])
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        let times = [1.0, 2.0, 3.0].map { MediaTime(seconds: $0) } // 25/50/75 % of 4 s
+        player.addBoundaryTimeObserver(times: times) { time in
+            fired.withLock { $0.append((time, ProcessInfo.processInfo.systemUptime)) }
+        }
+        player.load(TestMedia.vp8)
+        recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
+        let start = ProcessInfo.processInfo.systemUptime
+        player.play()
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        let result = fired.withLock { $0 }
+        XCTAssertEqual(result.map(\.0), times)
+        for (time, at) in result {
+            XCTAssertEqual(at - start, time.seconds, accuracy: 0.15, "fired at wall \(at - start) for \(time)")
+        }
+    }
+
+    func testBoundaryJumpedOverBySeekDoesNotFire() {
+        let recorder = EventRecorder()
+        let fired = Mutex<[MediaTime]>([])
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.addBoundaryTimeObserver(times: [1, 2, 3].map { MediaTime(seconds: $0) }) { time in fired.withLock { $0.append(time) } }
+        player.load(TestMedia.vp8)
+        recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
+        player.seek(to: MediaTime(seconds: 2.5))
+        recorder.waitForValue("seek done") { $0.seekDone }
+        player.play()
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        XCTAssertEqual(fired.withLock { $0 }, [MediaTime(seconds: 3)])
+    }
+
+    func testPeriodicObserverFiresAtItsOwnIntervalAndCanBeRemoved() {
+        let recorder = EventRecorder()
+        let count = Atomic<Int>(0)
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        let token = player.addPeriodicTimeObserver(interval: .milliseconds(100)) { _ in count.add(1, ordering: .relaxed) }
+        player.load(TestMedia.h264)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let before = count.load(ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 1.0)
+        let during = count.load(ordering: .relaxed) - before
+        XCTAssertEqual(Double(during), 10, accuracy: 2, "≈10 calls a second at 100 ms")
+        player.removeTimeObserver(token)
+        _ = player.refreshStatistics() // a round trip through the loop: the removal has run
+        let after = count.load(ordering: .relaxed)
+        Thread.sleep(forTimeInterval: 0.4)
+        XCTAssertEqual(count.load(ordering: .relaxed), after, "no calls after removal")
+    }
+
+    func testBoundaryCrossingRule() {
+        let t = [1.0, 2.0, 3.0].map { MediaTime(seconds: $0) }
+        XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 0.9), to: MediaTime(seconds: 1.0)), [t[0]])
+        XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 1.0), to: MediaTime(seconds: 1.5)), [])
+        XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 0.5), to: MediaTime(seconds: 3.5)), t)
+        XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 2.5), to: MediaTime(seconds: 1.5)), [t[1]], "reverse play")
+        XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 2), to: MediaTime(seconds: 2)), [])
+    }
+}
