@@ -10,7 +10,7 @@ BENCH_DIR ?= .build-bench
 APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
 	gstreamer1.0-libav gstreamer1.0-tools gstreamer1.0-plugins-base-apps python3 bsdutils
-BENCH_PACKAGES := hyperfine time
+BENCH_PACKAGES := mpv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -63,11 +63,12 @@ fixtures: setup
 
 bench: setup-bench release
 	Fixtures/make-fixtures.sh --bench $(BENCH_DIR)
-	python3 bench/run.py --clips $(BENCH_DIR) --out BENCHMARKS.md
+	$$($(SWIFT) build -c release --show-bin-path)/gstplay-bench --clips $(BENCH_DIR) --out docs/BENCHMARKS.md
 
-bench-smoke: setup-bench release
+# A quick run of every bench case (few repetitions, short clips) to prove the harness works; CI runs it.
+bench-smoke: build
 	Fixtures/make-fixtures.sh --bench $(BENCH_DIR)
-	python3 bench/run.py --clips $(BENCH_DIR) --smoke --out $(BENCH_DIR)/BENCHMARKS-smoke.md
+	$$($(SWIFT) build --show-bin-path)/gstplay-bench --clips $(BENCH_DIR) --smoke --out $(BENCH_DIR)/BENCHMARKS-smoke.md
 
 clean:
 	rm -rf .build .build-*

@@ -35,9 +35,16 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
+        .executableTarget(
+            name: "gstplay-bench",
+            dependencies: ["Backend", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "BackendTests",
             dependencies: ["Backend", "CGStreamer"],
+            exclude: ["Support/http_test_server.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

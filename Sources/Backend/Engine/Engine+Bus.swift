@@ -45,7 +45,9 @@ extension Engine {
         var gerror: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         gst_message_parse_error(message, &gerror, &debug)
-        fail(makeError(message, gerror, debug))
+        let error = makeError(message, gerror, debug)
+        if retryAfterNetworkError(error) { return }
+        fail(error)
     }
 
     private func handleWarning(_ message: UnsafeMutablePointer<GstMessage>) {
@@ -78,11 +80,12 @@ extension Engine {
         if (domain == gst_core_error_quark() && code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
             || (domain == gst_stream_error_quark() && code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue)) {
             kind = .missingPlugin
-        } else if kind == .resource, let uri, uri.hasPrefix("http://") || uri.hasPrefix("https://") {
+        } else if isNetworkURI, kind == .resource || (kind == .stream && element == "source") || lastHTTPStatus.map({ $0 >= 300 }) == true {
             kind = .network
         }
         return PlayerError(kind: kind, code: code, element: element, message: text, debug: debugText,
-                           missingPlugins: missingPlugins, uri: uri)
+                           missingPlugins: missingPlugins, uri: uri,
+                           httpStatus: lastHTTPStatus.flatMap { $0 >= 300 ? $0 : nil })
     }
 
     // MARK: End of stream
@@ -230,6 +233,12 @@ extension Engine {
     // MARK: Element messages and tags
 
     private func handleElementMessage(_ message: UnsafeMutablePointer<GstMessage>) {
+        if let structure = gst_message_get_structure(message),
+           String(cString: gst_structure_get_name(structure)) == "http-headers" {
+            var status: guint = 0
+            if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { lastHTTPStatus = Int(status) }
+            return
+        }
         guard gst_is_missing_plugin_message(message) != 0 else { return }
         let description = String(takingGLibString: gst_missing_plugin_message_get_description(message)) ?? "unknown plugin"
         guard !missingPlugins.contains(description) else { return }

@@ -44,6 +44,10 @@ final class Engine: @unchecked Sendable {
     var lastBufferingPercent: Int?
     var bufferingStartedAt: UInt64?
     var missingPlugins: [String] = []
+    /// Status code of the last HTTP response for the current URI (`http-headers` element message).
+    var lastHTTPStatus: Int?
+    /// Reloads left for the current URI after a network failure (seed 001: retry once).
+    var networkRetriesLeft = 1
     var rate = 1.0
     var volume = 1.0
     var muted = false
@@ -99,6 +103,7 @@ final class Engine: @unchecked Sendable {
         playbin = element
         configureSinks()
         connectPlaybinSignals()
+        connectSourceSetup()
         let bus = gst_element_get_bus(element)!
         busWatch = CGStreamer_bus_watch_attach(bus, loop.context, { _, message, data in
             guard let message, let data else { return 1 }
@@ -210,6 +215,8 @@ final class Engine: @unchecked Sendable {
         lastBufferingPercent = nil
         bufferingStartedAt = nil
         missingPlugins = []
+        lastHTTPStatus = nil
+        networkRetriesLeft = 1
         let hadSize = mediaSize != nil
         mediaSize = nil
         let rejected = stats.rejectedStateTransitions

@@ -38,10 +38,12 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var missingPlugins: [String]
     /// The URI being played when it happened.
     public var uri: String?
+    /// The HTTP status of the last response when it ended the request (≥ 300: an error status, or a redirect that was not followed, e.g. a loop).
+    public var httpStatus: Int?
 
     /// Creates an error value.
     public init(kind: Kind, code: Int = 0, element: String? = nil, message: String,
-                debug: String? = nil, missingPlugins: [String] = [], uri: String? = nil) {
+                debug: String? = nil, missingPlugins: [String] = [], uri: String? = nil, httpStatus: Int? = nil) {
         self.kind = kind
         self.code = code
         self.element = element
@@ -49,12 +51,14 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.debug = debug
         self.missingPlugins = missingPlugins
         self.uri = uri
+        self.httpStatus = httpStatus
     }
 
     /// One line for a person: `element: message (missing: …)`.
     public var description: String {
         var line = element.map { "\($0): " } ?? ""
         line += message
+        if let httpStatus { line += " (HTTP \(httpStatus))" }
         if !missingPlugins.isEmpty { line += " (missing: " + missingPlugins.joined(separator: ", ") + ")" }
         return line
     }

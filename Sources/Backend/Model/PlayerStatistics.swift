@@ -30,6 +30,8 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     public var videoCodec: String?
     /// Audio codec name from tags (`audio-codec`).
     public var audioCodec: String?
+    /// Reloads after a network failure (at most one per load).
+    public var networkRetries: Int = 0
     /// Times the clock was lost and playback restarted.
     public var clockLostRecoveries: Int = 0
     /// State transitions the model refused (should stay 0; tests assert it).
