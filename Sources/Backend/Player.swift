@@ -188,6 +188,9 @@ public final class Player: Sendable {
         return hub.statistics
     }
 
+    /// The GStreamer version in use, e.g. "GStreamer 1.22.0" (`gst_version_string`).
+    public static var gstreamerVersion: String { GStreamerRuntime.versionString }
+
     // MARK: Internals
 
     /// Runs a command on the loop thread unless the player is shut down.

@@ -114,6 +114,41 @@ final class PlaybackTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(firstTick?.seconds ?? 0, 5.9)
     }
 
+    func testFractionSeekBeforePrerollWaitsForTheDuration() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        player.seek(toFraction: 0.5)
+        let landed = recorder.waitForValue("seek done") { $0.seekDone }
+        XCTAssertEqual(landed?.seconds ?? 0, 5.01, accuracy: 0.1)
+    }
+
+    func testDisabledVideoStillPlaysAudioHeadless() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false) { $0.videoSink = .disabled }
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        XCTAssertNil(player.mediaSize)
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+    }
+
+    func testGettersAndStatisticsAfterShutdownDoNotBlock() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        player.load(TestMedia.vp8)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let racer = Thread { for _ in 0..<200 { _ = player.refreshStatistics() } }
+        racer.start()
+        player.shutdown()
+        let deadline = Date().addingTimeInterval(5)
+        while !racer.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertTrue(racer.isFinished, "refreshStatistics racing shutdown returned")
+        _ = player.refreshStatistics()
+        XCTAssertEqual(player.state, .idle)
+    }
+
     func testSeekStormIsThrottledAndTheLastRequestWins() {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)

@@ -37,7 +37,7 @@ final class RateVolumeStatisticsTests: XCTestCase {
         // The rate survives a seek.
         player.seek(to: MediaTime(seconds: 2))
         let mark = recorder.count
-        recorder.waitForValue("seek done", after: mark) { $0.seekDone }
+        _ = recorder.waitForValue("seek done", after: mark) { $0.seekDone }
         let c = player.refreshStatistics().position ?? .zero
         Thread.sleep(forTimeInterval: 0.5)
         let d = player.refreshStatistics().position ?? .zero
@@ -51,7 +51,7 @@ final class RateVolumeStatisticsTests: XCTestCase {
         player.load(TestMedia.h264)
         recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
         player.seek(to: MediaTime(seconds: 3))
-        recorder.waitForValue("seek done") { $0.seekDone }
+        _ = recorder.waitForValue("seek done") { $0.seekDone }
         try player.setRate(-1.0)
         player.play()
         let mark = recorder.count
@@ -179,7 +179,7 @@ final class RateVolumeStatisticsTests: XCTestCase {
         player.load(TestMedia.vp8)
         recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
         player.seek(to: MediaTime(seconds: 2.5))
-        recorder.waitForValue("seek done") { $0.seekDone }
+        _ = recorder.waitForValue("seek done") { $0.seekDone }
         player.play()
         recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
         XCTAssertEqual(fired.withLock { $0 }, [MediaTime(seconds: 3)])

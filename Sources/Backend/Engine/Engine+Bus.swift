@@ -5,6 +5,7 @@ import CGStreamer
 extension Engine {
     func handle(message: UnsafeMutablePointer<GstMessage>) {
         let type = CGStreamer_message_type(message)
+        trace("bus \(String(cString: gst_message_type_get_name(type))) from \(CGStreamer_message_src_name(message).map { String(cString: $0) } ?? "?") seq \(gst_message_get_seqnum(message)) epoch-wait \(epochMarkerSeqnum.map(String.init) ?? "-")")
         if type == GST_MESSAGE_APPLICATION, let marker = BusMarker.kind(of: message) {
             let seqnum = gst_message_get_seqnum(message)
             switch marker {
@@ -92,13 +93,23 @@ extension Engine {
 
     private func handleEndOfStream() {
         guard inputs.loaded, !inputs.failed else { return }
-        let position = playbin.flatMap(queryPosition) ?? duration ?? .zero
+        var position = playbin.flatMap(queryPosition) ?? duration ?? .zero
+        // A demuxer may end a cut file by jumping its segment to the end; the sinks know what
+        // was really rendered.
+        var endedEarly = false
+        if rate > 0, let rendered = lastRenderedPosition(), rendered + MediaTime(seconds: 1) < position {
+            position = rendered
+            endedEarly = true
+        }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: duration))
         inputs.ended = true
         inputs.seeking = false
         seekIssuedAt = nil
         updateState()
+        if let duration, endedEarly || (rate > 0 && position + MediaTime(seconds: 1) < duration) {
+            publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: uri)))
+        }
         publish(.endOfStream(position: position))
     }
 
@@ -135,17 +146,18 @@ extension Engine {
     /// First preroll after a load: media facts, pending seek or target state.
     private func prerollCompleted() {
         inputs.prerolled = true
+        openWatchdog?.destroy(); openWatchdog = nil
         queryDuration()
         checkMediaSize()
         publishMediaInfo()
         updateState()
         if rate != 1.0 && !isLive && pendingSeekBeforePreroll == nil {
             // Apply the kept rate from the start position.
-            pendingSeekBeforePreroll = SeekRequest(position: .zero, mode: .accurate)
+            pendingSeekBeforePreroll = (.absolute(.zero), .accurate)
         }
         if let pending = pendingSeekBeforePreroll {
             pendingSeekBeforePreroll = nil
-            submitSeek(pending)
+            requestSeek(pending.target, mode: pending.mode)
         } else {
             applyTargetState()
         }

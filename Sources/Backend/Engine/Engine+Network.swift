@@ -41,7 +41,7 @@ extension Engine {
         inputs.intent = intent
         inputs.leftReady = leftReady
         targetState = target
-        if let position, position > .zero { pendingSeekBeforePreroll = SeekRequest(position: position, mode: .accurate) }
+        if let position, position > .zero { pendingSeekBeforePreroll = (.absolute(position), .accurate) }
         stats.networkRetries += 1
         return true
     }

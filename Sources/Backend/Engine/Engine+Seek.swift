@@ -6,6 +6,10 @@ extension Engine {
     func requestSeek(_ target: SeekTarget, mode: SeekMode) {
         preconditionOnLoop()
         guard inputs.loaded, !inputs.failed, !isLive else { return }
+        guard inputs.prerolled else {
+            pendingSeekBeforePreroll = (target, mode)
+            return
+        }
         let current = playbin.flatMap(queryPosition) ?? hub.snapshot.position ?? .zero
         var position: MediaTime
         switch target {
@@ -16,12 +20,7 @@ extension Engine {
             position = MediaTime(seconds: duration.seconds * min(max(fraction, 0), 1))
         }
         position = position.clamped(to: duration)
-        let request = SeekRequest(position: position, mode: mode)
-        guard inputs.prerolled else {
-            pendingSeekBeforePreroll = request
-            return
-        }
-        submitSeek(request)
+        submitSeek(SeekRequest(position: position, mode: mode))
     }
 
     /// Passes a request through the throttle: now, or later from the seek timer.

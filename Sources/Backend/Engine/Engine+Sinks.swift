@@ -23,12 +23,17 @@ extension Engine {
             CGStreamer_set_object(object, "video-sink", UnsafeMutableRawPointer(sink))
         } else if videoText == nil {
             flags &= ~PlayFlag.video
+            // playbin still builds a video chain with the flag cleared; without a sink of our
+            // own it probes the auto sinks, which crash headless.
+            setDiscardingSink(object, "video-sink", "fakevideosink")
         }
         if let audioText, let sink = makeSink(audioText, kind: "audio") {
             audioSink = sink
+            audioSampleSink = Engine.findSink(in: sink, withProperty: "last-sample")
             CGStreamer_set_object(object, "audio-sink", UnsafeMutableRawPointer(sink))
         } else if audioText == nil {
             flags &= ~PlayFlag.audio
+            setDiscardingSink(object, "audio-sink", "fakeaudiosink")
         }
         CGStreamer_set_flags(object, "flags", flags)
         if configuration.keepPitch, audioText != nil, let scaletempo = gst_element_factory_make("scaletempo", nil) {
@@ -43,6 +48,12 @@ extension Engine {
             if autoAudio { reasons.append("no audio device (no PulseAudio/PipeWire socket or ALSA card)") }
             publishLater(.sinksChosen(video: videoText ?? "none", audio: audioText ?? "none", reason: reasons.joined(separator: "; ")))
         }
+    }
+
+    /// Sets a sink that throws data away (for a disabled stream).
+    private func setDiscardingSink(_ playbin: UnsafeMutableRawPointer, _ property: String, _ factory: String) {
+        guard let sink = gst_element_factory_make(factory, nil) ?? gst_element_factory_make("fakesink", nil) else { return }
+        CGStreamer_set_object(playbin, property, UnsafeMutableRawPointer(sink)) // playbin sinks the floating ref
     }
 
     /// A sink from a factory name or a `gst-launch` bin description; nil (with a warning) on failure.
@@ -74,8 +85,13 @@ extension Engine {
     /// The element of `sink` (itself, or a sink inside a bin) that has the `stats` property of
     /// `GstBaseSink`; returns a new reference or nil.
     static func findStatisticsSink(in sink: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement>? {
+        findSink(in: sink, withProperty: "stats")
+    }
+
+    /// The element of `sink` (itself, or a sink inside a bin) that has `property`; a new reference or nil.
+    static func findSink(in sink: UnsafeMutablePointer<GstElement>, withProperty property: String) -> UnsafeMutablePointer<GstElement>? {
         let object = UnsafeMutableRawPointer(sink)
-        if CGStreamer_has_property(object, "stats") != 0 {
+        if CGStreamer_has_property(object, property) != 0 {
             _ = gst_object_ref(object)
             return sink
         }
@@ -84,7 +100,7 @@ extension Engine {
         var value = GValue()
         var found: UnsafeMutablePointer<GstElement>?
         while found == nil && gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let child = g_value_get_object(&value), CGStreamer_has_property(child, "stats") != 0 {
+            if let child = g_value_get_object(&value), CGStreamer_has_property(child, property) != 0 {
                 _ = gst_object_ref(child)
                 found = CGStreamer_as_element(child)
             }
@@ -124,6 +140,27 @@ extension Engine {
         var width: gint = 0, height: gint = 0, parN: gint = 1, parD: gint = 1
         guard CGStreamer_video_caps_size(caps, &width, &height, &parN, &parD) != 0, width > 0, height > 0 else { return nil }
         return VideoSize(codedWidth: Int(width), height: Int(height), parNumerator: Int(parN), parDenominator: Int(parD))
+    }
+
+    /// The stream time at the end of the last buffer a sink rendered (`last-sample`), the
+    /// furthest of video and audio: what really played, even when a position query says more.
+    func lastRenderedPosition() -> MediaTime? {
+        var furthest: MediaTime?
+        for sink in [statisticsSink, audioSampleSink].compactMap({ $0 }) {
+            guard CGStreamer_has_property(UnsafeMutableRawPointer(sink), "last-sample") != 0,
+                  let raw = CGStreamer_get_object(UnsafeMutableRawPointer(sink), "last-sample") else { continue }
+            let sample = OpaquePointer(raw)
+            defer { gst_sample_unref(sample) }
+            guard let buffer = gst_sample_get_buffer(sample), let segment = gst_sample_get_segment(sample) else { continue }
+            let pts = buffer.pointee.pts
+            guard pts != CGStreamer_CLOCK_TIME_NONE() else { continue }
+            let end = buffer.pointee.duration == CGStreamer_CLOCK_TIME_NONE() ? pts : pts + buffer.pointee.duration
+            let streamTime = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, end)
+            guard streamTime != CGStreamer_CLOCK_TIME_NONE() else { continue }
+            let time = MediaTime(nanoseconds: Int64(clamping: streamTime))
+            furthest = max(furthest ?? time, time)
+        }
+        return furthest
     }
 
     /// Reads the size at preroll (the seed's `check_media_size`).

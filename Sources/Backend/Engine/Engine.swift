@@ -27,6 +27,8 @@ final class Engine: @unchecked Sendable {
     private var positionTimer: TimerSource?
     private var statisticsTimer: TimerSource?
     var seekTimer: TimerSource?
+    /// Fails a load that does not preroll in time (see ``PlayerConfiguration/openTimeoutSeconds``).
+    var openWatchdog: TimerSource?
     var signalHandlers: [(instance: UnsafeMutableRawPointer, id: gulong)] = []
 
     // What the user wants and what we know, all since the last load.
@@ -54,7 +56,8 @@ final class Engine: @unchecked Sendable {
 
     // Seeks.
     var throttle: SeekThrottle
-    var pendingSeekBeforePreroll: SeekRequest?
+    /// A seek asked for before preroll, resolved (fractions need the duration) once prerolled.
+    var pendingSeekBeforePreroll: (target: SeekTarget, mode: SeekMode)?
     var seekIssuedAt: UInt64?
     /// Seqnum of the bus marker posted before the latest seek, and whether it came through.
     var seekMarkerSeqnum: guint32 = 0
@@ -74,6 +77,8 @@ final class Engine: @unchecked Sendable {
 
     /// The element inside the video sink that keeps `stats` (rendered/dropped), if any.
     var statisticsSink: UnsafeMutablePointer<GstElement>?
+    /// The element inside the audio sink that keeps `last-sample`, if any.
+    var audioSampleSink: UnsafeMutablePointer<GstElement>?
 
     /// Events raised while building the pipeline, before anyone could receive them.
     var startupEvents: [PlayerEvent] = []
@@ -142,6 +147,7 @@ final class Engine: @unchecked Sendable {
         positionTimer?.destroy(); positionTimer = nil
         statisticsTimer?.destroy(); statisticsTimer = nil
         seekTimer?.destroy(); seekTimer = nil
+        openWatchdog?.destroy(); openWatchdog = nil
         removeAllObservers()
         gst_element_set_state(element, GST_STATE_NULL)
         pipelineState = GST_STATE_NULL
@@ -153,7 +159,9 @@ final class Engine: @unchecked Sendable {
             self.busWatch = nil
         }
         if let statisticsSink { gst_object_unref(UnsafeMutableRawPointer(statisticsSink)) }
+        if let audioSampleSink { gst_object_unref(UnsafeMutableRawPointer(audioSampleSink)) }
         statisticsSink = nil
+        audioSampleSink = nil
         if let videoSink { gst_object_unref(UnsafeMutableRawPointer(videoSink)) }
         if let audioSink { gst_object_unref(UnsafeMutableRawPointer(audioSink)) }
         videoSink = nil
@@ -179,6 +187,7 @@ final class Engine: @unchecked Sendable {
         case .failure(let error):
             uri = nil
             hub.updateSnapshot { $0.uri = nil }
+            publish(.uriLoaded(original))
             inputs.loaded = true
             updateState()
             fail(error)
@@ -193,6 +202,7 @@ final class Engine: @unchecked Sendable {
         updateState()
         inputs.intent = configuration.autoplay ? .play : .none
         targetState = configuration.autoplay ? GST_STATE_PLAYING : GST_STATE_PAUSED
+        armOpenWatchdog()
         let result = gst_element_set_state(element, GST_STATE_PAUSED)
         if result == GST_STATE_CHANGE_NO_PREROLL {
             isLive = true
@@ -202,9 +212,25 @@ final class Engine: @unchecked Sendable {
         // A FAILURE result is followed by an ERROR message on the bus, handled there.
     }
 
+    /// Starts the preroll watchdog for the current load.
+    private func armOpenWatchdog() {
+        let seconds = configuration.openTimeoutSeconds
+            ?? (isNetworkURI ? max(30, 3 * configuration.networkTimeoutSeconds) : 10)
+        openWatchdog = loop.addTimer(milliseconds: seconds * 1000) { [unowned self] in
+            self.openWatchdog = nil
+            if self.inputs.loaded && !self.inputs.prerolled && !self.inputs.failed {
+                self.fail(PlayerError(kind: .stream, element: "playbin",
+                                      message: "could not open the media within \(seconds) s: no stream became playable",
+                                      missingPlugins: self.missingPlugins, uri: self.uri))
+            }
+            return false
+        }
+    }
+
     /// Forgets everything about the previous media (loop thread).
     private func resetForNewMedia() {
         seekTimer?.destroy(); seekTimer = nil
+        openWatchdog?.destroy(); openWatchdog = nil
         throttle.reset()
         pendingSeekBeforePreroll = nil
         seekIssuedAt = nil
@@ -279,6 +305,7 @@ final class Engine: @unchecked Sendable {
         inputs.stopping = true
         updateState()
         seekTimer?.destroy(); seekTimer = nil
+        openWatchdog?.destroy(); openWatchdog = nil
         throttle.reset()
         pendingSeekBeforePreroll = nil
         seekIssuedAt = nil
@@ -334,6 +361,7 @@ final class Engine: @unchecked Sendable {
             pipelineState = GST_STATE_NULL
         }
         seekTimer?.destroy(); seekTimer = nil
+        openWatchdog?.destroy(); openWatchdog = nil
         targetState = GST_STATE_NULL
         inputs.loaded = true
         inputs.failed = true
@@ -374,7 +402,8 @@ final class Engine: @unchecked Sendable {
             ? MediaTime(nanoseconds: Int64(value)) : nil
         guard let known else { return }
         duration = known
-        guard known != publishedDuration else { return }
+        // Re-queries after DURATION_CHANGED often differ by nanoseconds: not a change to announce.
+        if let published = publishedDuration, abs(published.nanoseconds - known.nanoseconds) < 1_000_000 { return }
         publishedDuration = known
         hub.updateSnapshot { $0.duration = known }
         publish(.durationChanged(known))
@@ -383,6 +412,13 @@ final class Engine: @unchecked Sendable {
     // MARK: Helpers
 
     func publish(_ event: PlayerEvent) { hub.publish(event) }
+
+    /// Diagnostics on stderr when `GSTPLAY_TRACE` is set in the environment (loop thread).
+    static let tracing = getenv("GSTPLAY_TRACE") != nil
+    func trace(_ text: @autoclosure () -> String) {
+        guard Engine.tracing else { return }
+        FileHandle.standardError.write(Data("gstplay-trace: \(text())\n".utf8))
+    }
 
     /// Monotonic nanoseconds (`g_get_monotonic_time` is µs).
     static func now() -> UInt64 { UInt64(g_get_monotonic_time()) * 1000 }

@@ -1,5 +1,6 @@
 import CGStreamer
 import Dispatch
+import Synchronization
 
 /// A `GMainContext` with a `GMainLoop` running on a dedicated GLib thread: the one place
 /// the Backend's GLib plumbing lives (thread, invoke, timers, teardown).
@@ -12,6 +13,8 @@ final class MainLoopThread: @unchecked Sendable {
     private let loop: OpaquePointer
     private var thread: UnsafeMutablePointer<GThread>?
     private let started = DispatchSemaphore(value: 0)
+    /// Set once the loop is quitting: later work is refused instead of queued forever.
+    private let closed = Mutex<Bool>(false)
 
     /// Creates the context and starts the thread (`g_thread_new` running `g_main_loop_run`);
     /// returns once the loop owns its context.
@@ -44,20 +47,29 @@ final class MainLoopThread: @unchecked Sendable {
     var isOnLoopThread: Bool { g_main_context_is_owner(context) != 0 }
 
     /// Runs `work` on the loop thread (`g_main_context_invoke_full`): inline when already there,
-    /// otherwise queued. Work queued after ``quitAndJoin()`` is dropped, never run.
-    func invoke(_ work: @escaping () -> Void) {
-        let box = CallbackBox(work)
-        g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-            CallbackBox<() -> Void>.from(data!).value()
-            return 0 // G_SOURCE_REMOVE
-        }, box.retainedPointer, callbackBoxRelease)
+    /// otherwise queued. Returns false, without running it, once ``quitAndJoin()`` has begun;
+    /// work queued before that still runs (drained by `quitAndJoin`).
+    @discardableResult
+    func invoke(_ work: @escaping () -> Void) -> Bool {
+        if isOnLoopThread { work(); return true }
+        return closed.withLock { isClosed in
+            guard !isClosed else { return false }
+            let box = CallbackBox(work)
+            // Not the owner: this only queues an idle source, it never runs `work` inline here.
+            g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
+                CallbackBox<() -> Void>.from(data!).value()
+                return 0 // G_SOURCE_REMOVE
+            }, box.retainedPointer, callbackBoxRelease)
+            return true
+        }
     }
 
-    /// Runs `work` on the loop thread and waits for it (inline when already there).
+    /// Runs `work` on the loop thread and waits for it (inline when already there). Returns at
+    /// once without running it when the loop is already shut down.
     func invokeAndWait(_ work: @escaping () -> Void) {
         if isOnLoopThread { work(); return }
         let done = DispatchSemaphore(value: 0)
-        invoke { work(); done.signal() }
+        guard invoke({ work(); done.signal() }) else { return }
         done.wait()
     }
 
@@ -76,13 +88,19 @@ final class MainLoopThread: @unchecked Sendable {
     func quitAndJoin() {
         guard let thread else { return }
         self.thread = nil
+        closed.withLock { $0 = true }
         g_main_loop_quit(loop)
         // Wake the context in case it is blocked in poll.
         g_main_context_wakeup(context)
         if g_thread_self() == thread {
             g_thread_unref(thread)
-        } else {
-            _ = g_thread_join(thread)
+            return
+        }
+        _ = g_thread_join(thread)
+        // Run what was queued before `closed` was set, so nobody waits on it forever.
+        if g_main_context_acquire(context) != 0 {
+            while g_main_context_iteration(context, 0) != 0 {}
+            g_main_context_release(context)
         }
     }
 

@@ -38,6 +38,11 @@ public struct PlayerConfiguration: Sendable {
     public var instantRateChange = true
     /// Network read timeout (souphttpsrc `timeout`), seconds.
     public var networkTimeoutSeconds: UInt32 = 15
+    /// How long a load may take to preroll before it fails with a "could not open" error, in
+    /// seconds. nil picks 10 s for local media and max(30 s, 3 × network timeout) for network
+    /// URIs. A watchdog rather than trust: decodebin can swallow a demuxer's error posted while
+    /// it is still trying that demuxer (GStreamer 1.22), leaving the pipeline waiting forever.
+    public var openTimeoutSeconds: UInt32?
     /// When set, delegate methods run on this queue instead of the loop thread.
     public var delegateQueue: DispatchQueue?
 

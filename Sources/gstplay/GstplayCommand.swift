@@ -1,0 +1,143 @@
+import ArgumentParser
+import Backend
+import Foundation
+
+/// The command line (swift-argument-parser): options, validation, `--help`, `--version`,
+/// `--generate-completion-script`. Runs on the main thread; ``run()`` never returns.
+@main
+struct GstplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gstplay",
+        abstract: "Play media files and URIs with GStreamer, from a terminal, a pipe or a program (--json).",
+        usage: "gstplay [options] <uri-or-path> ...",
+        discussion: HelpText.discussion,
+        version: "gstplay \(GstplayVersion.current)"
+    )
+
+    @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
+        "Audio sink: an element name or a bin description, e.g. 'pulsesink' or 'fakesink sync=true'.",
+        valueName: "element"))
+    var audioSink: String?
+
+    @Option(name: .customLong("video-sink"), help: ArgumentHelp(
+        "Video sink: an element name or a bin description, e.g. 'ximagesink' or 'fakevideosink'.",
+        valueName: "element"))
+    var videoSink: String?
+
+    @Option(help: ArgumentHelp("Volume in percent, 0-100, on a perceptual (cubic) scale like gst-play.", valueName: "0-100"))
+    var volume: Double?
+
+    @Option(help: ArgumentHelp("Start each item here: seconds (90), [H:]M:SS[.f] (1:30) or a percentage (50%).",
+                               valueName: "time"))
+    var start: String?
+
+    @Option(help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
+                               valueName: "x"))
+    var rate: Double?
+
+    @Flag(help: "Start muted.")
+    var mute = false
+
+    @Flag(name: .customLong("no-video"), help: "Disable video (no video sink, no decoding).")
+    var noVideo = false
+
+    @Flag(name: .customLong("no-audio"), help: "Disable audio (no audio sink, no decoding).")
+    var noAudio = false
+
+    @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
+    var quiet = false
+
+    @Flag(help: "Machine mode: JSON Lines events and replies on stdout, commands on stdin (see docs/PROTOCOL.md).")
+    var json = false
+
+    @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
+    var keepOpen = false
+
+    @Flag(help: "Repeat the playlist.")
+    var loop = false
+
+    @Option(name: .customLong("position-interval"), help: ArgumentHelp(
+        "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
+    var positionInterval: UInt32 = 250
+
+    @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
+                                 valueName: "uri-or-path"))
+    var locations: [String]
+
+    mutating func validate() throws {
+        _ = try makeOptions()
+    }
+
+    /// The checked options; throws `ValidationError` (exit code 2) for bad values.
+    func makeOptions() throws -> RunOptions {
+        guard !locations.isEmpty else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        if let empty = locations.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("Empty location '\(empty)'")
+        }
+        var options = RunOptions(locations: locations)
+        if noVideo && videoSink != nil { throw ValidationError("--no-video and --video-sink cannot be used together") }
+        if noAudio && audioSink != nil { throw ValidationError("--no-audio and --audio-sink cannot be used together") }
+        options.videoSink = try Self.sink(videoSink, disabled: noVideo, option: "--video-sink")
+        options.audioSink = try Self.sink(audioSink, disabled: noAudio, option: "--audio-sink")
+        if let volume {
+            guard volume.isFinite, (0...100).contains(volume) else {
+                throw ValidationError("--volume must be between 0 and 100 (got \(volume))")
+            }
+            options.volumePercent = volume
+        }
+        if let start {
+            switch SeekArgument.parse(start) {
+            case .failure(let error): throw ValidationError("--start: \(error.message)")
+            case .success(.relative(let time)) where time < .zero:
+                throw ValidationError("--start cannot be negative (got '\(start)')")
+            case .success(.relative(let time)): options.start = .absolute(time)
+            case .success(let argument): options.start = argument
+            }
+        }
+        if let rate {
+            let range = PlayerConfiguration().rateRange
+            guard rate.isFinite, rate != 0, range.contains(rate) else {
+                throw ValidationError("--rate must be between \(range.lowerBound) and \(range.upperBound) and not 0 (got \(rate))")
+            }
+            options.rate = rate
+        }
+        guard (10...60_000).contains(positionInterval) else {
+            throw ValidationError("--position-interval must be between 10 and 60000 ms (got \(positionInterval))")
+        }
+        options.positionIntervalMilliseconds = positionInterval
+        options.mute = mute
+        options.quiet = quiet
+        options.json = json
+        options.keepOpen = keepOpen
+        options.loop = loop
+        return options
+    }
+
+    private static func sink(_ text: String?, disabled: Bool, option: String) throws -> SinkChoice {
+        if disabled { return .disabled }
+        guard let text else { return .automatic }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw ValidationError("\(option) needs an element name or a bin description") }
+        return .description(trimmed)
+    }
+
+    func run() throws {
+        App(options: try makeOptions()).run()
+    }
+
+    /// Like ArgumentParser's `main()`, but usage errors exit with 2 (ArgumentParser uses
+    /// EX_USAGE, 64): help, version and completion scripts go to stdout with 0, everything
+    /// else prints the message and usage to stderr and exits with ``ExitStatus/usage``.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .success { exit(withError: error) }
+            var message = fullMessage(for: error)
+            if !message.hasSuffix("\n") { message += "\n" }
+            FileHandle.standardError.write(Data(message.utf8))
+            Foundation.exit(ExitStatus.usage)
+        }
+    }
+}

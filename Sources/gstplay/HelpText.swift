@@ -1,0 +1,37 @@
+import Foundation
+
+/// The texts shared by `--help`, the console's `help` and the `?` key. Pure; any thread.
+enum HelpText {
+    /// Key bindings, one per line.
+    static var keys: [String] {
+        KeyAction.bindings.map { "  " + $0.keys.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }
+    }
+
+    /// Console commands, one per line.
+    static var commands: [String] {
+        ConsoleCommand.usage.map { "  " + $0.syntax.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }
+    }
+
+    /// The `--help` discussion: keys, console, JSON, exit codes.
+    static var discussion: String {
+        """
+        Plays each URI or path in turn (directories expand to their files, sorted). \
+        Without a display or audio device, fake sinks are used automatically (a note says so).
+
+        KEYS (when stdin and stdout are terminals):
+        \(keys.joined(separator: "\n"))
+
+        CONSOLE (when stdin is not a terminal, or with --json): one command per line, \
+        case-insensitive; a bad line gets one 'error: ...' line and playback goes on. \
+        End of input is not an error: playback continues to the end.
+        \(commands.joined(separator: "\n"))
+
+        JSON (--json): JSON Lines on stdout (hello, then every player event); commands as text \
+        or {"command": ["seek", "+10"], "request_id": 7}, each answered by \
+        {"request_id": 7, "error": "success", "data": ...}. See docs/PROTOCOL.md.
+
+        EXIT CODES: 0 played to the end or quit; 1 an item failed to play; 2 usage error; \
+        130 SIGINT; 143 SIGTERM.
+        """
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Synchronization
+
+/// Writes whole lines to stdout and stderr, each with one unbuffered `write(2)` loop (so a
+/// pipe reader sees every line at once — nothing sits in a stdio buffer), and keeps the TTY
+/// status line in place: before any other line is written the status line is cleared, and
+/// it is drawn again afterwards.
+///
+/// **Thread:** any thread; a `Mutex` serialises writers so lines never interleave.
+final class Output: Sendable {
+    private struct State {
+        /// The status text currently drawn (nil: none on screen).
+        var status: String?
+        /// No more status drawing (shutting down).
+        var statusClosed = false
+    }
+
+    private let state = Mutex(State())
+    private let outFD: Int32
+    private let errFD: Int32
+
+    /// `\r` + clear to end of line.
+    static let clearLine = "\r\u{1B}[K"
+
+    init(stdout: Int32 = STDOUT_FILENO, stderr: Int32 = STDERR_FILENO) {
+        self.outFD = stdout
+        self.errFD = stderr
+    }
+
+    /// One line on stdout (a newline is added).
+    func out(_ line: String) { emit(line, fd: outFD) }
+
+    /// One line on stderr (a newline is added).
+    func err(_ line: String) { emit(line, fd: errFD) }
+
+    /// Several lines on stdout in one go.
+    func out(lines: [String]) { emit(lines.joined(separator: "\n"), fd: outFD) }
+
+    private func emit(_ line: String, fd: Int32) {
+        state.withLock { state in
+            if state.status != nil { Self.writeAll(outFD, Self.clearLine) }
+            Self.writeAll(fd, line + "\n")
+            if let status = state.status { Self.writeAll(outFD, "\r" + status + "\u{1B}[K") }
+        }
+    }
+
+    /// Draws `text` as the status line on stdout (`\r`, text, clear to end of line).
+    func status(_ text: String) {
+        state.withLock { state in
+            guard !state.statusClosed else { return }
+            state.status = text
+            Self.writeAll(outFD, "\r" + text + "\u{1B}[K")
+        }
+    }
+
+    /// Ends the status line for good: moves to a fresh line if one is drawn; later
+    /// ``status(_:)`` calls are ignored.
+    func closeStatus() {
+        state.withLock { state in
+            if state.status != nil { Self.writeAll(outFD, "\n") }
+            state.status = nil
+            state.statusClosed = true
+        }
+    }
+
+    /// `write(2)` until everything is written; gives up silently on errors such as `EPIPE`
+    /// (SIGPIPE is ignored by the app), retries on `EINTR`.
+    static func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 { offset += written; continue }
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+        }
+    }
+}

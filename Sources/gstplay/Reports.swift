@@ -1,0 +1,80 @@
+import Backend
+import Foundation
+
+/// The answer to `status`: a copy of the player's snapshot plus where we are in the playlist,
+/// as a JSON object and as one `key=value` text line. Pure value; any thread.
+struct StatusReport: Equatable, Sendable {
+    var snapshot: PlayerSnapshot
+    /// 0-based playlist position of the item being played, if any.
+    var index: Int?
+    var count: Int
+    /// The location as the user gave it.
+    var location: String?
+
+    var json: JSONValue {
+        .object([
+            "state": .string(snapshot.state.rawValue),
+            "position": .seconds(snapshot.position),
+            "duration": .seconds(snapshot.duration),
+            "uri": .string(snapshot.uri),
+            "location": .string(location),
+            "index": index.map { .int(Int64($0)) } ?? .null,
+            "count": .int(Int64(count)),
+            "rate": .double(snapshot.rate),
+            "volume": .double(JSONProtocol.volumePercent(linear: snapshot.volume)),
+            "muted": .bool(snapshot.muted),
+            "buffering_percent": .int(Int64(snapshot.bufferingPercent)),
+            "media_size": snapshot.mediaSize.map { .object(["width": .int(Int64($0.width)), "height": .int(Int64($0.height))]) } ?? .null,
+            "live": .bool(snapshot.isLive),
+            "seekable": .bool(snapshot.isSeekable),
+            "error": .string(snapshot.lastError?.message),
+        ])
+    }
+
+    /// `state=playing position=0:00:01.250 duration=0:00:04.021 rate=1 volume=100% muted=no item=1/2 uri=file:///…`
+    var text: String {
+        var fields = [
+            "state=\(snapshot.state.rawValue)",
+            "position=\(snapshot.position?.formatted(fractionDigits: 3) ?? "-")",
+            "duration=\(snapshot.duration?.formatted(fractionDigits: 3) ?? "-")",
+            "rate=\(StatusLine.formatRate(snapshot.rate))",
+            "volume=\(Int(JSONProtocol.volumePercent(linear: snapshot.volume).rounded()))%",
+            "muted=\(snapshot.muted ? "yes" : "no")",
+        ]
+        if snapshot.bufferingPercent < 100 { fields.append("buffering=\(snapshot.bufferingPercent)%") }
+        if let size = snapshot.mediaSize { fields.append("video=\(size.width)x\(size.height)") }
+        fields.append("item=\(index.map { String($0 + 1) } ?? "-")/\(count)")
+        fields.append("uri=\(snapshot.uri ?? "-")")
+        return fields.joined(separator: " ")
+    }
+}
+
+/// The answer to `stats`, as JSON (``JSONProtocol/statistics(_:)``) and as one text line.
+/// Pure value; any thread.
+struct StatisticsReport: Equatable, Sendable {
+    var statistics: PlayerStatistics
+
+    var json: JSONValue { JSONProtocol.statistics(statistics) }
+
+    /// `rendered=… dropped=… position=… … video_codec="H.264 (…)"`
+    var text: String {
+        let s = statistics
+        var fields = [
+            "rendered=\(s.renderedFrames)",
+            "dropped=\(s.droppedFrames)",
+            "position=\(s.position?.formatted(fractionDigits: 3) ?? "-")",
+            "duration=\(s.duration?.formatted(fractionDigits: 3) ?? "-")",
+            "rate=\(StatusLine.formatRate(s.rate))",
+            "seeks=\(s.seekCount)",
+            "buffering=\(s.bufferingPercent)%",
+            "buffering_time_ms=\(Int(s.bufferingTimeMilliseconds.rounded()))",
+        ]
+        if let latency = s.lastSeekLatencyMilliseconds { fields.append("last_seek_ms=\(Int(latency.rounded()))") }
+        if let bitrate = s.bitrate { fields.append("bitrate=\(bitrate)") }
+        if let average = s.averageBitrate { fields.append("average_bitrate=\(average)") }
+        if let size = s.videoSize { fields.append("video=\(size.width)x\(size.height)") }
+        if let codec = s.videoCodec { fields.append("video_codec=\"\(codec)\"") }
+        if let codec = s.audioCodec { fields.append("audio_codec=\"\(codec)\"") }
+        return fields.joined(separator: " ")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Backend
+
+/// The one-line TTY status: state, `H:MM:SS / H:MM:SS`, a progress bar fitted to the terminal
+/// width, and buffering %, rate, volume and mute when they are not the defaults.
+/// Pure formatting (ASCII only, so characters equal columns); any thread.
+struct StatusLine: Equatable, Sendable {
+    var state: PlayerState = .idle
+    var position: MediaTime?
+    var duration: MediaTime?
+    /// 0…100; shown while below 100.
+    var bufferingPercent = 100
+    var rate = 1.0
+    /// Perceptual (cubic) volume in percent.
+    var volumePercent = 100
+    var muted = false
+
+    /// The narrowest progress bar worth drawing (brackets included).
+    static let minimumBarWidth = 12
+
+    /// The state as a capitalised word.
+    static func label(_ state: PlayerState) -> String {
+        let raw = state.rawValue
+        return raw.prefix(1).uppercased() + raw.dropFirst()
+    }
+
+    /// `0:00:03 / 0:00:10`; an unknown duration prints as `-:--:--`.
+    var times: String {
+        (position ?? .zero).formatted() + " / " + (duration?.formatted() ?? "-:--:--")
+    }
+
+    /// The non-default extras: `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`.
+    var extras: [String] {
+        var parts: [String] = []
+        if bufferingPercent < 100 { parts.append("buffering \(bufferingPercent)%") }
+        if rate != 1 { parts.append("rate " + Self.formatRate(rate)) }
+        if volumePercent != 100 { parts.append("volume \(volumePercent)%") }
+        if muted { parts.append("muted") }
+        return parts
+    }
+
+    /// `1.5`, `0.9`, `-1`, `2`: up to two decimals, no trailing zeros.
+    static func formatRate(_ rate: Double) -> String {
+        let hundredths = Int((rate * 100).rounded())
+        let sign = hundredths < 0 ? "-" : ""
+        let magnitude = abs(hundredths)
+        var text = sign + String(magnitude / 100)
+        let fraction = magnitude % 100
+        if fraction != 0 {
+            text += "." + (fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0\(fraction)" : String(fraction)))
+        }
+        return text
+    }
+
+    /// A bar of `width` columns (brackets included): `[=====>    ]`; empty when the duration is unknown.
+    static func bar(width: Int, position: MediaTime?, duration: MediaTime?) -> String {
+        let inner = max(0, width - 2)
+        var filled = 0
+        if let duration, duration > .zero {
+            let fraction = min(max((position ?? .zero).seconds / duration.seconds, 0), 1)
+            filled = Int((Double(inner) * fraction).rounded(.down))
+        }
+        let body: String
+        if filled == 0 {
+            body = String(repeating: " ", count: inner)
+        } else if filled >= inner {
+            body = String(repeating: "=", count: inner)
+        } else {
+            body = String(repeating: "=", count: filled - 1) + ">" + String(repeating: " ", count: inner - filled)
+        }
+        return "[" + body + "]"
+    }
+
+    /// The line for a terminal `columns` wide, at most `columns - 1` characters so the cursor
+    /// never wraps. The bar takes whatever room is left; it is dropped first, then the extras,
+    /// then the text is cut.
+    func render(columns: Int) -> String {
+        let limit = max(1, columns - 1)
+        let head = Self.label(state).padding(toLength: 9, withPad: " ", startingAt: 0) + " " + times
+        let tail = extras.joined(separator: " ")
+        let fixed = head.count + (tail.isEmpty ? 0 : tail.count + 1)
+        if fixed + 1 + Self.minimumBarWidth <= limit {
+            let barWidth = limit - fixed - 1
+            let bar = Self.bar(width: barWidth, position: position, duration: duration)
+            return head + " " + bar + (tail.isEmpty ? "" : " " + tail)
+        }
+        let text = fixed <= limit ? head + (tail.isEmpty ? "" : " " + tail) : head
+        return text.count <= limit ? text : String(text.prefix(limit))
+    }
+}

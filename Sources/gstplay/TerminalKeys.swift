@@ -1,0 +1,226 @@
+import Foundation
+import Synchronization
+
+// Single-key control on a TTY, like gst-play's gst-play-kb.c: the terminal goes into a
+// non-canonical, no-echo mode (`tcsetattr`), a reader thread turns bytes into keys (arrows
+// arrive as escape sequences), and the keys map to actions. The terminal is always restored:
+// by the app on exit, by the signal path, and by an `atexit` handler as the last resort.
+
+/// A key press decoded from terminal input. A plain value; made on the key reader thread.
+enum Key: Equatable, Sendable {
+    /// A printable ASCII character (including space).
+    case character(Character)
+    case up, down, left, right
+}
+
+/// Turns terminal bytes into ``Key``s, keeping incomplete escape sequences for the next read.
+/// Pure; used on the key reader thread.
+struct KeyDecoder: Sendable {
+    private var pending: [UInt8] = []
+
+    /// Decodes `bytes` (appended to anything left over from the previous call).
+    mutating func feed(_ bytes: [UInt8]) -> [Key] {
+        pending += bytes
+        var keys: [Key] = []
+        var index = 0
+        scan: while index < pending.count {
+            let byte = pending[index]
+            guard byte == 0x1B else {
+                if byte >= 0x20 && byte < 0x7F { keys.append(.character(Character(Unicode.Scalar(byte)))) }
+                index += 1
+                continue
+            }
+            // ESC [ params final   or   ESC O final
+            guard index + 1 < pending.count else { break scan }          // wait for more
+            let introducer = pending[index + 1]
+            guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else {
+                index += 1                                                // a lone ESC: drop it
+                continue
+            }
+            var end = index + 2
+            while end < pending.count, !(0x40...0x7E).contains(pending[end]) { end += 1 }
+            guard end < pending.count else {
+                if end - index > 16 { index = end; continue }            // runaway sequence: drop
+                break scan
+            }
+            switch pending[end] {
+            case UInt8(ascii: "A"): keys.append(.up)
+            case UInt8(ascii: "B"): keys.append(.down)
+            case UInt8(ascii: "C"): keys.append(.right)
+            case UInt8(ascii: "D"): keys.append(.left)
+            default: break                                               // other keys: ignored
+            }
+            index = end + 1
+        }
+        pending.removeFirst(index)
+        return keys
+    }
+}
+
+/// What a key does. Pure mapping; any thread.
+enum KeyAction: Equatable, Sendable {
+    case togglePause
+    /// Relative seek in seconds.
+    case seek(seconds: Double)
+    /// Volume step in cubic units (±0.1, like gst-play).
+    case volume(step: Double)
+    /// Rate step (±0.1).
+    case rate(step: Double)
+    case toggleMute
+    case next
+    case previous
+    case help
+    case quit
+
+    /// The key bindings, also printed by `?` and in `--help`.
+    static let bindings: [(keys: String, summary: String)] = [
+        ("space", "pause / resume"),
+        ("<- / ->", "seek back / forward 10 s"),
+        ("down / up", "seek back / forward 60 s"),
+        ("9 / 0", "volume down / up"),
+        ("- / +", "rate -0.1 / +0.1"),
+        ("m", "mute / unmute"),
+        ("n / p", "next / previous item"),
+        ("?", "show the keys"),
+        ("q", "quit"),
+    ]
+
+    /// The action for `key`, nil when the key does nothing.
+    static func action(for key: Key) -> KeyAction? {
+        switch key {
+        case .left: return .seek(seconds: -10)
+        case .right: return .seek(seconds: 10)
+        case .down: return .seek(seconds: -60)
+        case .up: return .seek(seconds: 60)
+        case .character(let character):
+            switch character {
+            case " ": return .togglePause
+            case "9": return .volume(step: -0.1)
+            case "0": return .volume(step: 0.1)
+            case "+", "=": return .rate(step: 0.1)
+            case "-": return .rate(step: -0.1)
+            case "m", "M": return .toggleMute
+            case "n", "N", ">": return .next
+            case "p", "P", "<": return .previous
+            case "?", "h", "k": return .help
+            case "q", "Q": return .quit
+            default: return nil
+            }
+        }
+    }
+
+    /// The rate one step away from `rate`, rounded to a tenth; 0 is skipped (to ±0.1).
+    static func steppedRate(from rate: Double, by step: Double) -> Double {
+        var next = ((rate + step) * 10).rounded() / 10
+        if next == 0 { next = step > 0 ? 0.1 : -0.1 }
+        return next
+    }
+}
+
+/// The terminal's saved settings and raw-mode switching (`tcgetattr`/`tcsetattr`).
+///
+/// **Thread:** any thread; the saved `termios` sits behind a `Mutex`. ``restore()`` is
+/// idempotent and is also registered with `atexit`.
+enum RawTerminal {
+    private struct Saved {
+        var fd: Int32
+        var original: termios
+        var raw: termios
+    }
+
+    private static let saved = Mutex<Saved?>(nil)
+    private static let atexitRegistered = Atomic<Bool>(false)
+
+    /// False only when `fd` is the controlling terminal and another process group is in the
+    /// foreground (we were started with `&`): changing its modes then would disturb the shell.
+    static func isForeground(fd: Int32 = STDIN_FILENO) -> Bool {
+        let group = tcgetpgrp(fd)
+        return group < 0 || group == getpgrp()
+    }
+
+    /// Turns off canonical mode and echo on `fd` (signals stay on, so Ctrl-C still sends
+    /// SIGINT; output processing stays on, so `\n` still returns the carriage). Returns false
+    /// when `fd` is not a terminal.
+    @discardableResult
+    static func enable(fd: Int32 = STDIN_FILENO) -> Bool {
+        var settings = termios()
+        guard isatty(fd) == 1, tcgetattr(fd, &settings) == 0 else { return false }
+        var raw = settings
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        saved.withLock { $0 = Saved(fd: fd, original: settings, raw: raw) }
+        if !atexitRegistered.exchange(true, ordering: .acquiringAndReleasing) {
+            atexit { RawTerminal.restore() }
+        }
+        return tcsetattr(fd, TCSANOW, &raw) == 0
+    }
+
+    /// Puts back the settings saved by ``enable(fd:)``, once.
+    static func restore() {
+        guard let entry = saved.withLock({ value -> Saved? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        var original = entry.original
+        _ = tcsetattr(entry.fd, TCSANOW, &original)
+    }
+
+    /// Ctrl-Z: puts back the original settings but remembers raw mode for ``resume()``.
+    static func suspend() {
+        guard var original = saved.withLock({ $0?.original }), let fd = saved.withLock({ $0?.fd }) else { return }
+        _ = tcsetattr(fd, TCSANOW, &original)
+    }
+
+    /// After `fg` (SIGCONT): raw mode again, if it was on and we are in the foreground.
+    static func resume() {
+        guard let entry = saved.withLock({ $0 }), isForeground(fd: entry.fd) else { return }
+        var raw = entry.raw
+        _ = tcsetattr(entry.fd, TCSANOW, &raw)
+    }
+}
+
+/// Reads keys from the terminal on its own thread (`poll` + `read`) and hands each action
+/// to `onAction`. Stops at EOF, on a read error, or after ``stop()``; never joined, so it
+/// cannot hold up shutdown.
+///
+/// **Thread:** ``start()``/``stop()`` from any thread; `onAction` runs on the reader thread.
+final class KeyReader: Sendable {
+    private let fd: Int32
+    private let stopped = Atomic<Bool>(false)
+    private let onKey: @Sendable (Key) -> Void
+
+    init(fd: Int32 = STDIN_FILENO, onKey: @escaping @Sendable (Key) -> Void) {
+        self.fd = fd
+        self.onKey = onKey
+    }
+
+    func start() {
+        let thread = Thread { [self] in self.run() }
+        thread.name = "gstplay-keys"
+        thread.start()
+    }
+
+    func stop() { stopped.store(true, ordering: .releasing) }
+
+    private func run() {
+        var decoder = KeyDecoder()
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while !stopped.load(ordering: .acquiring) {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 200)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return }
+            if ready == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            for key in decoder.feed(Array(buffer[0..<count])) {
+                if stopped.load(ordering: .acquiring) { return }
+                onKey(key)
+            }
+        }
+    }
+}

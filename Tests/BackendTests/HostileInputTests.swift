@@ -1,0 +1,153 @@
+@testable import Backend
+import CGStreamer
+import Foundation
+import XCTest
+
+/// Bad input reaches the delegate as one clear structured error (or warning), the player stays
+/// usable, and nothing hangs: every case has a time limit.
+final class HostileInputTests: XCTestCase {
+    private func firstError(loading location: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) -> (PlayerError?, Player, EventRecorder) {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false) { $0.openTimeoutSeconds = 3 }
+        player.load(location)
+        let error = recorder.waitForValue("error for \(location)", timeout: timeout, file: file, line: line) { $0.error }
+        return (error, player, recorder)
+    }
+
+    func testCorpusOfBadFiles() {
+        let cases: [(String, String, String)] = [
+            (TestMedia.empty, "typefind", "no data"),
+            (TestMedia.garbage, "typefind", "Could not determine type of stream"),
+            (TestMedia.noMoov, "qtdemux0", "no playable streams"),
+            (TestMedia.root.appendingPathComponent("Fixtures").path, "source", "is a directory"),
+            ("/nonexistent/missing.mp4", "source", "not found"),
+            ("foo://bar/x", "uridecodebin0", "No URI handler implemented for \"foo\""),
+            ("http://[::1", "source", "Error parsing URL"),
+        ]
+        for (location, element, text) in cases {
+            let (error, player, recorder) = firstError(loading: location)
+            if location == TestMedia.noMoov, error?.element == "playbin" {
+                // decodebin sometimes swallows qtdemux's error (a GStreamer 1.22 race); the open
+                // watchdog must then turn the stuck preroll into an error.
+                XCTAssertTrue(error?.message.contains("no stream became playable") ?? false, error?.message ?? "")
+            } else {
+                XCTAssertEqual(error?.element?.trimmingCharacters(in: .decimalDigits), element.trimmingCharacters(in: .decimalDigits), location)
+                XCTAssertTrue(error?.message.localizedCaseInsensitiveContains(text) ?? false, "\(location): \(error?.message ?? "no error")")
+            }
+            XCTAssertEqual(player.state, .error, location)
+            XCTAssertEqual(recorder.events.compactMap(\.error).count, 1, "exactly one error for \(location)")
+            // Still usable afterwards.
+            player.load(TestMedia.short)
+            recorder.waitFor("EOS after \(location)") { $0.contains(where: \.isEndOfStream) }
+            player.shutdown()
+        }
+    }
+
+    func testOpenWatchdogFailsAPrerollThatNeverEnds() {
+        // A live-less source that never produces data: preroll cannot complete.
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.openTimeoutSeconds = 1 }
+        defer { player.shutdown() }
+        let server = try? HTTPTestServer()
+        defer { server?.stop() }
+        guard let server else { return XCTFail("no HTTP server") }
+        player.load(server.url("/stall/vp8-opus-4s.webm?after=0"))
+        let error = recorder.waitForValue("watchdog error", timeout: 8) { $0.error }
+        XCTAssertTrue(error?.message.contains("could not open the media within 1 s") ?? false, String(describing: error))
+        XCTAssertEqual(player.state, .error)
+    }
+
+    func testTruncatedFilePlaysWhatIsThereAndWarns() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false)
+        defer { player.shutdown() }
+        player.load(TestMedia.truncated)
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        guard case .endOfStream(let final)? = recorder.events.last(where: \.isEndOfStream) else { return XCTFail() }
+        XCTAssertLessThan(final.seconds, 6, "the final position is what was rendered")
+        XCTAssertGreaterThan(final.seconds, 2)
+        XCTAssertTrue(recorder.events.contains { if case .warning(let w) = $0 { return w.message.contains("truncated") } else { return false } })
+    }
+
+    func testMissingVideoDecoderWarnsAndAudioGoesOn() {
+        withRanksLowered(["avdec_h264", "openh264dec"]) {
+            let recorder = EventRecorder()
+            let player = Player.forTesting(recorder, sync: false)
+            defer { player.shutdown() }
+            player.load(TestMedia.h264)
+            recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) || $0.contains { $0.error != nil } }
+            let warnings = recorder.events.compactMap { e -> PlayerError? in if case .warning(let w) = e, w.kind == .missingPlugin { return w } else { return nil } }
+            XCTAssertEqual(warnings.first?.missingPlugins.first?.contains("H.264"), true, "\(warnings)")
+            XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream), "audio still plays to the end")
+        }
+    }
+
+    func testNoDecoderAtAllIsAMissingPluginError() {
+        withRanksLowered(["avdec_h264", "openh264dec", "avdec_aac", "avdec_aac_fixed", "faad", "fdkaacdec", "avdec_aac_latm"]) {
+            let (error, player, _) = firstError(loading: TestMedia.h264)
+            defer { player.shutdown() }
+            XCTAssertEqual(error?.kind, .missingPlugin)
+            XCTAssertFalse(error?.missingPlugins.isEmpty ?? true, "names the missing decoders: \(String(describing: error))")
+        }
+    }
+
+    func testAbsurdSeekTargetsAreClampedNotFatal() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        var mark = recorder.count
+        player.seek(to: MediaTime(seconds: -50))
+        XCTAssertEqual(recorder.waitForValue("negative seek", after: mark) { $0.seekDone }?.seconds ?? -1, 0, accuracy: 0.05)
+        Thread.sleep(forTimeInterval: 0.55)
+        mark = recorder.count
+        player.seek(to: MediaTime(seconds: .nan))
+        XCTAssertEqual(recorder.waitForValue("NaN seek", after: mark) { $0.seekDone }?.seconds ?? -1, 0, accuracy: 0.05)
+        Thread.sleep(forTimeInterval: 0.55)
+        player.seek(toFraction: .infinity)
+        player.seek(by: MediaTime(nanoseconds: .min))
+        Thread.sleep(forTimeInterval: 0.55)
+        player.seek(to: MediaTime(seconds: 1e12)) // beyond the end: ends the stream
+        recorder.waitFor("EOS after a huge seek") { $0.contains(where: \.isEndOfStream) }
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+    }
+
+    func testSeekStormEndsAtTheLastRequestedPosition() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("ready") { recorder.reachedState(.ready)($0) }
+        let targets = (0..<3000).map { MediaTime(seconds: Double(($0 * 7919) % 9000) / 1000) }
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for (i, target) in targets.enumerated() where i % 4 == lane { player.seek(to: target) }
+        }
+        let last = MediaTime(seconds: 7.5)
+        player.seek(to: last)
+        recorder.waitFor("the last seek landed") { $0.compactMap(\.seekDone).last.map { abs(($0 - last).seconds) < 0.05 } ?? false }
+        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertEqual(recorder.events.compactMap(\.seekDone).last?.seconds ?? 0, last.seconds, accuracy: 0.05)
+        XCTAssertLessThan(player.refreshStatistics().seekCount, 20, "throttled")
+        XCTAssertEqual(player.state, .ready)
+    }
+
+    /// Lowers the rank of decoders in the registry for the duration of `body` (the runtime
+    /// equivalent of `GST_PLUGIN_FEATURE_RANK=name:NONE`).
+    private func withRanksLowered(_ names: [String], _ body: () -> Void) {
+        GStreamerRuntime.ensureInitialized()
+        var saved: [(OpaquePointer, guint)] = []
+        for name in names {
+            guard let feature = gst_registry_lookup_feature(gst_registry_get(), name) else { continue }
+            saved.append((feature, gst_plugin_feature_get_rank(feature)))
+            gst_plugin_feature_set_rank(feature, guint(GST_RANK_NONE.rawValue))
+        }
+        defer {
+            for (feature, rank) in saved {
+                gst_plugin_feature_set_rank(feature, rank)
+                gst_object_unref(UnsafeMutableRawPointer(feature))
+            }
+        }
+        body()
+    }
+}

@@ -1,0 +1,76 @@
+import Backend
+import XCTest
+@testable import gstplay
+
+/// Option parsing and validation, without running anything.
+final class CommandLineTests: XCTestCase {
+    private func options(_ arguments: [String]) throws -> RunOptions {
+        try GstplayCommand.parse(arguments).makeOptions()
+    }
+
+    func testDefaults() throws {
+        let parsed = try options(["a.mp4", "b.webm"])
+        XCTAssertEqual(parsed, RunOptions(locations: ["a.mp4", "b.webm"]))
+    }
+
+    func testEveryOption() throws {
+        let parsed = try options(["--audio-sink", "fakesink sync=true", "--video-sink", "ximagesink", "--volume", "80",
+                                  "--start", "1:30", "--rate", "1.5", "--mute", "--quiet", "--json", "--keep-open", "--loop",
+                                  "--position-interval", "100", "x.mp4"])
+        XCTAssertEqual(parsed.audioSink, .description("fakesink sync=true"))
+        XCTAssertEqual(parsed.videoSink, .description("ximagesink"))
+        XCTAssertEqual(parsed.volumePercent, 80)
+        XCTAssertEqual(parsed.start, .absolute(MediaTime(seconds: 90)))
+        XCTAssertEqual(parsed.rate, 1.5)
+        XCTAssertTrue(parsed.mute && parsed.quiet && parsed.json && parsed.keepOpen && parsed.loop)
+        XCTAssertEqual(parsed.positionIntervalMilliseconds, 100)
+        let configuration = parsed.playerConfiguration(delegateQueue: DispatchQueue(label: "test"))
+        XCTAssertEqual(configuration.positionIntervalMilliseconds, 100)
+        XCTAssertEqual(configuration.videoSink, .description("ximagesink"))
+        XCTAssertTrue(configuration.autoplay)
+    }
+
+    func testDisabledStreamsAndStart() throws {
+        let parsed = try options(["--no-video", "--no-audio", "--start", "25%", "x"])
+        XCTAssertEqual(parsed.videoSink, .disabled)
+        XCTAssertEqual(parsed.audioSink, .disabled)
+        XCTAssertEqual(parsed.start, .fraction(0.25))
+        XCTAssertFalse(parsed.playerConfiguration(delegateQueue: DispatchQueue(label: "test")).autoplay, "waits for the duration")
+        XCTAssertEqual(try options(["--start", "+10", "x"]).start, .absolute(MediaTime(seconds: 10)))
+    }
+
+    func testHeadlessWorkaroundForDisabledSinks() {
+        XCTAssertEqual(RunOptions.safeSink(.disabled, deviceExists: false, fake: "fakevideosink"), .description("fakevideosink"))
+        XCTAssertEqual(RunOptions.safeSink(.disabled, deviceExists: true, fake: "fakevideosink"), .disabled)
+        XCTAssertEqual(RunOptions.safeSink(.automatic, deviceExists: false, fake: "fakevideosink"), .automatic)
+        XCTAssertEqual(RunOptions.safeSink(.description("x"), deviceExists: false, fake: "fakevideosink"), .description("x"))
+    }
+
+    func testValidationErrors() {
+        let bad: [([String], String)] = [
+            ([], "Missing expected argument"),
+            (["--volume", "101", "x"], "--volume must be between 0 and 100"),
+            (["--volume=-1", "x"], "--volume must be between 0 and 100"),
+            (["--rate", "0", "x"], "--rate must be between"),
+            (["--rate", "2.5", "x"], "--rate must be between"),
+            (["--start", "abc", "x"], "--start: invalid time 'abc'"),
+            (["--start=-5", "x"], "--start cannot be negative"),
+            (["--start", "200%", "x"], "--start: percentage '200%' is out of range"),
+            (["--no-video", "--video-sink", "fakesink", "x"], "--no-video and --video-sink cannot be used together"),
+            (["--no-audio", "--audio-sink", "fakesink", "x"], "--no-audio and --audio-sink cannot be used together"),
+            (["--video-sink", " ", "x"], "--video-sink needs an element name"),
+            (["--position-interval", "5", "x"], "--position-interval must be between 10 and 60000"),
+            (["  "], "Empty location"),
+        ]
+        for (arguments, expected) in bad {
+            do {
+                _ = try options(arguments)
+                XCTFail("\(arguments) should fail")
+            } catch {
+                let message = GstplayCommand.message(for: error)
+                XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+                XCTAssertNotEqual(GstplayCommand.exitCode(for: error), .success)
+            }
+        }
+    }
+}

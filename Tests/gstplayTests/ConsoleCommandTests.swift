@@ -1,0 +1,99 @@
+import Backend
+import XCTest
+@testable import gstplay
+
+final class ConsoleCommandTests: XCTestCase {
+    private func command(_ line: String) -> ConsoleCommand? { try? ConsoleCommand.parse(line).get() }
+    private func error(_ line: String) -> String? {
+        if case .failure(let error) = ConsoleCommand.parse(line) { return error.message }
+        return nil
+    }
+
+    func testEveryCommand() {
+        XCTAssertEqual(command("play"), .play)
+        XCTAssertEqual(command("pause"), .pause)
+        XCTAssertEqual(command("toggle"), .toggle)
+        XCTAssertEqual(command("stop"), .stop)
+        XCTAssertEqual(command("seek 90"), .seek(.absolute(MediaTime(seconds: 90))))
+        XCTAssertEqual(command("seek 1:30"), .seek(.absolute(MediaTime(seconds: 90))))
+        XCTAssertEqual(command("seek 1:02:03.5"), .seek(.absolute(.milliseconds(3_723_500))))
+        XCTAssertEqual(command("seek +10"), .seek(.relative(MediaTime(seconds: 10))))
+        XCTAssertEqual(command("seek -5"), .seek(.relative(MediaTime(seconds: -5))))
+        XCTAssertEqual(command("seek 50%"), .seek(.fraction(0.5)))
+        XCTAssertEqual(command("rate 1.5"), .rate(1.5))
+        XCTAssertEqual(command("rate -1"), .rate(-1))
+        XCTAssertEqual(command("rate 0"), .rate(0), "range checks are the Backend's (setRate throws)")
+        XCTAssertEqual(command("volume 80"), .volume(80))
+        XCTAssertEqual(command("volume 0"), .volume(0))
+        XCTAssertEqual(command("volume 100"), .volume(100))
+        XCTAssertEqual(command("volume 42.5%"), .volume(42.5))
+        XCTAssertEqual(command("mute"), .mute(nil))
+        XCTAssertEqual(command("mute on"), .mute(true))
+        XCTAssertEqual(command("mute off"), .mute(false))
+        XCTAssertEqual(command("status"), .status)
+        XCTAssertEqual(command("stats"), .stats)
+        XCTAssertEqual(command("next"), .next)
+        XCTAssertEqual(command("prev"), .prev)
+        XCTAssertEqual(command("load /tmp/a b.mp4"), .load("/tmp/a b.mp4"))
+        XCTAssertEqual(command("load file:///x/Y.webm"), .load("file:///x/Y.webm"))
+        XCTAssertEqual(command("help"), .help)
+        XCTAssertEqual(command("quit"), .quit)
+    }
+
+    func testCaseAndSpaces() {
+        XCTAssertEqual(command("PAUSE"), .pause)
+        XCTAssertEqual(command("  Play  "), .play)
+        XCTAssertEqual(command("SeEk    +10   "), .seek(.relative(MediaTime(seconds: 10))))
+        XCTAssertEqual(command("\tvolume\t 50"), .volume(50))
+        XCTAssertEqual(command("MUTE ON"), .mute(true))
+        XCTAssertEqual(command("mute Off"), .mute(false))
+        XCTAssertEqual(command("quit\r"), .quit)
+        XCTAssertEqual(command("LOAD  Media/Clip.MP4 "), .load("Media/Clip.MP4"), "the location keeps its case")
+    }
+
+    func testWordsForm() {
+        XCTAssertEqual(try ConsoleCommand.parse(words: ["seek", "+10"]).get(), .seek(.relative(MediaTime(seconds: 10))))
+        XCTAssertEqual(try ConsoleCommand.parse(words: ["Pause"]).get(), .pause)
+        XCTAssertEqual(try ConsoleCommand.parse(words: ["load", "/a b/c.mp4"]).get(), .load("/a b/c.mp4"))
+        XCTAssertEqual(ConsoleCommand.parse(words: []), .failure(ConsoleError("empty command")))
+    }
+
+    func testErrors() {
+        XCTAssertEqual(error("bogus"), "unknown command 'bogus' (type 'help' for the list)")
+        XCTAssertEqual(error(""), "empty command")
+        XCTAssertEqual(error("pause now"), "pause: unexpected argument 'now'")
+        XCTAssertEqual(error("quit 1"), "quit: unexpected argument '1'")
+        XCTAssertEqual(error("seek"), "seek: missing argument (expected a time: \(SeekArgument.formats))")
+        XCTAssertEqual(error("seek 1 2"), "seek: unexpected argument '2'")
+        XCTAssertEqual(error("seek 1:99"), "seek: invalid time '1:99': seconds must be below 60")
+        XCTAssertEqual(error("seek abc"), "seek: invalid time 'abc' (expected \(SeekArgument.formats))")
+        XCTAssertEqual(error("rate"), "rate: missing argument (expected a rate such as 1.5)")
+        XCTAssertEqual(error("rate fast"), "rate: invalid number 'fast'")
+        XCTAssertEqual(error("rate nan"), "rate: invalid number 'nan'")
+        XCTAssertEqual(error("rate inf"), "rate: invalid number 'inf'")
+        XCTAssertEqual(error("volume"), "volume: missing argument (expected a volume from 0 to 100)")
+        XCTAssertEqual(error("volume loud"), "volume: invalid number 'loud' (expected 0-100)")
+        XCTAssertEqual(error("volume -1"), "volume: invalid number '-1' (expected 0-100)")
+        XCTAssertEqual(error("volume 101"), "volume: '101' is out of range 0-100")
+        XCTAssertEqual(error("mute maybe"), "mute: expected 'on' or 'off', got 'maybe'")
+        XCTAssertEqual(error("mute on off"), "mute: unexpected argument 'off'")
+        XCTAssertEqual(error("load"), "load: missing argument (expected a URI or path)")
+        XCTAssertEqual(error("load   "), "load: missing argument (expected a URI or path)")
+    }
+
+    func testHostileInput() {
+        XCTAssertEqual(error("\u{FFFD}\u{FFFD}x"), "unknown command '\u{FFFD}\u{FFFD}x' (type 'help' for the list)")
+        XCTAssertEqual(error("a\u{1B}[2Jb"), "unknown command 'a?[2Jb' (type 'help' for the list)", "control characters are not echoed")
+        let long = String(repeating: "x", count: 10_000)
+        XCTAssertEqual(error(long), "unknown command '\(String(repeating: "x", count: 40))…' (type 'help' for the list)")
+    }
+
+    func testUsageCoversEveryCommand() {
+        let words = Set(ConsoleCommand.usage.map { String($0.syntax.split(separator: " ")[0]) })
+        XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
+                               "next", "prev", "load", "help", "quit"])
+        for word in words where !["seek", "rate", "volume", "load"].contains(word) {
+            XCTAssertNotNil(command(word), word)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Backend
+import XCTest
+@testable import gstplay
+
+/// Key decoding, key bindings, line splitting and the playlist: the pure parts of input handling.
+final class InputTests: XCTestCase {
+    func testKeyDecoder() {
+        var decoder = KeyDecoder()
+        XCTAssertEqual(decoder.feed(Array(" q".utf8)), [.character(" "), .character("q")])
+        XCTAssertEqual(decoder.feed([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44]), [.up, .down, .right, .left])
+        XCTAssertEqual(decoder.feed([0x1B, 0x4F, 0x43]), [.right], "application cursor mode")
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[1;5C".utf8)), [.right], "with modifiers")
+        XCTAssertEqual(decoder.feed([0x1B]), [], "split escape sequence waits")
+        XCTAssertEqual(decoder.feed([0x5B]), [])
+        XCTAssertEqual(decoder.feed([0x44, 0x6D]), [.left, .character("m")])
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[5~x".utf8)), [.character("x")], "other sequences are ignored")
+        XCTAssertEqual(decoder.feed([0x1B, 0x71]), [.character("q")], "a lone ESC is dropped")
+        XCTAssertEqual(decoder.feed([0xC3, 0xA9, 0x0A, 0x0D, 0x03]), [], "non-ASCII and control bytes do nothing")
+    }
+
+    func testKeyBindings() {
+        XCTAssertEqual(KeyAction.action(for: .character(" ")), .togglePause)
+        XCTAssertEqual(KeyAction.action(for: .left), .seek(seconds: -10))
+        XCTAssertEqual(KeyAction.action(for: .right), .seek(seconds: 10))
+        XCTAssertEqual(KeyAction.action(for: .down), .seek(seconds: -60))
+        XCTAssertEqual(KeyAction.action(for: .up), .seek(seconds: 60))
+        XCTAssertEqual(KeyAction.action(for: .character("9")), .volume(step: -0.1))
+        XCTAssertEqual(KeyAction.action(for: .character("0")), .volume(step: 0.1))
+        XCTAssertEqual(KeyAction.action(for: .character("+")), .rate(step: 0.1))
+        XCTAssertEqual(KeyAction.action(for: .character("-")), .rate(step: -0.1))
+        XCTAssertEqual(KeyAction.action(for: .character("m")), .toggleMute)
+        XCTAssertEqual(KeyAction.action(for: .character("n")), .next)
+        XCTAssertEqual(KeyAction.action(for: .character("p")), .previous)
+        XCTAssertEqual(KeyAction.action(for: .character("?")), .help)
+        XCTAssertEqual(KeyAction.action(for: .character("q")), .quit)
+        XCTAssertNil(KeyAction.action(for: .character("z")))
+        XCTAssertEqual(KeyAction.steppedRate(from: 1, by: 0.1), 1.1)
+        XCTAssertEqual(KeyAction.steppedRate(from: 0.1, by: -0.1), -0.1, "0 is skipped")
+        XCTAssertEqual(KeyAction.steppedRate(from: -0.1, by: 0.1), 0.1)
+        XCTAssertEqual(KeyAction.steppedRate(from: 1.7000000001, by: 0.1), 1.8)
+    }
+
+    func testLineSplitter() {
+        var splitter = LineSplitter(maxLength: 8)
+        XCTAssertEqual(splitter.feed(Array("pa".utf8)), [])
+        XCTAssertEqual(splitter.feed(Array("use\r\nplay\n\n".utf8)), [.line("pause"), .line("play"), .line("")])
+        XCTAssertEqual(splitter.feed(Array("0123456789".utf8)), [.tooLong(8)])
+        XCTAssertEqual(splitter.feed(Array("abcdef".utf8)), [], "still discarding")
+        XCTAssertEqual(splitter.feed(Array("gh\nquit".utf8)), [], "the long line is dropped up to its newline")
+        XCTAssertEqual(splitter.finish(), [.line("quit")], "a last line without newline counts")
+        XCTAssertEqual(splitter.feed([0xFF, 0xFE, 0x41, 0x0A]), [.line("\u{FFFD}\u{FFFD}A")], "invalid UTF-8 is replaced, not fatal")
+        XCTAssertEqual(splitter.feed(Array("12345678\n".utf8)), [.line("12345678")], "exactly the limit is fine")
+    }
+
+    func testLineSplitterBigInput() {
+        var splitter = LineSplitter()
+        let megabyte = [UInt8](repeating: 0x61, count: 1 << 20) + [0x0A] + Array("status\n".utf8)
+        XCTAssertEqual(splitter.feed(megabyte), [.tooLong(64 * 1024), .line("status")])
+    }
+
+    func testPlaylist() {
+        var list = Playlist(items: ["a", "b", "c"])
+        XCTAssertEqual(list.current, "a")
+        XCTAssertFalse(list.goBack())
+        XCTAssertTrue(list.advance())
+        XCTAssertTrue(list.advance())
+        XCTAssertTrue(list.isAtEnd)
+        XCTAssertFalse(list.advance())
+        XCTAssertEqual(list.current, "c")
+        XCTAssertEqual(list.insertAfterCurrent("d"), 3)
+        XCTAssertEqual(list.items, ["a", "b", "c", "d"])
+        XCTAssertTrue(list.goBack())
+        XCTAssertEqual(list.current, "c")
+
+        var looping = Playlist(items: ["a", "b"], loops: true)
+        XCTAssertTrue(looping.goBack())
+        XCTAssertEqual(looping.current, "b")
+        XCTAssertTrue(looping.nextWraps)
+        XCTAssertTrue(looping.advance())
+        XCTAssertEqual(looping.current, "a")
+        XCTAssertFalse(looping.isAtEnd)
+
+        var empty = Playlist(items: [])
+        XCTAssertNil(empty.current)
+        XCTAssertFalse(empty.advance())
+        XCTAssertEqual(empty.insertAfterCurrent("x"), 0)
+    }
+
+    func testDirectoryExpansion() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gstplay-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["b.ogg", "a.mp4", ".hidden"] { _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data()) }
+        let list = Playlist.expanding([directory.path, "x.webm", "http://host/y"], loops: false)
+        XCTAssertEqual(list.items, [directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.ogg").path,
+                                    "x.webm", "http://host/y"])
+    }
+}

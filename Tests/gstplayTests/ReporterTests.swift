@@ -1,0 +1,97 @@
+import Backend
+import XCTest
+@testable import gstplay
+
+/// What the user sees for each event in each mode, captured through pipes.
+final class ReporterTests: XCTestCase {
+    private struct Capture {
+        let out = Pipe()
+        let err = Pipe()
+        var output: Output { Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor) }
+
+        func finish() -> (stdout: String, stderr: String) {
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+            return (String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                    String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+    }
+
+    private let size = VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45)
+    private let item = ItemContext(index: 0, count: 2, location: "clip.mp4")
+
+    private func feed(_ reporter: EventReporter) {
+        reporter.report(.sinksChosen(video: "fakevideosink", audio: "fakeaudiosink", reason: "no display"), item: nil)
+        reporter.report(.uriLoaded("file:///clip.mp4"), item: item)
+        reporter.report(.stateChanged(from: .idle, to: .opening), item: item)
+        reporter.report(.mediaSize(size), item: item)
+        reporter.report(.mediaSize(size), item: item)
+        reporter.report(.position(MediaTime(seconds: 1), duration: MediaTime(seconds: 10)), item: item)
+        reporter.report(.warning(PlayerError(kind: .stream, element: "qtdemux0", message: "odd")), item: item)
+        reporter.report(.mediaSize(VideoSize(codedWidth: 640, height: 480, parNumerator: 1, parDenominator: 1)), item: item)
+        reporter.failure(location: "clip.mp4", error: PlayerError(kind: .resource, element: "source", message: "Resource not found."))
+    }
+
+    func testTextMode() {
+        let capture = Capture()
+        feed(EventReporter(output: capture.output, mode: .text(statusLine: false), quiet: false))
+        let (out, err) = capture.finish()
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err, """
+            gstplay: note: no display: using video sink 'fakevideosink' and audio sink 'fakeaudiosink'
+            Now playing clip.mp4 (1/2)
+            Video: 1024x576
+            gstplay: warning: clip.mp4: qtdemux0: odd
+            Video: 640x480
+            gstplay: error: clip.mp4: Resource not found.
+
+            """)
+    }
+
+    func testQuietModeKeepsOnlyErrors() {
+        let capture = Capture()
+        feed(EventReporter(output: capture.output, mode: .text(statusLine: true), quiet: true))
+        let (out, err) = capture.finish()
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n")
+    }
+
+    func testJSONModeOneLinePerEvent() {
+        let capture = Capture()
+        feed(EventReporter(output: capture.output, mode: .json, quiet: false))
+        let (out, err) = capture.finish()
+        let lines = out.split(separator: "\n").map(String.init)
+        guard lines.count == 8 else { return XCTFail("expected 8 lines: \(lines)") }
+        XCTAssertEqual(lines.compactMap { jsonObject($0)?["event"] as? String },
+                       ["sinks", "uri", "state", "media-size", "media-size", "position", "warning", "media-size"])
+        XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n", "the human error line still goes to stderr")
+    }
+
+    func testStatusLineIsRedrawnAroundNotes() {
+        let capture = Capture()
+        let reporter = EventReporter(output: capture.output, mode: .text(statusLine: true), quiet: false, columns: { 60 })
+        reporter.report(.stateChanged(from: .ready, to: .playing), item: item)
+        reporter.report(.position(MediaTime(seconds: 5), duration: MediaTime(seconds: 10)), item: item)
+        reporter.note("hello")
+        reporter.report(.rateChanged(1.5), item: item)
+        let (out, err) = capture.finish()
+        XCTAssertEqual(err, "hello\n")
+        let draws = out.components(separatedBy: "\r").filter { !$0.isEmpty }
+        guard draws.count == 5 else { return XCTFail("expected 5 draws: \(draws)") }
+        XCTAssertTrue(draws[0].hasPrefix("Playing   0:00:00 / -:--:-- ["), draws[0])
+        XCTAssertTrue(draws[1].hasPrefix("Playing   0:00:05 / 0:00:10 [=============>"), draws[1])
+        XCTAssertEqual(draws[2], "\u{1B}[K", "cleared before the note")
+        XCTAssertEqual(draws[3], StatusLine(state: .playing, position: MediaTime(seconds: 5), duration: MediaTime(seconds: 10)).render(columns: 60) + "\u{1B}[K",
+                       "redrawn after the note")
+        XCTAssertTrue(draws[4].hasSuffix("] rate 1.5\u{1B}[K"), draws[4])
+        for draw in draws { XCTAssertLessThanOrEqual(draw.replacingOccurrences(of: "\u{1B}[K", with: "").count, 59) }
+    }
+
+    func testMissingPluginsAreNamedOnce() {
+        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .missingPlugin, message: "missing plugin: AC-3", missingPlugins: ["AC-3"])),
+                       "missing plugin: AC-3")
+        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .core, message: "No decoder", missingPlugins: ["AC-3"])),
+                       "No decoder (missing: AC-3)")
+        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .network, message: "Not Found", httpStatus: 404)), "Not Found (HTTP 404)")
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import XCTest
+
+/// gstplay under a real pseudo-terminal (`posix_openpt`): the status line, single keys, and
+/// the terminal settings put back afterwards.
+final class TerminalTests: XCTestCase {
+    /// A pty pair; the child gets the slave as stdin, stdout and stderr.
+    private struct PseudoTerminal {
+        let master: Int32
+        let slave: Int32
+
+        init() throws {
+            // posix_openpt & co. are not visible through Glibc's Swift module: look them up in libc.
+            typealias OpenPT = @convention(c) (Int32) -> Int32
+            typealias FDCall = @convention(c) (Int32) -> Int32
+            typealias PTSName = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
+            let libc = dlopen(nil, RTLD_NOW)
+            guard let openSymbol = dlsym(libc, "posix_openpt"), let grantSymbol = dlsym(libc, "grantpt"),
+                  let unlockSymbol = dlsym(libc, "unlockpt"), let nameSymbol = dlsym(libc, "ptsname_r") else {
+                throw NSError(domain: "pty", code: 0)
+            }
+            master = unsafeBitCast(openSymbol, to: OpenPT.self)(O_RDWR | O_NOCTTY)
+            var name = [CChar](repeating: 0, count: 128)
+            guard master >= 0, unsafeBitCast(grantSymbol, to: FDCall.self)(master) == 0,
+                  unsafeBitCast(unlockSymbol, to: FDCall.self)(master) == 0,
+                  unsafeBitCast(nameSymbol, to: PTSName.self)(master, &name, name.count) == 0 else {
+                throw NSError(domain: "pty", code: Int(errno))
+            }
+            let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            slave = open(path, O_RDWR | O_NOCTTY)
+            guard slave >= 0 else { throw NSError(domain: "pty", code: Int(errno)) }
+            var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(slave, UInt(TIOCSWINSZ), &size)
+        }
+
+        /// Reads from the master until `predicate` holds for everything read so far, or the deadline.
+        func read(into text: inout String, timeout: TimeInterval, until predicate: (String) -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !predicate(text) {
+                let remaining = deadline.timeIntervalSinceNow
+                guard remaining > 0 else { return false }
+                var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, Int32(min(remaining, 0.5) * 1000)) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+                guard count > 0 else { return predicate(text) }
+                text += String(decoding: buffer[0..<count], as: UTF8.self)
+            }
+            return true
+        }
+
+        func send(_ text: String) { _ = text.withCString { write(master, $0, strlen($0)) } }
+
+        func settings() -> [UInt8] {
+            var value = termios()
+            XCTAssertEqual(tcgetattr(slave, &value), 0)
+            return withUnsafeBytes(of: &value) { Array($0) }
+        }
+    }
+
+    // (i)
+    func testStatusLineKeysAndTerminalRestore() throws {
+        let pty = try PseudoTerminal()
+        defer { close(pty.master); close(pty.slave) }
+        let before = pty.settings()
+
+        let process = Process()
+        process.executableURL = GstplayProcess.binary
+        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
+        let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        var screen = ""
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") && $0.contains(" / 0:00:10") }, screen)
+        XCTAssertTrue(screen.contains("\r\u{1B}[K") || screen.contains("\u{1B}[K"), "updated in place")
+        XCTAssertTrue(screen.contains("["), "progress bar")
+        XCTAssertNotEqual(pty.settings(), before, "raw mode is on while playing")
+
+        pty.send(" ")
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Paused") }, screen)
+        pty.send("q")
+        XCTAssertEqual(exited.wait(timeout: .now() + 20), .success, "gstplay did not quit on 'q': \(screen)")
+        _ = pty.read(into: &screen, timeout: 0.2) { _ in false }   // whatever is left
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0, screen)
+        XCTAssertEqual(pty.settings(), before, "terminal settings restored")
+        for line in screen.components(separatedBy: "\r\n") {
+            // Never wider than the terminal: each redraw after \r fits into 99 columns.
+            for segment in line.components(separatedBy: "\r") where segment.contains(" / ") {
+                XCTAssertLessThanOrEqual(segment.replacingOccurrences(of: "\u{1B}[K", with: "").count, 99, segment)
+            }
+        }
+    }
+
+    func testTerminalIsRestoredOnSIGTERM() throws {
+        let pty = try PseudoTerminal()
+        defer { close(pty.master); close(pty.slave) }
+        let before = pty.settings()
+        let process = Process()
+        process.executableURL = GstplayProcess.binary
+        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
+        let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var screen = ""
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
+        process.terminate()
+        XCTAssertEqual(exited.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(process.terminationStatus, 143)
+        XCTAssertEqual(pty.settings(), before, "terminal settings restored after SIGTERM")
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` passes (for states no output announces).
+    private func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            if Date() >= deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// The process state letter from /proc (`T` when stopped).
+    private func processState(_ pid: Int32) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(close, offsetBy: 2)...].first
+    }
+
+    func testCtrlZRestoresTheTerminalAndFgResumesRawMode() throws {
+        let pty = try PseudoTerminal()
+        defer { close(pty.master); close(pty.slave) }
+        let before = pty.settings()
+        let process = Process()
+        process.executableURL = GstplayProcess.binary
+        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
+        let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var screen = ""
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
+        XCTAssertNotEqual(pty.settings(), before)
+
+        kill(process.processIdentifier, SIGTSTP)
+        XCTAssertTrue(eventually { self.processState(process.processIdentifier) == "T" }, "stopped")
+        XCTAssertEqual(pty.settings(), before, "terminal restored while stopped")
+        kill(process.processIdentifier, SIGCONT)
+        XCTAssertTrue(eventually { pty.settings() != before }, "raw mode again after SIGCONT")
+
+        pty.send("q")
+        XCTAssertEqual(exited.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(pty.settings(), before)
+    }
+}
