@@ -58,7 +58,7 @@ final class EventReporter: Sendable {
             let name = item?.location ?? uri
             let counter = (item?.count ?? 1) > 1 ? " (\(item!.index + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
-            updateStatus { $0.position = nil; $0.duration = nil; $0.bufferingPercent = 100 }
+            updateStatus { $0.position = nil; $0.duration = nil; $0.bufferingPercent = 100; $0.droppedFrames = 0; $0.bitrate = nil }
         case .mediaSize(let size):
             guard let size else { return }
             let changed = lastSize.withLock { last -> Bool in
@@ -84,6 +84,8 @@ final class EventReporter: Sendable {
             updateStatus { $0.rate = rate }
         case .endOfStream(let position):
             updateStatus { $0.position = position }
+        case .statistics(let stats):
+            updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         default:
             break
         }

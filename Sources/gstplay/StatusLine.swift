@@ -14,6 +14,10 @@ struct StatusLine: Equatable, Sendable {
     /// Perceptual (cubic) volume in percent.
     var volumePercent = 100
     var muted = false
+    /// Video frames dropped so far (from the statistics events); shown when non-zero.
+    var droppedFrames: UInt64 = 0
+    /// Current bitrate in bits/s from the statistics events; shown when known.
+    var bitrate: UInt64?
 
     /// The narrowest progress bar worth drawing (brackets included).
     static let minimumBarWidth = 12
@@ -29,13 +33,16 @@ struct StatusLine: Equatable, Sendable {
         (position ?? .zero).formatted() + " / " + (duration?.formatted() ?? "-:--:--")
     }
 
-    /// The non-default extras: `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`.
+    /// The non-default extras: `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`, then the
+    /// statistics `dropped 3` and `128 kb/s` (dropped before the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
         if bufferingPercent < 100 { parts.append("buffering \(bufferingPercent)%") }
         if rate != 1 { parts.append("rate " + Self.formatRate(rate)) }
         if volumePercent != 100 { parts.append("volume \(volumePercent)%") }
         if muted { parts.append("muted") }
+        if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
+        if let bitrate, bitrate > 0 { parts.append("\((bitrate + 500) / 1000) kb/s") }
         return parts
     }
 

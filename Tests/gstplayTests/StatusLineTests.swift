@@ -47,6 +47,14 @@ final class StatusLineTests: XCTestCase {
         XCTAssertEqual(StatusLine.formatRate(1.05), "1.05")
     }
 
+    func testStatisticsShowWhenKnown() {
+        var model = StatusLine(state: .playing, position: MediaTime(seconds: 3), duration: MediaTime(seconds: 10))
+        XCTAssertFalse(model.render(columns: 120).contains("dropped"))
+        model.droppedFrames = 3
+        model.bitrate = 127_600
+        XCTAssertTrue(model.render(columns: 120).hasSuffix("] dropped 3 128 kb/s"), model.render(columns: 120))
+    }
+
     func testBar() {
         XCTAssertEqual(StatusLine.bar(width: 12, position: .zero, duration: MediaTime(seconds: 10)), "[          ]")
         XCTAssertEqual(StatusLine.bar(width: 12, position: MediaTime(seconds: 5), duration: MediaTime(seconds: 10)), "[====>     ]")
