@@ -19,6 +19,29 @@ final class PlaybackTests: XCTestCase {
         XCTAssertTrue(recorder.events.contains(.initialized))
     }
 
+    func testAsyncStreamCarriesTheEventsAndEndsAtShutdown() async {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false)
+        let stream = player.events
+        player.load(TestMedia.short)
+        var seen: [PlayerEvent] = []
+        for await event in stream {
+            seen.append(event)
+            if event.isEndOfStream { player.shutdown() }
+        }
+        // The loop ended: shutdown finished the stream.
+        XCTAssertTrue(seen.contains(where: \.isEndOfStream))
+        XCTAssertEqual(seen.filter { if case .stateChanged = $0 { return true } else { return false } }.suffix(2),
+                       [.stateChanged(from: .ended, to: .stopping), .stateChanged(from: .stopping, to: .idle)])
+        let delegateStates = recorder.events.filter { if case .stateChanged = $0 { return true } else { return false } }
+        let streamStates = seen.filter { if case .stateChanged = $0 { return true } else { return false } }
+        XCTAssertEqual(streamStates, delegateStates, "stream and delegate see the same events")
+        // A stream asked for after shutdown is finished at once.
+        var late = 0
+        for await _ in player.events { late += 1 }
+        XCTAssertEqual(late, 0)
+    }
+
     func testPositionTicksFourTimesASecondDuringRealTimePlay() {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)
