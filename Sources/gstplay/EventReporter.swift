@@ -97,13 +97,24 @@ final class EventReporter: Sendable {
         output.err("gstplay: error: \(location): \(Self.text(of: error))")
     }
 
-    /// The message, the HTTP status if any, and the missing plugins the message does not name already.
+    /// The message, the operating system's reason if GStreamer only put it in the debug text
+    /// (`Could not open file "x" for reading. (Permission denied)`), the HTTP status if any, and
+    /// the missing plugins the message does not name already.
     static func text(of error: PlayerError) -> String {
         var text = error.message
+        if let reason = systemReason(inDebug: error.debug), !text.localizedCaseInsensitiveContains(reason) { text += " (\(reason))" }
         if let status = error.httpStatus, !text.contains(String(status)) { text += " (HTTP \(status))" }
         let missing = error.missingPlugins.filter { !error.message.contains($0) }
         if !missing.isEmpty { text += " (missing: " + missing.joined(separator: ", ") + ")" }
         return text
+    }
+
+    /// The `strerror` text GStreamer elements append to their debug string as a last line
+    /// `system error: <reason>` (e.g. filesrc's `system error: Permission denied`), or nil.
+    static func systemReason(inDebug debug: String?) -> String? {
+        guard let last = debug?.split(whereSeparator: \.isNewline).last, last.hasPrefix("system error: ") else { return nil }
+        let reason = last.dropFirst("system error: ".count).trimmingCharacters(in: .whitespaces)
+        return reason.isEmpty ? nil : String(ConsoleCommand.printable(reason))
     }
 
     /// A human note on stderr (text mode, not `--quiet`).

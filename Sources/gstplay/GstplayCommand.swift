@@ -129,6 +129,7 @@ struct GstplayCommand: ParsableCommand {
     /// EX_USAGE, 64): help, version and completion scripts go to stdout with 0, everything
     /// else prints the message and usage to stderr and exits with ``ExitStatus/usage``.
     static func main() {
+        Output.reopenClosedStandardDescriptors()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -63,6 +63,20 @@ final class Output: Sendable {
         }
     }
 
+    /// Opens `/dev/null` on each of descriptors 0–2 that is closed (`gstplay <&- >&-`). Called
+    /// first thing in `main`: otherwise the next descriptor the process creates (libdispatch's
+    /// epoll or eventfd, a media file, an HTTP socket) gets that number, the console reads from
+    /// it and output lines are written into it.
+    static func reopenClosedStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+            if opened >= 0 && opened != fd {
+                dup2(opened, fd)
+                close(opened)
+            }
+        }
+    }
+
     /// `write(2)` until everything is written; gives up silently on errors such as `EPIPE`
     /// (SIGPIPE is ignored by the app), retries on `EINTR`.
     static func writeAll(_ fd: Int32, _ text: String) {

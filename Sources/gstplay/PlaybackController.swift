@@ -67,12 +67,14 @@ final class PlaybackController: PlayerDelegate {
     /// Takes the player and loads the first item (on ``queue``).
     func start(player: Player) {
         onQueue()
-        let empty = state.withLock { state -> Bool in
+        let emptyArguments = state.withLock { state -> [String]? in
             state.player = player
-            return state.playlist.isEmpty
+            return state.playlist.isEmpty ? state.playlist.arguments : nil
         }
-        if empty {
-            output.err("gstplay: error: nothing to play (the directories given contain no files)")
+        if let emptyArguments {
+            // Only empty directories were given: one error line naming them.
+            let contain = emptyArguments.count == 1 ? "the directory contains" : "the directories contain"
+            output.err("gstplay: error: \(emptyArguments.joined(separator: ", ")): nothing to play (\(contain) no files)")
             finish(ExitStatus.playbackError)
             return
         }

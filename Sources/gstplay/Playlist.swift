@@ -9,17 +9,21 @@ struct Playlist: Equatable, Sendable {
     private(set) var index: Int
     /// `--loop`: the list wraps around at both ends.
     let loops: Bool
+    /// The command-line arguments the items came from (before directory expansion), to name
+    /// them when they expand to nothing.
+    let arguments: [String]
 
-    init(items: [String], loops: Bool = false) {
+    init(items: [String], loops: Bool = false, arguments: [String]? = nil) {
         self.items = items
         self.index = 0
         self.loops = loops
+        self.arguments = arguments ?? items
     }
 
     /// Expands the command-line arguments: directories become their files, sorted
     /// (``MediaLocation/expand(_:)``); everything else is kept as typed.
     static func expanding(_ arguments: [String], loops: Bool) -> Playlist {
-        Playlist(items: arguments.flatMap(MediaLocation.expand), loops: loops)
+        Playlist(items: arguments.flatMap(MediaLocation.expand), loops: loops, arguments: arguments)
     }
 
     var isEmpty: Bool { items.isEmpty }

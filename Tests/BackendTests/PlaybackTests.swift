@@ -302,7 +302,9 @@ final class PlaybackTests: XCTestCase {
     func testCorruptInputsFailWithElementAndMessage() {
         for file in [TestMedia.garbage, TestMedia.empty, TestMedia.noMoov] {
             let recorder = EventRecorder()
-            let player = Player.forTesting(recorder)
+            // decodebin sometimes swallows qtdemux's error on no-moov.mp4 (GStreamer 1.22); the open
+            // watchdog then fails the load: keep it well inside this test's 10 s wait.
+            let player = Player.forTesting(recorder) { $0.openTimeoutSeconds = 3 }
             player.load(file)
             let error = recorder.waitForValue("error for \(file)") { $0.error }
             XCTAssertNotNil(error?.element, file)

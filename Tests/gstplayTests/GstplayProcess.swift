@@ -33,6 +33,29 @@ final class GstplayProcess: @unchecked Sendable {
 
     enum Input { case pipe, devNull }
 
+    /// True when the tests run under `swift test --sanitize=address` (`make test-asan`); the
+    /// gstplay binary next to them is then built with ASan too.
+    static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
+
+    /// The environment for a gstplay child: `environment` (default: this process's), and under
+    /// ASan the child's options. `make test-asan` records full (DWARF) stacks on every malloc
+    /// so that Tests/lsan.supp can tell GLib-internal leaks from ours; that makes a real-time
+    /// gstplay too slow to keep up with its console, so children use fast stacks and no leak
+    /// check, except those started with `checkLeaks` (Tests/gstplayTests/LeakCheckTests.swift),
+    /// which keep full stacks and LeakSanitizer.
+    static func childEnvironment(_ environment: [String: String]? = nil, checkLeaks: Bool = false) -> [String: String]? {
+        guard underAddressSanitizer else { return environment }
+        var result = environment ?? ProcessInfo.processInfo.environment
+        let options = checkLeaks ? "fast_unwind_on_malloc=0:malloc_context_size=16:detect_leaks=1:leak_check_at_exit=1"
+                                 : "fast_unwind_on_malloc=1:detect_leaks=0"
+        result["ASAN_OPTIONS"] = (result["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + options
+        return result
+    }
+
+    /// A child that dies early closes its stdin pipe: writing to it must give EPIPE here, not
+    /// kill the whole test process with SIGPIPE.
+    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
     let process = Process()
     private let stdinPipe = Pipe()
     private let stdoutPipe = Pipe()
@@ -44,11 +67,12 @@ final class GstplayProcess: @unchecked Sendable {
     private var errClosed = false
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], input: Input = .pipe, environment: [String: String]? = nil) {
+    init(_ arguments: [String], input: Input = .pipe, environment: [String: String]? = nil, checkLeaks: Bool = false) {
+        _ = Self.ignoreSIGPIPE
         process.executableURL = Self.binary
         process.arguments = arguments
         process.currentDirectoryURL = Self.packageRoot
-        if let environment { process.environment = environment }
+        if let environment = Self.childEnvironment(environment, checkLeaks: checkLeaks) { process.environment = environment }
         switch input {
         case .pipe: process.standardInput = stdinPipe
         case .devNull: process.standardInput = FileHandle(forReadingAtPath: "/dev/null")

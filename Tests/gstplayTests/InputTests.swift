@@ -94,5 +94,6 @@ final class InputTests: XCTestCase {
         let list = Playlist.expanding([directory.path, "x.webm", "http://host/y"], loops: false)
         XCTAssertEqual(list.items, [directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.ogg").path,
                                     "x.webm", "http://host/y"])
+        XCTAssertEqual(list.arguments, [directory.path, "x.webm", "http://host/y"], "kept to name empty directories")
     }
 }

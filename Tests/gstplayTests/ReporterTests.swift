@@ -94,4 +94,16 @@ final class ReporterTests: XCTestCase {
                        "No decoder (missing: AC-3)")
         XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .network, message: "Not Found", httpStatus: 404)), "Not Found (HTTP 404)")
     }
+
+    func testTheSystemReasonFromTheDebugTextIsShown() {
+        let denied = PlayerError(kind: .resource, message: "Could not open file \"/x\" for reading.",
+                                 debug: "gstfilesrc.c(557): gst_file_src_start (): /GstFileSrc:source:\nsystem error: Permission denied")
+        XCTAssertEqual(EventReporter.text(of: denied), "Could not open file \"/x\" for reading. (Permission denied)")
+        let missing = PlayerError(kind: .resource, message: "Resource not found.", debug: "gstfilesrc.c(553): …:\nNo such file \"/x\"")
+        XCTAssertEqual(EventReporter.text(of: missing), "Resource not found.", "no `system error:` line, nothing added")
+        let named = PlayerError(kind: .resource, message: "Permission denied here", debug: "x\nsystem error: Permission denied")
+        XCTAssertEqual(EventReporter.text(of: named), "Permission denied here", "not repeated")
+        XCTAssertNil(EventReporter.systemReason(inDebug: "system error: \n"))
+        XCTAssertEqual(EventReporter.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad?thing")
+    }
 }

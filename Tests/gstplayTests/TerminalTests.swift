@@ -66,6 +66,7 @@ final class TerminalTests: XCTestCase {
 
         let process = Process()
         process.executableURL = GstplayProcess.binary
+        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
         process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
         let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = terminal
@@ -104,6 +105,7 @@ final class TerminalTests: XCTestCase {
         let before = pty.settings()
         let process = Process()
         process.executableURL = GstplayProcess.binary
+        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
         process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
         let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = terminal
@@ -144,6 +146,7 @@ final class TerminalTests: XCTestCase {
         let before = pty.settings()
         let process = Process()
         process.executableURL = GstplayProcess.binary
+        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
         process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
         let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = terminal

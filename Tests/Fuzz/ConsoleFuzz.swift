@@ -1,0 +1,226 @@
+// libFuzzer target for gstplay's console input: the line splitter, the text command parser and
+// the JSON request parser (Sources/gstplay/{LineConsole,ConsoleCommand,SeekArgument,JSONValue,
+// JSONProtocol,Version}.swift, on top of Backend's model values).
+//
+// Not a SwiftPM target: Tests/Fuzz is not a test target directory, so `swift build`/`swift test`
+// never compile it. `make fuzz` builds it with
+//     swiftc -sanitize=fuzzer,address -parse-as-library <those files> ConsoleFuzz.swift
+// and runs it for FUZZ_SECONDS on a scratch copy of Tests/Fuzz/corpus.
+//
+// Every invariant below can fail; a violation calls `fatalError`, which libFuzzer reports as a
+// crash and saves the input:
+//  1. Splitting is independent of how the bytes arrive (one read or two), and no line holds a
+//     newline or exceeds the limit.
+//  2. Every rejected command has a message that is non-empty, one line, and short — the CLI
+//     prints it as exactly one `error: …` line.
+//  3. Every accepted command round-trips: its canonical text form parses back to the same
+//     command (text and words form alike).
+//  4. A line is JSON in `--json` mode exactly when it starts with `{`, `[` or `"`; text lines
+//     parse as in the text console.
+//  5. Re-serialising an accepted JSON text gives JSON we parse back (serialisation is a fixed
+//     point after one round), and the re-serialised request means the same.
+//  6. Every reply is a single line of valid JSON.
+
+import Backend
+import Foundation
+
+/// Bytes per line before the splitter discards it (small, so the fuzzer reaches that path).
+private let fuzzLineLimit = 512
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func consoleFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    for line in splitLines(bytes) {
+        checkTextLine(line)
+        checkRequestLine(line)
+    }
+    // The whole input as one line too (the splitter drops anything after a newline).
+    if size <= 4096 {
+        let whole = String(decoding: bytes, as: UTF8.self)
+        checkTextLine(whole)
+        checkRequestLine(whole)
+    }
+    return 0
+}
+
+// MARK: 1. Line splitting
+
+private func splitLines(_ bytes: [UInt8]) -> [String] {
+    func run(_ chunks: [ArraySlice<UInt8>]) -> [LineSplitter.Item] {
+        var splitter = LineSplitter(maxLength: fuzzLineLimit)
+        var items: [LineSplitter.Item] = []
+        for chunk in chunks { items += splitter.feed(chunk) }
+        return items + splitter.finish()
+    }
+    let whole = run([bytes[...]])
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    let split = run([bytes[..<cut], bytes[cut...]])
+    check(whole == split, "line splitting depends on the read boundary (cut at \(cut)): \(whole) vs \(split)")
+    var lines: [String] = []
+    for item in whole {
+        switch item {
+        case .tooLong(let limit):
+            check(limit == fuzzLineLimit, "tooLong reports \(limit)")
+        case .line(let line):
+            check(!line.contains("\n"), "a line contains a newline")
+            check(line.utf8.count <= fuzzLineLimit * 3, "a line of \(line.utf8.count) bytes passed a limit of \(fuzzLineLimit)")
+            lines.append(line)
+        }
+    }
+    return lines
+}
+
+// MARK: 2–4. Text commands
+
+private func checkTextLine(_ line: String) {
+    switch ConsoleCommand.parse(line) {
+    case .failure(let error):
+        checkMessage(error.message, input: line)
+    case .success(let command):
+        let text = canonicalText(command)
+        let again = ConsoleCommand.parse(text)
+        check(same(again, command), "text round trip: '\(line)' → \(command) → '\(text)' → \(again)")
+        let words = canonicalWords(command)
+        let fromWords = ConsoleCommand.parse(words: words)
+        check(same(fromWords, command), "words round trip: '\(line)' → \(command) → \(words) → \(fromWords)")
+    }
+}
+
+private func checkMessage(_ message: String, input: String) {
+    check(!message.trimmingCharacters(in: .whitespaces).isEmpty, "empty error message for '\(input)'")
+    check(!message.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }), "multi-line error message for '\(input)': \(message)")
+    check(message.utf8.count <= 1024, "error message of \(message.utf8.count) bytes for input '\(input.prefix(80))'")
+}
+
+// MARK: 4–6. JSON requests
+
+private func checkRequestLine(_ line: String) {
+    let request = JSONProtocol.parseRequest(line)
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    let isJSON = trimmed.first.map { $0 == "{" || $0 == "[" || $0 == "\"" } ?? false
+    if isJSON {
+        check(request.id != .absent, "a JSON line got no request id: '\(line)'")
+    } else {
+        check(request.id == .absent, "a text line got a request id: '\(line)'")
+        check(request.command == ConsoleCommand.parse(line), "text line parsed differently in JSON mode: '\(line)'")
+    }
+    if case .failure(let error) = request.command { checkMessage(error.message, input: line) }
+
+    // Every reply is one line of valid JSON.
+    let errorText: String? = { if case .failure(let e) = request.command { return e.message } else { return nil } }()
+    let reply = JSONProtocol.reply(id: request.id, error: errorText, data: .string(line)).serialized
+    check(!reply.contains("\n") && !reply.contains("\r"), "reply spans lines: \(reply)")
+    check((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) is [String: Any], "reply is not a JSON object: \(reply)")
+    check((try? JSONValue.parse(reply)) != nil, "our parser rejects our reply: \(reply)")
+
+    guard isJSON, let value = try? JSONValue.parse(trimmed) else { return }
+    let once = value.serialized
+    guard let reparsed = try? JSONValue.parse(once) else { fail("serialised JSON does not parse: '\(line)' → '\(once)'") }
+    let twice = reparsed.serialized
+    guard let third = try? JSONValue.parse(twice) else { fail("serialised JSON does not parse: '\(twice)'") }
+    check(third.serialized == twice, "serialisation is not a fixed point: '\(once)' → '\(twice)' → '\(third.serialized)'")
+
+    // The re-serialised request means the same (numbers may change spelling, not meaning).
+    let again = JSONProtocol.parseRequest(once)
+    check(again.command == request.command || sameMeaning(again.command, request.command),
+          "re-serialised request changed meaning: '\(line)' → '\(once)': \(request.command) vs \(again.command)")
+    check(idText(again.id) == idText(request.id), "re-serialised request changed its id: '\(line)' → '\(once)'")
+}
+
+private func idText(_ id: JSONProtocol.RequestID) -> String {
+    switch id {
+    case .absent: return "absent"
+    case .value(let value): return value.serialized
+    }
+}
+
+private func sameMeaning(_ a: Result<ConsoleCommand, ConsoleError>, _ b: Result<ConsoleCommand, ConsoleError>) -> Bool {
+    switch (a, b) {
+    case (.success(let x), _): return same(b, x)
+    case (.failure, .failure): return true // both rejected; the wording may name the re-spelled number
+    default: return false
+    }
+}
+
+// MARK: Canonical forms
+
+/// A text line that names `command` (the console's own syntax).
+private func canonicalText(_ command: ConsoleCommand) -> String {
+    canonicalWords(command).joined(separator: " ")
+}
+
+private func canonicalWords(_ command: ConsoleCommand) -> [String] {
+    switch command {
+    case .play: return ["play"]
+    case .pause: return ["pause"]
+    case .toggle: return ["toggle"]
+    case .stop: return ["stop"]
+    case .status: return ["status"]
+    case .stats: return ["stats"]
+    case .next: return ["next"]
+    case .prev: return ["prev"]
+    case .help: return ["help"]
+    case .quit: return ["quit"]
+    case .seek(.absolute(let time)): return ["seek", exactSeconds(time.nanoseconds.magnitude)]
+    case .seek(.relative(let time)): return ["seek", (time.nanoseconds < 0 ? "-" : "+") + exactSeconds(time.nanoseconds.magnitude)]
+    case .seek(.fraction(let fraction)): return ["seek", plainDecimal(fraction * 100) + "%"]
+    case .rate(let rate): return ["rate", plainDecimal(rate)]
+    case .volume(let volume): return ["volume", plainDecimal(volume)]
+    case .mute(nil): return ["mute"]
+    case .mute(let on?): return ["mute", on ? "on" : "off"]
+    case .load(let location): return ["load", location]
+    }
+}
+
+/// Nanoseconds as an exact decimal number of seconds (`1.250000000`).
+private func exactSeconds(_ nanoseconds: UInt64) -> String {
+    let fraction = String(nanoseconds % 1_000_000_000)
+    return "\(nanoseconds / 1_000_000_000)." + String(repeating: "0", count: 9 - fraction.count) + fraction
+}
+
+/// The shortest decimal that reads back as `value`, without an exponent (the console's numbers
+/// have none): Swift's `description` expanded.
+private func plainDecimal(_ value: Double) -> String {
+    precondition(value.isFinite)
+    let text = value.magnitude.description
+    let sign = value < 0 ? "-" : ""
+    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return sign + text }
+    let exponent = Int(text[text.index(after: e)...])!
+    var digits = String(text[..<e])
+    var point = digits.firstIndex(of: ".").map { digits.distance(from: digits.startIndex, to: $0) } ?? digits.count
+    digits.removeAll { $0 == "." }
+    point += exponent
+    if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+    if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+    let index = digits.index(digits.startIndex, offsetBy: point)
+    return sign + digits[..<index] + "." + digits[index...]
+}
+
+/// Whether `result` is `command`, with times equal to within rounding (a decimal typed by a
+/// user goes through `Double` to nanoseconds; its exact re-spelling may land a few ns away
+/// beyond 2^53 ns) and fractions equal to within 1e-12.
+private func same(_ result: Result<ConsoleCommand, ConsoleError>, _ command: ConsoleCommand) -> Bool {
+    guard case .success(let other) = result else { return false }
+    func close(_ a: MediaTime, _ b: MediaTime) -> Bool {
+        let difference = a.nanoseconds.subtractingReportingOverflow(b.nanoseconds)
+        guard !difference.overflow else { return false }
+        return difference.partialValue.magnitude <= 1 + max(a.nanoseconds.magnitude, b.nanoseconds.magnitude) >> 50
+    }
+    switch (other, command) {
+    case (.seek(.absolute(let a)), .seek(.absolute(let b))): return close(a, b)
+    case (.seek(.relative(let a)), .seek(.relative(let b))): return close(a, b)
+    case (.seek(.fraction(let a)), .seek(.fraction(let b))): return abs(a - b) <= 1e-12
+    default: return other == command
+    }
+}
+
+// MARK: Failing
+
+private func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() { fail(message()) }
+}
+
+private func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("INVARIANT VIOLATED: \(message)\n".utf8))
+    fatalError(message)
+}

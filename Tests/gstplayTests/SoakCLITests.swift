@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+
+/// Long runs of the `gstplay` binary (issue #6):
+/// - many complete runs one after another (every one must exit 0 at the end of the clip, in
+///   about the same time, and this test process must not collect descriptors or threads);
+/// - play/stop cycles inside ONE gstplay process driven through `--json`, with the child's RSS,
+///   descriptors and threads read from `/proc/<pid>` after a warm-up and at the end.
+///
+/// `GSTPLAY_SOAK_CLI_RUNS` sets both counts (default 10: the short version in `make test`;
+/// `make soak` uses 200). Each test prints one parseable `SOAK …` line.
+final class SoakCLITests: XCTestCase {
+    static var runs: Int { ProcessInfo.processInfo.environment["GSTPLAY_SOAK_CLI_RUNS"].flatMap { Int($0) }.map { max($0, 5) } ?? 10 }
+    private let short = GstplayProcess.fixture("short-0.2s.mp4")
+
+    func testManyCompleteRuns() throws {
+        let runs = Self.runs
+        var durations: [Double] = []
+        var baseline: (fds: Int, threads: Int)?
+        let started = Date()
+        for index in 0..<runs {
+            if index == 2 { baseline = (ProcProbe.openDescriptors(), ProcProbe.threads()) } // after the first runs set up the reader threads' pools
+            let begin = Date()
+            let result = try GstplayProcess.run(["--json", "--quiet", short], timeout: 20)
+            durations.append(Date().timeIntervalSince(begin))
+            guard result.status == 0, result.stdout.contains(#""event":"eos""#) else {
+                return XCTFail("run \(index): status \(String(describing: result.status)), stderr: \(result.stderr)")
+            }
+        }
+        var after = (fds: ProcProbe.openDescriptors(), threads: ProcProbe.threads())
+        let settle = Date().addingTimeInterval(5)
+        while let baseline, after.fds > baseline.fds + 2 || after.threads > baseline.threads + 4, Date() < settle {
+            Thread.sleep(forTimeInterval: 0.1)
+            after = (ProcProbe.openDescriptors(), ProcProbe.threads())
+        }
+        let head = Array(durations.prefix(max(1, runs / 10))), tail = Array(durations.suffix(max(1, runs / 10)))
+        let report = "SOAK name=cli-runs runs=\(runs) test_fds_before=\(baseline?.fds ?? -1) test_fds_after=\(after.fds) "
+            + "test_threads_before=\(baseline?.threads ?? -1) test_threads_after=\(after.threads) "
+            + "run_ms_first=\(Self.milliseconds(head)) run_ms_last=\(Self.milliseconds(tail)) run_ms_max=\(Self.milliseconds([durations.max() ?? 0])) "
+            + "seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))"
+        print(report)
+        if let baseline {
+            XCTAssertLessThanOrEqual(after.fds, baseline.fds + 2, "this process keeps no pipes: \(report)")
+            XCTAssertLessThanOrEqual(after.threads, baseline.threads + 4, report)
+        }
+        // Runs do not get slower: the last tenth within 1.5 s of the first (the clip takes 0.2 s).
+        XCTAssertLessThan(Self.mean(tail), Self.mean(head) + 1.5, report)
+    }
+
+    func testPlayStopCyclesInOneProcess() throws {
+        let cycles = Self.runs
+        // malloc's arenas fill during the first cycles (docs/RELIABILITY.md): a longer warm-up for the soak.
+        let warmUp = cycles >= 100 ? 20 : 5
+        let child = GstplayProcess(["--json", "--keep-open", short])
+        try child.start()
+        defer { child.send("quit"); child.closeInput(); _ = child.waitForExit(timeout: 20) }
+        let pid = String(child.process.processIdentifier)
+        XCTAssertTrue(child.waitForLine(containing: #""event":"eos""#), child.stdout)
+
+        func count(_ text: String, in out: String) -> Int { out.components(separatedBy: text).count - 1 }
+        /// `play` (restarts at the end / reloads after stop) → EOS → `stop` → idle.
+        func cycle(_ index: Int) -> Bool {
+            let out = child.stdout
+            let eos = count(#""event":"eos""#, in: out), idle = count(#""to":"idle""#, in: out)
+            child.send("play")
+            guard child.waitFor(timeout: 10, { out, _ in count(#""event":"eos""#, in: out) > eos }) else {
+                XCTFail("cycle \(index): no EOS; stderr: \(child.stderr)")
+                return false
+            }
+            child.send("stop")
+            guard child.waitFor(timeout: 10, { out, _ in count(#""to":"idle""#, in: out) > idle }) else {
+                XCTFail("cycle \(index): not idle after stop")
+                return false
+            }
+            return true
+        }
+        let started = Date()
+        for index in 0..<warmUp { guard cycle(index) else { return } }
+        let before = (rss: ProcProbe.rssKiB(pid: pid), fds: ProcProbe.openDescriptors(pid: pid), threads: ProcProbe.threads(pid: pid))
+        var midRSS = before.rss
+        for index in warmUp..<(warmUp + cycles) {
+            guard cycle(index) else { return }
+            if index == warmUp + cycles / 2 { midRSS = ProcProbe.rssKiB(pid: pid) }
+        }
+        var after = (rss: ProcProbe.rssKiB(pid: pid), fds: ProcProbe.openDescriptors(pid: pid), threads: ProcProbe.threads(pid: pid))
+        let settle = Date().addingTimeInterval(20)
+        while after.threads > before.threads + 4 || after.fds > before.fds + 2, Date() < settle {
+            Thread.sleep(forTimeInterval: 0.2)
+            after = (ProcProbe.rssKiB(pid: pid), ProcProbe.openDescriptors(pid: pid), ProcProbe.threads(pid: pid))
+        }
+        let perCycle = Double(after.rss - before.rss) * 1024 / Double(cycles)
+        let allowedKiB = 8 * 1024 + 16 * cycles
+        let report = "SOAK name=cli-play-stop-one-process cycles=\(cycles) warmup=\(warmUp) rss_kib_before=\(before.rss) rss_kib_mid=\(midRSS) "
+            + "rss_kib_after=\(after.rss) rss_kib_allowed_growth=\(allowedKiB) "
+            + "rss_bytes_per_cycle=\(Int(perCycle.rounded())) fds_before=\(before.fds) fds_after=\(after.fds) "
+            + "threads_before=\(before.threads) threads_after=\(after.threads) seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))"
+        print(report)
+        XCTAssertLessThanOrEqual(after.threads, before.threads + 4, report)
+        XCTAssertLessThanOrEqual(after.fds, before.fds + 2, report)
+        // The playlist, the reporter and the JSON writer hold nothing per cycle: the same bound as
+        // the Backend soak (8 MiB for malloc's arenas to fill, 16 KiB per cycle; docs/RELIABILITY.md).
+        if ProcProbe.underSanitizer {
+            print("SOAK note: gstplay runs under a sanitizer; RSS includes shadow memory and quarantine, its bound is not checked")
+        } else {
+            XCTAssertLessThanOrEqual(after.rss - before.rss, allowedKiB, report)
+        }
+        XCTAssertFalse(child.stderr.contains("error"), child.stderr)
+    }
+
+    private static func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+    private static func milliseconds(_ values: [Double]) -> Int { Int((mean(values) * 1000).rounded()) }
+}
+
+/// `/proc/<pid>` figures (Linux); `pid` "self" is this process.
+enum ProcProbe {
+    /// True under `swift test --sanitize=address|thread` (then the gstplay binary next to the
+    /// tests is built the same way): RSS counts shadow memory and ASan's quarantine.
+    static let underSanitizer = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+
+    /// Resident set size in KiB (`VmRSS`).
+    static func rssKiB(pid: String = "self") -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+
+    static func openDescriptors(pid: String = "self") -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    static func threads(pid: String = "self") -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
+    }
+}
