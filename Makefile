@@ -10,16 +10,24 @@ BENCH_DIR ?= .build-bench
 APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
 	gstreamer1.0-libav gstreamer1.0-tools gstreamer1.0-plugins-base-apps python3 bsdutils
+# Desktop (issue #10): real outputs (X/GL video, ALSA/PulseAudio sound; without gstreamer1.0-x/-gl
+# autovideosink reaches dfbvideosink, which segfaults) and Xlib for Modules/CX11.
+APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
 BENCH_PACKAGES := mpv
+# Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
+# at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
+TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup setup-bench build release test test-tsan test-asan run fixtures bench bench-smoke soak fuzz clean help
+.PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
+	bench-smoke soak fuzz clean help setup-test man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
 	@echo "make test     run the whole test suite"
 	@echo "make build | release | fixtures | bench | bench-smoke | soak | test-tsan | test-asan | fuzz | clean"
+	@echo "make install [PREFIX=/usr/local] [DESTDIR=]   |   make uninstall [PREFIX=/usr/local]"
 
 # Installs the missing Debian packages of $(1).
 define apt_install
@@ -39,18 +47,26 @@ setup:
 setup-bench: setup
 	$(call apt_install,$(BENCH_PACKAGES))
 
+setup-test: setup
+	$(call apt_install,$(TEST_PACKAGES))
+
 build: setup
 	$(SWIFT) build
 
+# The shipped gstplay (issue #10): release, Swift runtime linked statically (less memory and a
+# faster start than the shared runtime, docs/BENCHMARKS.md), in its own scratch directory.
+RELEASE_SCRATCH := .build-release
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
 release: setup
-	$(SWIFT) build -c release
+	$(RELEASE_BUILD) --product gstplay
+	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"
 
-test: setup
+test: setup-test hls-fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 # Tests/tsan.supp: only TSan's false reports on Swift `Mutex` (see the file and docs/RELIABILITY.md).
-test-tsan: setup
+test-tsan: setup-test
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/tsan.supp $$TSAN_OPTIONS" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Tests/lsan.supp: only leaks inside GLib/GStreamer/plugins and two documented false positives.
@@ -59,7 +75,7 @@ test-tsan: setup
 # objects leak there): WholeProcessLeakCheckTests checks during the run. gstplay children get fast
 # stacks and no leak check (too slow for real time) except in gstplayTests' LeakCheckTests,
 # which check at their exit (GstplayProcess.childEnvironment).
-test-asan: setup
+test-asan: setup-test
 	ASAN_OPTIONS="fast_unwind_on_malloc=0 malloc_context_size=16 leak_check_at_exit=0 $$ASAN_OPTIONS" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS" \
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
@@ -69,21 +85,30 @@ run: build
 fixtures: setup
 	Fixtures/make-fixtures.sh
 
+# --- Adaptive streaming (issue 14): the HLS ladder the ABR tests and bench play (~20 s to make,
+# ~15 MB, not committed). Regenerated when missing or older than the script.
+HLS_DIR ?= .build-fixtures
+hls-fixtures:
+	@if [ ! -s $(HLS_DIR)/hls/master.m3u8 ] || [ Fixtures/make-fixtures.sh -nt $(HLS_DIR)/hls/master.m3u8 ]; then \
+	  Fixtures/make-fixtures.sh --hls $(HLS_DIR); fi
+
 # The full benchmark (~10 min): interleaved runs of gstplay, gst-play-1.0, gst-launch-1.0 and mpv,
 # in-process seek/tick/concurrency cases; writes docs/BENCHMARKS.md. Not part of `make test`.
-# The bench clips are synthesised (not committed) when missing or older than the script. A second
-# gstplay linked with the Swift runtime statically (.build-bench-static) is measured as a variant.
-bench: setup-bench release
+# The bench clips are synthesised (not committed) when missing or older than the script. "gstplay"
+# is the shipped binary (`make release`: static Swift runtime); the same CLI linked with the shared
+# Swift runtime (the harness's own release build in .build) is measured as a variant.
+bench: setup-bench release hls-fixtures
 	@for c in bench-short bench-10s bench-30s; do \
 	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ] || [ Fixtures/make-fixtures.sh -nt $(BENCH_DIR)/$$c.mp4 ]; then \
 	    Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-bench-static --product gstplay
+	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/gstplay-bench --clips $(BENCH_DIR) --out docs/BENCHMARKS.md \
-	  --also "static Swift runtime=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-bench-static --show-bin-path)/gstplay"
+	  --gstplay $$($(RELEASE_BUILD) --show-bin-path)/gstplay \
+	  --also "shared Swift runtime=$$($(SWIFT) build -c release --show-bin-path)/gstplay"
 
 # A quick run of every bench case (few repetitions, short clips) to prove the harness works; CI runs it.
 # Exits non-zero when one of the harness's own child programs fails.
-bench-smoke: build
+bench-smoke: build hls-fixtures
 	@for c in bench-short bench-10s bench-30s; do \
 	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ] || [ Fixtures/make-fixtures.sh -nt $(BENCH_DIR)/$$c.mp4 ]; then \
 	    Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
@@ -116,7 +141,8 @@ FUZZ_LIBS = $(shell pkg-config --libs gstreamer-1.0 gstreamer-video-1.0 gstreame
 FUZZ_BACKEND_SOURCES := $(filter-out %/PlayerDelegate.swift,$(wildcard Sources/Backend/Model/*.swift)) \
 	Sources/Backend/GLib/GStreamerRuntime.swift
 FUZZ_PARSER_SOURCES := $(addprefix Sources/gstplay/,LineConsole.swift ConsoleCommand.swift SeekArgument.swift \
-	JSONValue.swift JSONProtocol.swift Version.swift)
+	JSONValue.swift JSONProtocol.swift Version.swift Reports.swift StatusLine.swift \
+	Wire/WireEncoder.swift Wire/WireEvents.swift Wire/WireReplies.swift)
 
 $(FUZZ_DIR)/console-fuzz: $(FUZZ_BACKEND_SOURCES) $(FUZZ_PARSER_SOURCES) Tests/Fuzz/ConsoleFuzz.swift
 	mkdir -p $(FUZZ_DIR)/module
@@ -133,3 +159,52 @@ fuzz: setup $(FUZZ_DIR)/console-fuzz
 
 clean:
 	rm -rf .build .build-*
+
+# DocC check of the Backend's public API (symbol graph + `docc convert --analyze`, offline).
+# Fails on any documentation warning (broken links, undocumented parameters).
+docs-check: setup
+	rm -rf .build-docs/symbols && mkdir -p .build-docs/symbols
+	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbols
+	@out=$$(docc convert --additional-symbol-graph-dir .build-docs/symbols --fallback-display-name Backend \
+	  --fallback-bundle-identifier gstplay.Backend --output-dir .build-docs/Backend.doccarchive --analyze 2>&1); \
+	  echo "$$out" | grep -E "warning|error" && { echo "docs-check: documentation warnings above"; exit 1; } || echo "docs-check: no warnings"
+
+# ---- Desktop (issue #10): make install / make uninstall ----
+# `make install PREFIX=/usr/local` installs the release gstplay (Swift runtime linked statically,
+# see docs/BENCHMARKS.md), its man page (swift-argument-parser's generate-manual plugin, built from
+# the package's own checkout: no network) and bash/zsh/fish completions
+# (`gstplay --generate-completion-script`). DESTDIR stages into a root for packaging.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BIN := $(DESTDIR)$(PREFIX)/bin
+INSTALL_MAN := $(DESTDIR)$(PREFIX)/share/man/man1
+INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+MAN_PAGE := .build/plugins/GenerateManual/outputs/gstplay/gstplay.1
+
+# The plugin builds every product in release mode (in .build) and writes gstplay.1.
+man: setup
+	$(SWIFT) package --disable-sandbox plugin generate-manual --configuration release
+	@test -s $(MAN_PAGE)
+
+# The binary is `make release`'s (static Swift runtime, .build-release; the plugin's own release
+# build in .build links the runtime dynamically and is not installed), stripped.
+install: release man
+	install -d $(INSTALL_BIN) $(INSTALL_MAN) $(INSTALL_BASH) $(INSTALL_ZSH) $(INSTALL_FISH)
+	install -s -m 755 $$($(RELEASE_BUILD) --show-bin-path)/gstplay $(INSTALL_BIN)/gstplay
+	install -m 644 $(MAN_PAGE) $(INSTALL_MAN)/gstplay.1
+	$(INSTALL_BIN)/gstplay --generate-completion-script bash > $(INSTALL_BASH)/gstplay
+	$(INSTALL_BIN)/gstplay --generate-completion-script zsh > $(INSTALL_ZSH)/_gstplay
+	$(INSTALL_BIN)/gstplay --generate-completion-script fish > $(INSTALL_FISH)/gstplay.fish
+	@echo "installed $(INSTALL_BIN)/gstplay, man page and completions under $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
+	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
+
+# Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).
+bench-thumbnails: release
+	@for c in bench-short bench-10s bench-30s; do \
+	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ]; then Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
+	python3 Tests/Bench/bench-thumbnails.py $$($(RELEASE_BUILD) --show-bin-path)/gstplay Fixtures/h264-aac-10s.mp4 $(BENCH_DIR)/bench-30s.mp4 --runs 15

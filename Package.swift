@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "Backend", targets: ["Backend"]),
         .executable(name: "gstplay", targets: ["gstplay"]),
+        // Desktop (issue #10): an app that plays into its own X11 window through the Backend.
+        .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -20,10 +22,17 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
+        // Desktop (issue #10): Xlib, for the video window (title, fullscreen) and the embedding example.
+        .systemLibrary(
+            name: "CX11",
+            path: "Modules/CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev"])]
+        ),
         // The embeddable player engine.
         .target(
             name: "Backend",
-            dependencies: ["CGStreamer"],
+            dependencies: ["CGStreamer", "CX11"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -38,18 +47,45 @@ let package = Package(
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
         .executableTarget(
             name: "gstplay-bench",
-            dependencies: ["Backend", "CGStreamer"],
+            dependencies: ["Backend", "CGStreamer", "ProcessProbe"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Test support: one /proc reader for the tests and the bench (a plain library under
+        // Sources/, so the shipped bench does not link test code or XCTest).
+        .target(
+            name: "ProcessProbe",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Test support shared by both test targets: the HTTP fault server, event waits,
+        // fake-sink players, fixture paths (links XCTest; never part of a product).
+        .target(
+            name: "TestSupport",
+            dependencies: ["Backend", "ProcessProbe"],
+            path: "Tests/TestSupport",
+            exclude: ["http_test_server.py"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Desktop (issue #10): an X11 window made with Xlib that the Backend plays into.
+        .executableTarget(
+            name: "ExampleX11Player",
+            dependencies: ["Backend", "CX11"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "CGStreamer"],
-            exclude: ["Support/http_test_server.py"],
+            dependencies: ["Backend", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend"],
+            dependencies: ["gstplay", "Backend", "TestSupport"],
+            exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
+        .testTarget(
+            name: "DisplayTests",
+            dependencies: ["Backend", "CGStreamer", "CX11"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

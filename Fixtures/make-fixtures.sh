@@ -4,6 +4,7 @@
 # Usage:
 #   Fixtures/make-fixtures.sh              regenerate the committed fixtures in Fixtures/
 #   Fixtures/make-fixtures.sh --bench DIR  write ONLY the (uncommitted) benchmark clips into DIR
+#   Fixtures/make-fixtures.sh --hls DIR    write ONLY the (uncommitted) HLS ladder into DIR/hls
 #
 # Everything is synthesised with gst-launch-1.0 (videotestsrc/audiotestsrc);
 # nothing is downloaded.  python3 is used only to cut files (no-moov.mp4) and
@@ -24,12 +25,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 SELF="$(basename "${BASH_SOURCE[0]}")"
 
 usage() {
-    sed -n '2,7p' "$SELF" | sed 's/^# \{0,1\}//'
+    sed -n '2,8p' "$SELF" | sed 's/^# \{0,1\}//'
 }
 
 BENCH_DIR=""
+HLS_DIR=""
 while [ $# -gt 0 ]; do
     case "$1" in
+        --hls)
+            [ $# -ge 2 ] || { echo "error: --hls needs a directory" >&2; exit 2; }
+            HLS_DIR="$2"; shift 2 ;;
         --bench)
             [ $# -ge 2 ] || { echo "error: --bench needs a directory" >&2; exit 2; }
             BENCH_DIR="$2"; shift 2 ;;
@@ -195,6 +200,34 @@ EOF
         "${ASRC[@]}" ! vorbisenc quality=0.1 ! queue ! mux.audio_0 \
         filesrc location=subtitles.srt ! subparse ! queue ! mux.subtitle_0
 
+    # --- snapshots and thumbnails (issue 15) ------------------------------------
+    # colour-steps-4s.webm: 4 s VP8, 320x240, solid red/green/blue/white for one
+    # second each (concat), the running time (0-4 s) burnt in top-left; a key frame every
+    # 15 frames (0.5 s), so key-unit seeks land inside the same colour second.
+    local colour_args=() colour
+    for colour in red green blue white; do
+        colour_args+=(videotestsrc num-buffers=$FPS pattern=$colour
+                      ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! c.)
+    done
+    run_gst colour-steps-4s.webm \
+        concat name=c ! timeoverlay time-mode=running-time "font-desc=Sans 20" halignment=left valignment=top \
+        ! videoconvert ! video/x-raw,format=I420 \
+        ! vp8enc keyframe-max-dist=15 target-bitrate=100000 deadline=1 cpu-used=4 threads=2 \
+        ! webmmux ! filesink location=@OUT@ \
+        "${colour_args[@]}"
+
+    # --- queue / gapless (issue #12) ------------------------------------------
+    # Three 1 s Vorbis sines of different pitch (440, 660, 880 Hz), same format
+    # (48 kHz mono): played back to back, the join between items is identifiable
+    # by frequency and any gap by its silence.
+    local freq
+    for freq in 440 660 880; do
+        run_gst "gapless-$freq.ogg" \
+            audiotestsrc num-buffers=48 samplesperbuffer=1000 wave=sine freq=$freq volume=0.3 \
+            ! audio/x-raw,rate=48000,channels=1 ! audioconvert ! vorbisenc quality=0.3 \
+            ! oggmux ! filesink location=@OUT@
+    done
+
     # --- broken / degenerate inputs -------------------------------------------
 
     # truncated.mp4: h264-aac-10s.mp4 (moov first) cut to 40 %, i.e. the mdat
@@ -245,6 +278,90 @@ sys.stdout.buffer.write(random.Random(20240601).randbytes(65536))
     echo "  empty.mp4 (0 bytes)"
 }
 
+# ---------------------------------------------------------------------------
+# HLS ladder (adaptive streaming, issue 14).  Not committed: `make test` and
+# the ABR tests generate it into .build-fixtures/hls when missing.
+#
+#   DIR/hls/master.m3u8                    3 variants, BANDWIDTH measured from the segments
+#   DIR/hls/{240p,480p,720p}/playlist.m3u8 + segment00000.ts ...  (VOD, ENDLIST)
+#
+# 30 s, 2 s segments (keyframe every 2 s), 15 fps (halves the encoding time;
+# the bitrate is what matters), H.264 (openh264, Constrained Baseline) + AAC
+# 64 kb/s in MPEG-TS.  One source, one pipeline: a tee feeds three scalers and
+# encoders; the one AAC stream is teed into every variant.  zone-plate with a
+# moving phase is hard enough to encode that openh264 reaches its bitrate
+# (ball and snow do not: ~0.5 Mb/s and ~30 Mb/s at a 2.3 Mb/s target).
+# hlssink2 sometimes hangs at EOS after writing everything (1.22): the run is
+# bounded by `timeout` and judged by the playlists' #EXT-X-ENDLIST.
+# The test HTTP server synthesises live (sliding-window) playlists over these
+# segments; nothing here is live.
+# ---------------------------------------------------------------------------
+HLS_SECONDS=30
+HLS_FPS=15
+# name width height video-bitrate
+HLS_LADDER=("240p 426 240 180000" "480p 854 480 820000" "720p 1280 720 2200000")
+
+make_hls() {
+    local dir="$1/hls"
+    local tmp="$1/.tmp-hls"
+    for el in hlssink2 mpegtsmux tee videoscale; do
+        gst-inspect-1.0 --exists "$el" || { echo "error: GStreamer element '$el' is missing" >&2; exit 1; }
+    done
+    rm -rf "$tmp"; mkdir -p "$tmp"
+    echo "Generating the HLS ladder in $dir"
+    local frames=$(( HLS_SECONDS * HLS_FPS ))
+    local spb=$(( 48000 / HLS_FPS ))
+    local args=(videotestsrc num-buffers="$frames" pattern=zone-plate kx2=20 ky2=20 kt=1
+                ! "video/x-raw,width=1280,height=720,framerate=$HLS_FPS/1"
+                ! timeoverlay "font-desc=Sans 28" ! videoconvert ! tee name=v
+                audiotestsrc num-buffers="$frames" samplesperbuffer=$spb wave=sine freq=440 volume=0.3
+                ! "$AUDIO_CAPS" ! audioconvert ! avenc_aac bitrate=64000 ! aacparse ! tee name=a)
+    local rung name w h br
+    for rung in "${HLS_LADDER[@]}"; do
+        read -r name w h br <<< "$rung"
+        mkdir -p "$tmp/$name"
+        args+=(v. ! queue ! videoscale ! "video/x-raw,width=$w,height=$h,pixel-aspect-ratio=1/1"
+               ! openh264enc rate-control=bitrate bitrate="$br" enable-frame-skip=false
+                 gop-size=$(( 2 * HLS_FPS )) multi-thread=2 ! h264parse
+               ! hlssink2 name="s$name" target-duration=2 playlist-length=0 max-files=0
+                 location="$tmp/$name/segment%05d.ts" playlist-location="$tmp/$name/playlist.m3u8"
+               a. ! queue ! "s$name.audio")
+    done
+    local log rc=0
+    log="$(timeout 120 gst-launch-1.0 -q -e "${args[@]}" 2>&1)" || rc=$?
+    for rung in "${HLS_LADDER[@]}"; do
+        read -r name _ <<< "$rung"
+        if ! grep -q '#EXT-X-ENDLIST' "$tmp/$name/playlist.m3u8" 2>/dev/null; then
+            echo "error: gst-launch-1.0 (exit $rc) did not finish the $name playlist:" >&2
+            echo "$log" >&2
+            rm -rf "$tmp"
+            exit 1
+        fi
+        # hlssink2 writes segment paths as given; make them relative.
+        sed -i "s|^$tmp/$name/||" "$tmp/$name/playlist.m3u8"
+    done
+    # The master playlist: BANDWIDTH = the peak segment bitrate, AVERAGE-BANDWIDTH
+    # the mean (RFC 8216 4.3.4.2), both measured from the files.
+    python3 - "$tmp" "${HLS_LADDER[@]}" > "$tmp/master.m3u8" <<'EOF'
+import os, re, sys
+root, ladder = sys.argv[1], sys.argv[2:]
+print("#EXTM3U\n#EXT-X-VERSION:3")
+for rung in ladder:
+    name, w, h, _ = rung.split()
+    text = open(os.path.join(root, name, "playlist.m3u8")).read()
+    pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
+    sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
+    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    mean = sum(sizes) * 8 / sum(float(d) for d, _ in pairs)
+    print('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,RESOLUTION=%sx%s,CODECS="avc1.42c01f,mp4a.40.2"'
+          % (peak, mean, w, h))
+    print("%s/playlist.m3u8" % name)
+EOF
+    rm -rf "$dir"
+    mv "$tmp" "$dir"
+    echo "  $dir/master.m3u8 ($(du -sb "$dir" | cut -f1) bytes in all)"
+}
+
 make_bench() {
     local dir="$1"
     mkdir -p "$dir"
@@ -255,7 +372,13 @@ make_bench() {
     mp4_h264_aac "$dir/bench-short.mp4"   6 640 360 "$venc" 128000 true
 }
 
-if [ -n "$BENCH_DIR" ]; then
+if [ -n "$HLS_DIR" ]; then
+    case "$HLS_DIR" in
+        /*) ;;
+        *) HLS_DIR="$CALLER_PWD/$HLS_DIR" ;;
+    esac
+    make_hls "$HLS_DIR"
+elif [ -n "$BENCH_DIR" ]; then
     # Resolve relative to the caller's directory, not Fixtures/.
     case "$BENCH_DIR" in
         /*) ;;

@@ -26,8 +26,6 @@ static inline GstObject *CGStreamer_message_src(GstMessage *msg) { return GST_ME
 static inline const gchar *CGStreamer_message_src_name(GstMessage *msg) {
     return GST_MESSAGE_SRC(msg) ? GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)) : NULL;
 }
-/* Current state of an element without locking a state change: GST_STATE is a macro. */
-static inline GstState CGStreamer_element_current_state(GstElement *element) { return GST_STATE(element); }
 
 /* ---- Signals: g_signal_connect is a macro over g_signal_connect_data with a cast callback. ---- */
 /* For signals whose handler takes (instance, pointer, user_data), e.g. notify::caps, source-setup. */
@@ -49,7 +47,6 @@ static inline void CGStreamer_set_boolean(gpointer obj, const gchar *name, gbool
 static inline void CGStreamer_set_int(gpointer obj, const gchar *name, gint value) { g_object_set(obj, name, value, NULL); }
 static inline void CGStreamer_set_uint(gpointer obj, const gchar *name, guint value) { g_object_set(obj, name, value, NULL); }
 static inline void CGStreamer_set_int64(gpointer obj, const gchar *name, gint64 value) { g_object_set(obj, name, value, NULL); }
-static inline void CGStreamer_set_uint64(gpointer obj, const gchar *name, guint64 value) { g_object_set(obj, name, value, NULL); }
 static inline void CGStreamer_set_double(gpointer obj, const gchar *name, gdouble value) { g_object_set(obj, name, value, NULL); }
 static inline void CGStreamer_set_object(gpointer obj, const gchar *name, gpointer value) { g_object_set(obj, name, value, NULL); }
 /* Flags properties (playbin "flags") are set through their integer value. */
@@ -61,7 +58,6 @@ static inline gdouble CGStreamer_get_double(gpointer obj, const gchar *name) { g
 static inline gboolean CGStreamer_get_boolean(gpointer obj, const gchar *name) { gboolean v = FALSE; g_object_get(obj, name, &v, NULL); return v; }
 static inline gint CGStreamer_get_int(gpointer obj, const gchar *name) { gint v = 0; g_object_get(obj, name, &v, NULL); return v; }
 static inline guint CGStreamer_get_uint(gpointer obj, const gchar *name) { guint v = 0; g_object_get(obj, name, &v, NULL); return v; }
-static inline guint64 CGStreamer_get_uint64(gpointer obj, const gchar *name) { guint64 v = 0; g_object_get(obj, name, &v, NULL); return v; }
 /* Caller frees the result with g_free. */
 static inline gchar *CGStreamer_get_string(gpointer obj, const gchar *name) { gchar *v = NULL; g_object_get(obj, name, &v, NULL); return v; }
 /* TRUE when the object's class has a property of that name. */
@@ -70,13 +66,23 @@ static inline gboolean CGStreamer_has_property(gpointer obj, const gchar *name) 
 }
 
 /* ---- GLib sources on a given context: gst_bus_add_watch only targets the thread-default context,
- *      and the bus callback must be cast to GSourceFunc. Both return a new reference to the source. ---- */
+ *      and the bus callback must be cast to GSourceFunc. The bus watch and timeout return a new
+ *      reference to the source; the idle source is owned by the context alone (it runs once). ---- */
 static inline GSource *CGStreamer_bus_watch_attach(GstBus *bus, GMainContext *context,
         gboolean (*func)(GstBus *bus, GstMessage *message, gpointer user_data),
         gpointer user_data, GDestroyNotify destroy) {
     GSource *source = gst_bus_create_watch(bus);
     g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
     g_source_attach(source, context);
+    return source;
+}
+static inline GSource *CGStreamer_idle_attach(GMainContext *context, gint priority,
+        GSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_idle_source_new();
+    g_source_set_priority(source, priority);
+    g_source_set_callback(source, func, user_data, destroy);
+    g_source_attach(source, context);
+    g_source_unref(source); /* the context keeps it until it runs once */
     return source;
 }
 static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint interval_ms,
@@ -109,8 +115,41 @@ static inline GstSample *CGStreamer_playbin_convert_sample(GstElement *playbin, 
 static inline GstObject *CGStreamer_as_object(gpointer p) { return GST_OBJECT(p); }
 static inline GstElement *CGStreamer_as_element(gpointer p) { return GST_ELEMENT(p); }
 static inline GstBin *CGStreamer_as_bin(gpointer p) { return GST_BIN(p); }
-static inline gboolean CGStreamer_is_element(gpointer p) { return p != NULL && GST_IS_ELEMENT(p); }
 static inline gboolean CGStreamer_is_bin(gpointer p) { return p != NULL && GST_IS_BIN(p); }
-static inline gboolean CGStreamer_is_pipeline_object(GstObject *o) { return o != NULL && GST_IS_PIPELINE(o); }
+
+/* ---- Adaptive streaming (issue 14): pad-probe info and event fields are macros. ---- */
+/* The buffer of a probe, or NULL when the probe carries something else (GST_PAD_PROBE_INFO_BUFFER). */
+static inline GstBuffer *CGStreamer_probe_info_buffer(GstPadProbeInfo *info) {
+    return (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
+}
+/* The event of a probe, or NULL (GST_PAD_PROBE_INFO_EVENT). */
+static inline GstEvent *CGStreamer_probe_info_event(GstPadProbeInfo *info) {
+    return (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) ? GST_PAD_PROBE_INFO_EVENT(info) : NULL;
+}
+/* Typed g_object_get / g_object_set for guint64 properties (queue levels, max-size-time). */
+static inline guint64 CGStreamer_get_uint64(gpointer obj, const gchar *name) { guint64 v = 0; g_object_get(obj, name, &v, NULL); return v; }
+static inline void CGStreamer_set_uint64(gpointer obj, const gchar *name, guint64 value) { g_object_set(obj, name, value, NULL); }
+/* GST_EVENT_TYPE is a field macro. */
+static inline GstEventType CGStreamer_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+
+/* ---- Snapshots and thumbnails: appsrc's push-buffer / end-of-stream action signals are varargs. ---- */
+/* Queues `buffer` on an appsrc (the signal takes its own reference; the caller keeps and unrefs its own). */
+static inline GstFlowReturn CGStreamer_appsrc_push_buffer(GstElement *appsrc, GstBuffer *buffer) {
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    g_signal_emit_by_name(appsrc, "push-buffer", buffer, &ret);
+    return ret;
+}
+static inline GstFlowReturn CGStreamer_appsrc_end_of_stream(GstElement *appsrc) {
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    g_signal_emit_by_name(appsrc, "end-of-stream", &ret);
+    return ret;
+}
+
+/* ---- Queue / gapless (issue #12): playbin's about-to-finish handler takes (instance, user_data). ---- */
+static inline gulong CGStreamer_signal_connect_1(gpointer instance, const gchar *signal,
+        void (*handler)(gpointer instance, gpointer user_data),
+        gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
+}
 
 #endif /* CGSTREAMER_SHIM_H */

@@ -5,10 +5,11 @@ import Synchronization
 /// A media player: `playbin` running on its own `GMainContext` and thread.
 ///
 /// **Threads:** every public method is safe from any thread. Commands record the intent and
-/// are marshalled onto the player's loop thread (`g_main_context_invoke_full`), where all
-/// GStreamer state lives; they return at once (run inline when called on the loop thread, e.g.
-/// from a delegate callback). Getters answer from a lock-protected snapshot without waiting.
-/// Events arrive on the loop thread (see ``PlayerDelegate``) and on ``events`` streams.
+/// are queued onto the player's loop thread (an idle source on its `GMainContext`), where all
+/// GStreamer state lives; they return at once and run in the order they were issued — never
+/// inline, not even from a delegate callback, so the engine is never re-entered. Getters answer
+/// from a lock-protected snapshot without waiting. Events arrive on the loop thread (see
+/// ``PlayerDelegate``), after the handler that raised them returns, and on ``events`` streams.
 ///
 /// **Lifetime:** ``shutdown()`` (also run by `deinit`) sets the pipeline to NULL, removes every
 /// bus watch, timer and signal handler, quits the loop and joins its thread. It is idempotent.
@@ -18,7 +19,7 @@ public final class Player: Sendable {
 
     let hub: EventHub
     private let loop: MainLoopThread
-    private let engine: Engine
+    let engine: Engine
     private let isShutDown = Atomic<Bool>(false)
     private let observerCounter = Atomic<UInt64>(0)
 
@@ -34,6 +35,7 @@ public final class Player: Sendable {
         self.hub = hub
         let loop = MainLoopThread(name: "gstplay-loop")
         self.loop = loop
+        loop.afterDispatch = { [hub] in hub.flush() }
         var created: Engine?
         loop.invokeAndWait { created = Engine(configuration: configuration, loop: loop, hub: hub) }
         self.engine = created!
@@ -48,12 +50,21 @@ public final class Player: Sendable {
     /// The event receiver (weak). Any thread.
     public var delegate: (any PlayerDelegate)? {
         get { hub.delegate }
-        set { hub.delegate = newValue }
+        set {
+            hub.delegate = newValue
+            loop.invoke {} // a dispatch: hands the new listener what waited for one
+        }
     }
 
     /// A new stream of every event from now on, ending at ``shutdown()``. Any thread.
-    /// Keeps the newest 4096 events if not consumed.
-    public var events: AsyncStream<PlayerEvent> { hub.makeStream() }
+    /// Keeps the newest 4096 events if not consumed. Events raised before the player had its
+    /// first listener (a delegate or a stream) are held for that one, so a stream made right
+    /// after `init` starts with ``PlayerEvent/initialized``; later streams start from now.
+    public var events: AsyncStream<PlayerEvent> {
+        let stream = hub.makeStream()
+        loop.invoke {} // a dispatch: hands the new listener what waited for one
+        return stream
+    }
 
     // MARK: Commands (any thread; run on the loop thread)
 
@@ -61,9 +72,15 @@ public final class Player: Sendable {
     /// the current directory, `gst_filename_to_uri`) and starts prerolling: `READY`, set
     /// `playbin.uri`, `PAUSED`; then plays when ``PlayerConfiguration/autoplay`` is on.
     /// A location that cannot be turned into a URI ends in ``PlayerState/error``.
-    public func load(_ location: String) {
+    ///
+    /// - Parameters:
+    ///   - location: a URI or a file path.
+    ///   - startAt: where playback begins: a time, or a fraction of the duration
+    ///     (honoured at preroll; a fraction waits for the duration when it is not known then).
+    ///     Without it, playback begins at 0 — or at the end when the rate is negative.
+    public func load(_ location: String, startAt: StartPosition? = nil) {
         let resolved = Result { () throws(PlayerError) -> String in try MediaLocation.uri(for: location) }
-        command { $0.load(resolved, original: location) }
+        command { $0.load(resolved, original: location, start: startAt) }
     }
 
     /// Plays (`gst_element_set_state(PLAYING)` once prerolled and not buffering). At the end of
@@ -81,7 +98,7 @@ public final class Player: Sendable {
 
     /// Seeks to `position` (clamped to `0…duration`; at the duration the stream ends).
     /// Before preroll the request is kept and run once the pipeline reaches PAUSED; seeks closer
-    /// than ``PlayerConfiguration/seekThrottleMilliseconds`` are coalesced, the latest winning.
+    /// than ``PlayerConfiguration/seekThrottle`` are coalesced, the latest winning.
     /// Maps to `gst_element_seek` with `GST_SEEK_FLAG_FLUSH` and ACCURATE or KEY_UNIT.
     public func seek(to position: MediaTime, mode: SeekMode? = nil) {
         let mode = mode ?? configuration.defaultSeekMode
@@ -94,7 +111,7 @@ public final class Player: Sendable {
         command { $0.requestSeek(.relative(offset), mode: mode) }
     }
 
-    /// Seeks to a fraction (0…1) of the duration; ignored while the duration is unknown.
+    /// Seeks to a fraction (0…1) of the duration; waits for the duration while it is unknown.
     public func seek(toFraction fraction: Double, mode: SeekMode? = nil) {
         let mode = mode ?? configuration.defaultSeekMode
         command { $0.requestSeek(.fraction(fraction), mode: mode) }
@@ -136,7 +153,7 @@ public final class Player: Sendable {
     /// whenever a seek lands. The block runs on `queue`, or on the loop thread when nil.
     /// Like AVPlayer's `addPeriodicTimeObserver(forInterval:queue:using:)`.
     @discardableResult
-    public func addPeriodicTimeObserver(interval: MediaTime, queue: DispatchQueue? = nil,
+    public func addPeriodicTimeObserver(interval: Duration, queue: DispatchQueue? = nil,
                                         _ block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
         let observer = TimeObserver(token: nextObserverToken(), kind: .periodic(interval: interval), queue: queue, block: block)
         command { $0.addObserver(observer) }
@@ -180,6 +197,19 @@ public final class Player: Sendable {
     /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()``).
     public var statistics: PlayerStatistics { hub.statistics }
 
+    /// The position right now, from a pipeline query (`gst_element_query_position`) on the
+    /// loop thread — fresher than ``position``, which is the last tick. Waits for the loop
+    /// (runs inline when called on it); nil when nothing is loaded or the player is shut down.
+    public func currentPosition() -> MediaTime? {
+        guard !isShutDown.load(ordering: .acquiring) else { return nil }
+        let result = Mutex<MediaTime?>(nil)
+        loop.invokeAndWait { [engine] in
+            let position = engine.playback.inputs.prerolled ? engine.pipeline?.queryPosition() : nil
+            result.withLock { $0 = position }
+        }
+        return result.withLock { $0 }
+    }
+
     /// Collects fresh statistics on the loop thread and returns them (waits for the loop;
     /// do not call while holding a lock the delegate needs).
     public func refreshStatistics() -> PlayerStatistics {
@@ -193,10 +223,28 @@ public final class Player: Sendable {
 
     // MARK: Internals
 
-    /// Runs a command on the loop thread unless the player is shut down.
+    /// Queues a command on the loop thread unless the player is shut down.
     func command(_ body: @escaping (Engine) -> Void) {
         guard !isShutDown.load(ordering: .acquiring) else { return }
         loop.invoke { [engine] in body(engine) }
+    }
+
+    /// The adaptive monitor's snapshot (its own lock; any thread) for ``adaptiveInfo``.
+    func engineAdaptiveInfo() -> AdaptiveInfo { engine.adaptive.info }
+
+    /// Queues `body` on the loop thread like ``command(_:)``; false (and `body` never runs)
+    /// once the player is shut down, so callers waiting for an answer can give up.
+    func query(_ body: @escaping (Engine) -> Void) -> Bool {
+        guard !isShutDown.load(ordering: .acquiring) else { return false }
+        return loop.invoke { [engine] in body(engine) }
+    }
+
+    /// Runs `body` on the loop thread and waits for it (inline when already there, like
+    /// ``currentPosition()``); false, without running it, once the player is shut down.
+    func queryAndWait(_ body: @escaping (Engine) -> Void) -> Bool {
+        guard !isShutDown.load(ordering: .acquiring) else { return false }
+        loop.invokeAndWait { [engine] in body(engine) }
+        return true
     }
 
     /// Test hook: runs `body` on the loop thread with the engine and waits.

@@ -1,4 +1,5 @@
 import Glibc
+import ProcessProbe
 
 /// How busy the rest of the machine was: CPU time of all processes (`/proc/stat`) minus the
 /// harness's own and its children's (`getrusage`). Other engineers' builds and tests share this

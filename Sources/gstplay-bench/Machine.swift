@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import ProcessProbe
 
 /// Facts about the machine and the tools, gathered at the start of a run.
 struct MachineInfo: Sendable {
@@ -16,12 +17,12 @@ struct MachineInfo: Sendable {
     static func gather(_ context: BenchContext) -> MachineInfo {
         var info = MachineInfo()
         info.processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+        if let cpu = ProcFS.read("/proc/cpuinfo"),
            let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
            let colon = line.firstIndex(of: ":") {
             info.cpuModel = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        if let meminfo = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
+        if let meminfo = ProcFS.read("/proc/meminfo"),
            let line = meminfo.split(separator: "\n").first(where: { $0.hasPrefix("MemTotal:") }),
            let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
             info.memory = String(format: "%.1f GiB", kib / 1024 / 1024)
@@ -45,7 +46,7 @@ struct MachineInfo: Sendable {
             let mpv = context.runner.run(ProcessSpec(executable: "mpv", arguments: ["--no-config", "--version"], timeoutSeconds: 30))
             if let line = mpv.stdout.split(separator: "\n").first { info.mpv = line.split(separator: " ").prefix(2).joined(separator: " ") }
         }
-        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+        if let load = ProcFS.read("/proc/loadavg") {
             info.loadAverage = load.split(separator: " ").prefix(3).joined(separator: " ")
         }
         return info

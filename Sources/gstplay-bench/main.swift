@@ -1,4 +1,5 @@
 import Foundation
+import ProcessProbe
 
 // gstplay-bench: `make bench` / `make bench-smoke` (see BenchOptions.usage), and the measured
 // child programs (`gstplay-bench child …`, see ChildCommand).
@@ -29,7 +30,7 @@ do {
 
 let startedAt = Date()
 let started = MonotonicClock.now()
-let benchExecutable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+let benchExecutable = ProcessProbe.current.executable
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
 let binDirectory = URL(fileURLWithPath: benchExecutable).deletingLastPathComponent().path
 let gstplay = URL(fileURLWithPath: options.gstplay ?? "\(binDirectory)/gstplay").standardizedFileURL.path
@@ -58,6 +59,7 @@ let machine = MachineInfo.gather(context)
 let cases: [(String, (BenchContext) -> CaseOutcome)] = [
     ("startup", StartupCase.run), ("realtime", RealtimeCase.run), ("throughput", ThroughputCase.run),
     ("memory", MemoryCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
+    ("abr", ABRCase.run),
 ]
 var outcomes: [CaseOutcome] = []
 let runLoad = LoadSnapshot.now()

@@ -1,76 +1,70 @@
 import Backend
 import Foundation
 
-/// Wires the program together and owns the main thread: creates the output, the player and
-/// the controller, starts the console or the key reader, then blocks until the ``ExitGate``
-/// opens, restores the terminal, shuts the player down and exits.
+/// Wires the program together: the output, the player, the inbox and its producers (the
+/// player-event bridge, the stdin reader thread, the signal watcher), then hands everything to
+/// the CLI actor (``PlaybackController``) and returns the exit code it decides.
 ///
-/// **Thread:** ``run()`` on the main thread only. Everything else runs on the controller's
-/// queue, the Backend's loop thread, the input thread and the signal queue.
+/// **Thread:** ``run()`` in the async `main` (Swift's cooperative pool); the work runs on the CLI
+/// actor, the Backend's loop thread and the one stdin reader thread.
 struct App {
     let options: RunOptions
 
-    func run() -> Never {
-        let exitGate = ExitGate()
-        let signals = SignalWatcher(exitGate: exitGate)
+    func run() async -> Int32 {
+        let inbox = Inbox()
+        let signals = SignalWatcher(inbox: inbox)
         signals.install()
 
         let output = Output()
+        if options.forget {
+            guard PlaybackController.forgetResumeState(output: output) else { return ExitStatus.playbackError }
+            if options.locations.isEmpty { return ExitStatus.success }
+        }
         let interactive = !options.json && TerminalSize.isTerminal(STDIN_FILENO) && TerminalSize.isTerminal(STDOUT_FILENO)
-        if options.json { output.out(JSONProtocol.hello().serialized) }
+        if options.json { output.out(WireEvents.hello()) }
 
-        let queue = DispatchQueue(label: "gstplay.controller")
-        let reporter = EventReporter(output: output, mode: options.json ? .json : .text(statusLine: interactive && !options.quiet),
-                                     quiet: options.quiet, showsVideoSize: options.videoSink != .disabled)
+        let expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
+        if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
+
+        let statusLine = interactive && !options.quiet
+        let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine))
+        inbox.forward(player.events)
         let initialVolume = options.volumePercent.map { VolumeScale.linear(fromCubic: $0 / 100) } ?? 1
-        let controller = PlaybackController(
-            queue: queue,
-            playlist: Playlist.expanding(options.locations, loops: options.loop),
-            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json),
-            reporter: reporter, output: output, exitGate: exitGate,
-            initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)
-
-        let player = Player(configuration: options.playerConfiguration(delegateQueue: queue), delegate: controller)
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
         if options.volumePercent != nil { player.setVolume(initialVolume) }
         if options.mute { player.setMuted(true) }
-        queue.async { controller.start(player: player) }
+
+        let controller = PlaybackController(
+            player: player,
+            playlist: Playlist.expanding(expanded.locations, loops: options.loop),
+            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
+                            resumeStore: options.resume ? ResumeStore() : nil),
+            reporting: options.json ? .json : .text(statusLine: statusLine),
+            quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
+            initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)
 
         var keyReader: KeyReader?
         if interactive && RawTerminal.isForeground() {
             RawTerminal.enable(fd: STDIN_FILENO)
-            let reader = KeyReader { key in queue.async { controller.handle(key: key) } }
-            reader.start()
-            keyReader = reader
-            reporter.note("Press '?' for the keys, 'q' to quit.")
+            keyReader = KeyReader { key in inbox.send(.key(key)) }
+            keyReader?.start()
+            if !options.quiet { output.err("Press '?' for the keys, 'q' to quit.") }
         } else if !interactive {
             LineConsole(onItem: { item in
-                queue.async {
-                    switch item {
-                    case .line(let line): controller.handle(line: line)
-                    case .tooLong(let limit): controller.lineTooLong(limit: limit)
-                    }
+                switch item {
+                case .line(let line): inbox.send(.line(line))
+                case .tooLong(let limit): inbox.send(.lineTooLong(limit))
                 }
-            }, onEnd: { queue.async { controller.inputEnded() } }).start()
+            }, onEnd: { inbox.send(.inputEnded) }).start()
         }
 
-        let code = exitGate.wait()
-        keyReader?.stop()
-        // Let the command that decided (and its reply) finish, stop taking input, then tear down.
-        queue.async { controller.markFinished() }
-        Self.drain(queue)
-        RawTerminal.restore()
-        output.closeStatus()
-        player.shutdown()
-        Self.drain(queue)
-        withExtendedLifetime((controller, signals)) {}
-        exit(code)
-    }
-
-    /// Waits (at most `seconds`) for everything already queued on `queue` to run.
-    static func drain(_ queue: DispatchQueue, seconds: Double = 2) {
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        _ = done.wait(timeout: .now() + seconds)
+        let stopInput: @Sendable () -> Void = { [keyReader] in
+            keyReader?.stop()
+            RawTerminal.restore()
+        }
+        await controller.noteFailedPlaylists(expanded.failed)
+        let code = await controller.run(inbox, stopInput: stopInput)
+        withExtendedLifetime(signals) {}
+        return code
     }
 }

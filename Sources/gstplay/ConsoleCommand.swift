@@ -30,25 +30,102 @@ enum ConsoleCommand: Equatable, Sendable {
     case load(String)
     case help
     case quit
+    /// Adaptive streams: list the variants.
+    case variants
+    /// Adaptive streams: pin variant N (`nil`: automatic selection).
+    case variant(Int?)
+    /// Writes the frame on screen as PNG (or JPEG for a `.jpg` path); nil: the default name.
+    case snapshot(String?)
+
+    /// One registered command: its name (the first word), the syntax and summary `help` shows,
+    /// and the parser for its arguments. A plain value; any thread.
+    struct Registration: Sendable {
+        var name: String
+        var syntax: String
+        var summary: String
+        var parse: @Sendable (Arguments) -> Result<ConsoleCommand, ConsoleError>
+    }
+
+    /// A command's arguments: the words after the name, and the rest of the line as typed.
+    struct Arguments: Sendable {
+        /// The command word, lowercased (for messages).
+        var name: String
+        var words: [String]
+        var rest: String
+
+        /// Success when there are no arguments.
+        func none(_ command: ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
+            words.isEmpty ? .success(command) : .failure(ConsoleError("\(name): unexpected argument '\(printable(words[0]))'"))
+        }
+
+        /// The single argument; `what` describes it in the error for a missing one.
+        func one(_ what: String) -> Result<String, ConsoleError> {
+            guard let first = words.first else { return .failure(ConsoleError("\(name): missing argument (expected \(what))")) }
+            guard words.count == 1 else { return .failure(ConsoleError("\(name): unexpected argument '\(printable(words[1]))'")) }
+            return .success(first)
+        }
+    }
+
+    /// THE place to add a console command (text console, JSON protocol, `help`): one entry here,
+    /// one enum case above, and its action in `PlaybackController.execute(_:)`.
+    static let registry: [Registration] = [
+        Registration(name: "play", syntax: "play", summary: "play (restarts at the end, reloads after stop)") { $0.none(.play) },
+        Registration(name: "pause", syntax: "pause", summary: "pause") { $0.none(.pause) },
+        Registration(name: "toggle", syntax: "toggle", summary: "pause when playing, play otherwise") { $0.none(.toggle) },
+        Registration(name: "stop", syntax: "stop", summary: "stop (back to idle; 'play' reloads)") { $0.none(.stop) },
+        Registration(name: "seek", syntax: "seek <time>", summary: "seek to 90, 1:30, 1:02:03.5, by +10 / -5, or to 50%") { arguments in
+            arguments.one("a time: \(SeekArgument.formats)").flatMap { argument in
+                SeekArgument.parse(argument).map(ConsoleCommand.seek).mapError { ConsoleError("seek: \($0.message)") }
+            }
+        },
+        Registration(name: "rate", syntax: "rate <x>", summary: "playback rate, e.g. 1.5 or -1 (-1 to 2, not 0)") { arguments in
+            arguments.one("a rate such as 1.5").flatMap { argument in
+                guard let value = StrictNumber.signed(argument) else {
+                    return .failure(ConsoleError("rate: invalid number '\(printable(argument))'"))
+                }
+                return .success(.rate(value))
+            }
+        },
+        Registration(name: "volume", syntax: "volume <0-100>", summary: "volume in percent (perceptual scale, like gst-play)") { arguments in
+            arguments.one("a volume from 0 to 100").flatMap { argument in
+                guard let value = StrictNumber.unsigned(argument.hasSuffix("%") ? String(argument.dropLast()) : argument) else {
+                    return .failure(ConsoleError("volume: invalid number '\(printable(argument))' (expected 0-100)"))
+                }
+                guard value <= 100 else { return .failure(ConsoleError("volume: '\(printable(argument))' is out of range 0-100")) }
+                return .success(.volume(value))
+            }
+        },
+        Registration(name: "mute", syntax: "mute [on|off]", summary: "mute, unmute, or toggle without an argument") { arguments in
+            if arguments.words.isEmpty { return .success(.mute(nil)) }
+            return arguments.one("on or off").flatMap { argument in
+                switch argument.lowercased() {
+                case "on": return .success(.mute(true))
+                case "off": return .success(.mute(false))
+                default: return .failure(ConsoleError("mute: expected 'on' or 'off', got '\(printable(argument))'"))
+                }
+            }
+        },
+        Registration(name: "status", syntax: "status", summary: "state, position, duration, rate, volume, item") { $0.none(.status) },
+        Registration(name: "stats", syntax: "stats", summary: "playback statistics") { $0.none(.stats) },
+        Registration(name: "next", syntax: "next", summary: "next playlist item") { $0.none(.next) },
+        Registration(name: "prev", syntax: "prev", summary: "previous playlist item") { $0.none(.prev) },
+        Registration(name: "load", syntax: "load <uri-or-path>", summary: "play this now (inserted after the current item)") { arguments in
+            guard !arguments.rest.isEmpty else { return .failure(ConsoleError("load: missing argument (expected a URI or path)")) }
+            return .success(.load(arguments.rest))
+        },
+        Registration(name: "variants", syntax: "variants", summary: "adaptive stream: list the variants") { $0.none(.variants) },
+        Registration(name: "variant", syntax: "variant <N|auto>", summary: "adaptive stream: pin variant N, or automatic") { AdaptiveCommands.parseVariant($0) },
+        Registration(name: "snapshot", syntax: "snapshot [path]", summary: "write the frame on screen to gstplay-<name>-<HH-MM-SS.mmm>.png (or path/dir)") { arguments in
+            .success(.snapshot(arguments.rest.isEmpty ? nil : arguments.rest))
+        },
+        Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
+        Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },
+    ]
 
     /// Every command with its argument syntax and a short description, for `help`.
-    static let usage: [(syntax: String, summary: String)] = [
-        ("play", "play (restarts at the end, reloads after stop)"),
-        ("pause", "pause"),
-        ("toggle", "pause when playing, play otherwise"),
-        ("stop", "stop (back to idle; 'play' reloads)"),
-        ("seek <time>", "seek to 90, 1:30, 1:02:03.5, by +10 / -5, or to 50%"),
-        ("rate <x>", "playback rate, e.g. 1.5 or -1 (-1 to 2, not 0)"),
-        ("volume <0-100>", "volume in percent (perceptual scale, like gst-play)"),
-        ("mute [on|off]", "mute, unmute, or toggle without an argument"),
-        ("status", "state, position, duration, rate, volume, item"),
-        ("stats", "playback statistics"),
-        ("next", "next playlist item"),
-        ("prev", "previous playlist item"),
-        ("load <uri-or-path>", "play this now (inserted after the current item)"),
-        ("help", "this list"),
-        ("quit", "quit"),
-    ]
+    static var usage: [(syntax: String, summary: String)] { registry.map { ($0.syntax, $0.summary) } }
+
+    private static let byName: [String: Registration] = Dictionary(registry.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Parses a text line: a command word (case-insensitive) and its arguments, separated by
     /// any amount of spaces or tabs. Blank lines are the caller's business (they are ignored by
@@ -74,60 +151,11 @@ enum ConsoleCommand: Equatable, Sendable {
 
     private static func parse(word: String, arguments: [String], rest: String) -> Result<ConsoleCommand, ConsoleError> {
         let name = word.lowercased()
-        func noArguments(_ command: ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
-            arguments.isEmpty ? .success(command) : .failure(ConsoleError("\(name): unexpected argument '\(printable(arguments[0]))'"))
-        }
-        func oneArgument(_ what: String) -> Result<String, ConsoleError> {
-            guard let first = arguments.first else { return .failure(ConsoleError("\(name): missing argument (expected \(what))")) }
-            guard arguments.count == 1 else { return .failure(ConsoleError("\(name): unexpected argument '\(printable(arguments[1]))'")) }
-            return .success(first)
-        }
-        switch name {
-        case "": return .failure(ConsoleError("empty command"))
-        case "play": return noArguments(.play)
-        case "pause": return noArguments(.pause)
-        case "toggle": return noArguments(.toggle)
-        case "stop": return noArguments(.stop)
-        case "status": return noArguments(.status)
-        case "stats": return noArguments(.stats)
-        case "next": return noArguments(.next)
-        case "prev": return noArguments(.prev)
-        case "help": return noArguments(.help)
-        case "quit": return noArguments(.quit)
-        case "seek":
-            return oneArgument("a time: \(SeekArgument.formats)").flatMap { argument in
-                SeekArgument.parse(argument).map(ConsoleCommand.seek).mapError { ConsoleError("seek: \($0.message)") }
-            }
-        case "rate":
-            return oneArgument("a rate such as 1.5").flatMap { argument in
-                guard let value = StrictNumber.signed(argument) else {
-                    return .failure(ConsoleError("rate: invalid number '\(printable(argument))'"))
-                }
-                return .success(.rate(value))
-            }
-        case "volume":
-            return oneArgument("a volume from 0 to 100").flatMap { argument in
-                guard let value = StrictNumber.unsigned(argument.hasSuffix("%") ? String(argument.dropLast()) : argument) else {
-                    return .failure(ConsoleError("volume: invalid number '\(printable(argument))' (expected 0-100)"))
-                }
-                guard value <= 100 else { return .failure(ConsoleError("volume: '\(printable(argument))' is out of range 0-100")) }
-                return .success(.volume(value))
-            }
-        case "mute":
-            if arguments.isEmpty { return .success(.mute(nil)) }
-            return oneArgument("on or off").flatMap { argument in
-                switch argument.lowercased() {
-                case "on": return .success(.mute(true))
-                case "off": return .success(.mute(false))
-                default: return .failure(ConsoleError("mute: expected 'on' or 'off', got '\(printable(argument))'"))
-                }
-            }
-        case "load":
-            guard !rest.isEmpty else { return .failure(ConsoleError("load: missing argument (expected a URI or path)")) }
-            return .success(.load(rest))
-        default:
+        guard !name.isEmpty else { return .failure(ConsoleError("empty command")) }
+        guard let registration = byName[name] else {
             return .failure(ConsoleError("unknown command '\(Self.printable(word))' (type 'help' for the list)"))
         }
+        return registration.parse(Arguments(name: name, words: arguments, rest: rest))
     }
 
     /// `text` shortened to 40 characters with control characters replaced, for error messages.

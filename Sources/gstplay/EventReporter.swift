@@ -1,6 +1,5 @@
 import Backend
 import Foundation
-import Synchronization
 
 /// Where a Backend event belongs in the playlist: its 0-based index, the list size, and the
 /// location as the user typed it. A plain value; any thread.
@@ -15,9 +14,8 @@ struct ItemContext: Equatable, Sendable {
 /// - text: human notes on stderr (`Now playing …`, `Video: WxH`, the sink note, warnings)
 ///   unless `--quiet`, and on a TTY the status line on stdout, redrawn from the events.
 ///
-/// **Thread:** called on the ``PlaybackController``'s queue; the status-line model sits
-/// behind a `Mutex`, so other threads may call it too.
-final class EventReporter: Sendable {
+/// **Thread:** owned and called by the ``PlaybackController`` actor (not `Sendable`).
+final class EventReporter {
     enum Mode: Equatable, Sendable {
         case json
         /// Human text; `statusLine` draws the TTY status line.
@@ -30,8 +28,12 @@ final class EventReporter: Sendable {
     let showsVideoSize: Bool
     private let output: Output
     private let columns: @Sendable () -> Int
-    private let model = Mutex(StatusLine())
-    private let lastSize = Mutex<VideoSize?>(nil)
+    /// The status line's model, updated from the events.
+    private(set) var statusModel = StatusLine()
+    /// The last video size noted (`Video: WxH` only when it changes).
+    private var lastSize: VideoSize?
+    /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
+    private var wasBuffering = false
 
     init(output: Output, mode: Mode, quiet: Bool, showsVideoSize: Bool = true,
          columns: @escaping @Sendable () -> Int = { TerminalSize.columns() }) {
@@ -42,29 +44,37 @@ final class EventReporter: Sendable {
         self.columns = columns
     }
 
+    /// The protocol's `message` event text for a buffering event: "Buffering N%" below 100,
+    /// "Buffering complete" when a period of buffering ends (the player reports the levels).
+    private func bufferingText(_ event: PlayerEvent) -> String? {
+        guard case .buffering(let percent) = event else { return nil }
+        defer { wasBuffering = percent < 100 }
+        if percent < 100 { return "Buffering \(percent)%" }
+        return wasBuffering ? "Buffering complete" : nil
+    }
+
     private var drawsStatus: Bool { mode == .text(statusLine: true) && !quiet }
 
     /// Reports one event; `item` says which playlist entry it belongs to.
     func report(_ event: PlayerEvent, item: ItemContext?) {
         if mode == .json {
-            output.out(JSONProtocol.event(event, item: item.map { ($0.index, $0.count) }).serialized)
+            output.out(WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }))
+            if let text = bufferingText(event) { output.out(WireEvents.message(text)) }
             return
         }
         switch event {
         case .sinksChosen(let video, let audio, let reason):
-            note("gstplay: note: \(reason): using video sink '\(video)' and audio sink '\(audio)'")
+            if !reason.isEmpty { note("gstplay: note: \(reason) (video sink '\(video)', audio sink '\(audio)')") }
         case .uriLoaded(let uri):
-            lastSize.withLock { $0 = nil }
+            lastSize = nil
             let name = item?.location ?? uri
             let counter = (item?.count ?? 1) > 1 ? " (\(item!.index + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
-            updateStatus { $0.position = nil; $0.duration = nil; $0.bufferingPercent = 100; $0.droppedFrames = 0; $0.bitrate = nil }
+            updateStatus { $0.position = nil; $0.duration = nil; $0.bufferingPercent = 100; $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
         case .mediaSize(let size):
             guard let size else { return }
-            let changed = lastSize.withLock { last -> Bool in
-                defer { last = size }
-                return last != size
-            }
+            let changed = lastSize != size
+            lastSize = size
             if changed && showsVideoSize { note("Video: \(size.width)x\(size.height)") }
         case .warning(let warning):
             let element = warning.element.map { "\($0): " } ?? ""
@@ -78,7 +88,7 @@ final class EventReporter: Sendable {
         case .buffering(let percent):
             updateStatus { $0.bufferingPercent = percent }
         case .volumeChanged(let volume, let muted):
-            let percent = Int(JSONProtocol.volumePercent(linear: volume).rounded())
+            let percent = Int(Wire.volumePercent(linear: volume).rounded())
             updateStatus { $0.volumePercent = percent; $0.muted = muted }
         case .rateChanged(let rate):
             updateStatus { $0.rate = rate }
@@ -86,6 +96,9 @@ final class EventReporter: Sendable {
             updateStatus { $0.position = position }
         case .statistics(let stats):
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
+        case .adaptive(let adaptive):
+            if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
+            if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }
         default:
             break
         }
@@ -125,14 +138,8 @@ final class EventReporter: Sendable {
 
     /// Updates the status model and redraws the TTY status line.
     func updateStatus(_ change: (inout StatusLine) -> Void) {
-        let line = model.withLock { model -> StatusLine in
-            change(&model)
-            return model
-        }
+        change(&statusModel)
         guard drawsStatus else { return }
-        output.status(line.render(columns: columns()))
+        output.status(statusModel.render(columns: columns()))
     }
-
-    /// The current status model (for tests and the key handler).
-    var statusModel: StatusLine { model.withLock { $0 } }
 }

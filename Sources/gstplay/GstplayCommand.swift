@@ -3,9 +3,9 @@ import Backend
 import Foundation
 
 /// The command line (swift-argument-parser): options, validation, `--help`, `--version`,
-/// `--generate-completion-script`. Runs on the main thread; ``run()`` never returns.
+/// `--generate-completion-script`. The async `main`; ``main()`` never returns.
 @main
-struct GstplayCommand: ParsableCommand {
+struct GstplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gstplay",
         abstract: "Play media files and URIs with GStreamer, from a terminal, a pipe or a program (--json).",
@@ -27,11 +27,16 @@ struct GstplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Volume in percent, 0-100, on a perceptual (cubic) scale like gst-play.", valueName: "0-100"))
     var volume: Double?
 
-    @Option(help: ArgumentHelp("Start each item here: seconds (90), [H:]M:SS[.f] (1:30) or a percentage (50%).",
+    // `.unconditional`: the next argument is the value even when it starts with `-` (`--start -10`
+    // reaches the validation below instead of failing as a missing value).
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Start each item here: seconds (90), [H:]M:SS[.f] (1:30) or a percentage (50%).",
                                valueName: "time"))
     var start: String?
 
-    @Option(help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
+    // `.unconditional`: `--rate -1` works like `--rate=-1`.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
                                valueName: "x"))
     var rate: Double?
 
@@ -56,13 +61,22 @@ struct GstplayCommand: ParsableCommand {
     @Flag(help: "Repeat the playlist.")
     var loop = false
 
+    @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
+    var resume = false
+
+    @Flag(help: "Forget every stored resume position (then play the given items, if any).")
+    var forget = false
+
     @Option(name: .customLong("position-interval"), help: ArgumentHelp(
         "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
     var positionInterval: UInt32 = 250
 
+    @OptionGroup(title: "Adaptive streaming (HLS, DASH)")
+    var adaptive: AdaptiveOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
-    var locations: [String]
+    var locations: [String] = []
 
     mutating func validate() throws {
         _ = try makeOptions()
@@ -70,7 +84,7 @@ struct GstplayCommand: ParsableCommand {
 
     /// The checked options; throws `ValidationError` (exit code 2) for bad values.
     func makeOptions() throws -> RunOptions {
-        guard !locations.isEmpty else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        guard !locations.isEmpty || forget else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
@@ -110,6 +124,9 @@ struct GstplayCommand: ParsableCommand {
         options.json = json
         options.keepOpen = keepOpen
         options.loop = loop
+        options.adaptivePolicy = try adaptive.policy()
+        options.resume = resume
+        options.forget = forget
         return options
     }
 
@@ -121,18 +138,25 @@ struct GstplayCommand: ParsableCommand {
         return .description(trimmed)
     }
 
-    func run() throws {
-        App(options: try makeOptions()).run()
+    func run() async throws {
+        let code = await App(options: try makeOptions()).run()
+        Foundation.exit(code)
     }
 
     /// Like ArgumentParser's `main()`, but usage errors exit with 2 (ArgumentParser uses
     /// EX_USAGE, 64): help, version and completion scripts go to stdout with 0, everything
     /// else prints the message and usage to stderr and exits with ``ExitStatus/usage``.
-    static func main() {
+    static func main() async {
         Output.reopenClosedStandardDescriptors()
+        await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
         do {
-            var command = try parseAsRoot()
-            try command.run()
+            let command = try parseAsRoot()
+            if let gstplay = command as? GstplayCommand {
+                try await gstplay.run()
+            } else {
+                var other = command
+                try other.run()
+            }
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
             var message = fullMessage(for: error)

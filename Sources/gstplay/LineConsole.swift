@@ -82,6 +82,7 @@ final class LineConsole: Sendable {
     }
 
     private func run() {
+        Thread.current.name = "gstplay-console"   // names the OS thread (visible in /proc)
         var splitter = LineSplitter(maxLength: maxLineLength)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

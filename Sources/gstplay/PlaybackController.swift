@@ -1,17 +1,14 @@
 import Backend
 import Foundation
-import Synchronization
 
-/// The CLI's brain: the ``PlayerDelegate`` that walks the playlist, reacts to end of stream and
-/// errors, runs console commands and keys (PlaybackController+Input.swift), and decides the
-/// exit code (through ``ExitGate``).
+/// The CLI actor: the one owner of all CLI state. It consumes the ``Inbox`` (player events,
+/// console lines, keys, signals) one input at a time, walks the playlist, reacts to end of
+/// stream and errors, runs console commands and keys (PlaybackController+Input.swift), writes
+/// events and replies, and decides the exit code.
 ///
-/// **Thread:** everything runs on ``queue``, a serial queue that is also the Player's
-/// `delegateQueue` — so delegate callbacks arrive there (not on the Backend's loop thread) and
-/// the console/key threads hop onto it. Player commands issued from here are therefore queued
-/// to the loop thread, never run inline, and never re-enter this class. The mutable state
-/// also sits behind a `Mutex`, and no Player method is called while it is held.
-final class PlaybackController: PlayerDelegate {
+/// **Thread:** the actor's own executor (Swift's cooperative pool). Player commands issued from
+/// here are queued to the Backend's loop thread; their effects come back as events in the inbox.
+actor PlaybackController {
     /// Settings from the command line (a plain value).
     struct Settings: Sendable {
         /// `--start`: where each item starts.
@@ -20,162 +17,157 @@ final class PlaybackController: PlayerDelegate {
         var keepOpen = false
         /// `--json`.
         var json = false
+        /// `--resume`: the store positions are kept in (nil without `--resume`).
+        var resumeStore: ResumeStore?
+
+        /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
+        var startPosition: StartPosition? {
+            switch start {
+            case .absolute(let time)?: .time(time)
+            case .relative(let time)?: .time(time.clamped(to: nil))
+            case .fraction(let fraction)?: .fraction(fraction)
+            case nil: nil
+            }
+        }
     }
 
-    /// The mutable state (controller queue; behind ``state``).
-    struct State {
-        var player: Player?
-        var playlist: Playlist
-        /// Loads issued whose `uriLoaded` has not arrived yet (events until then are the old item's).
-        var pendingLoads: [ItemContext] = []
-        /// The item the arriving events belong to.
-        var eventsItem: ItemContext?
-        /// A `--start N%` still to apply for the current item (at media-info, once the duration is known).
-        var fractionStartPending = false
-        var anyFailed = false
-        /// Something played since the playlist last wrapped (guards `--loop` over failing items).
-        var playedInPass = false
-        var finished = false
-        /// Our own record of what we asked for, so fast repeated keys step from the latest request.
+    /// What we last asked the player for, so fast repeated keys step from the latest request
+    /// rather than from the last event. A plain value.
+    struct Requested: Sendable {
         var linearVolume: Double
         var muted: Bool
         var rate: Double
     }
 
-    /// The serial queue all of this runs on.
-    let queue: DispatchQueue
     let settings: Settings
     let reporter: EventReporter
     let output: Output
-    private let exitGate: ExitGate
-    let state: Mutex<State>
+    let player: Player
+    var playlist: Playlist
+    /// Loads issued whose `uriLoaded` has not arrived yet (events until then are the old item's).
+    var pendingLoads: [ItemContext] = []
+    /// The item the arriving events belong to.
+    var eventsItem: ItemContext?
+    var anyFailed = false
+    /// Something played since the playlist last wrapped (guards `--loop` over failing items).
+    var playedInPass = false
+    var requested: Requested
+    /// The exit code, once decided; the run loop then shuts down.
+    private(set) var exitCode: Int32?
 
-    init(queue: DispatchQueue, playlist: Playlist, settings: Settings, reporter: EventReporter, output: Output,
-         exitGate: ExitGate, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1) {
-        self.queue = queue
+    init(player: Player, playlist: Playlist, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
+         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1) {
+        self.player = player
+        self.playlist = playlist
         self.settings = settings
-        self.reporter = reporter
         self.output = output
-        self.exitGate = exitGate
-        self.state = Mutex(State(playlist: playlist, linearVolume: initialVolume, muted: initialMuted, rate: initialRate))
+        self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
+        self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
     }
-
-    func onQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
     // MARK: Lifecycle
 
-    /// Takes the player and loads the first item (on ``queue``).
-    func start(player: Player) {
-        onQueue()
-        let emptyArguments = state.withLock { state -> [String]? in
-            state.player = player
-            return state.playlist.isEmpty ? state.playlist.arguments : nil
+    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, calls
+    /// `stopInput` (which puts the terminal back), shuts the player down while still reporting its
+    /// last events (until `Player.events` ends), and returns the exit code.
+    func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
+        start()
+        var inputs = inbox.stream.makeAsyncIterator()
+        while exitCode == nil, let input = await inputs.next() {
+            handle(input)
         }
-        if let emptyArguments {
-            // Only empty directories were given: one error line naming them.
-            let contain = emptyArguments.count == 1 ? "the directory contains" : "the directories contain"
-            output.err("gstplay: error: \(emptyArguments.joined(separator: ", ")): nothing to play (\(contain) no files)")
-            finish(ExitStatus.playbackError)
-            return
+        stopInput()
+        output.closeStatus()
+        saveResumePosition()
+        player.shutdown()
+        while let input = await inputs.next() {
+            if case .event(let event) = input { report(event) }
+            if case .eventsEnded = input { break }
         }
-        loadCurrent()
+        return exitCode ?? exitCodeNow
     }
 
-    /// Stops reacting to events and input (on ``queue``), once the exit code is decided.
-    func markFinished() {
-        onQueue()
-        state.withLock { $0.finished = true }
+    /// One input (on the actor).
+    func handle(_ input: CLIInput) {
+        switch input {
+        case .event(let event): handle(event)
+        case .eventsEnded: finish(exitCodeNow)                  // only at shutdown; never wait for more
+        case .line(let line): handle(line: line)
+        case .lineTooLong(let limit): lineTooLong(limit: limit)
+        case .key(let key): handle(key: key)
+        case .inputEnded: break                                   // playback goes on to the end
+        case .signal(let code): finish(code)
+        }
     }
 
+    /// Loads the first item; with only empty directories given, one error line and exit 1.
+    private func start() {
+        guard playlist.isEmpty else { return loadCurrent() }
+        let arguments = playlist.arguments
+        let contain = arguments.count == 1 ? "the directory contains" : "the directories contain"
+        output.err("gstplay: error: \(arguments.joined(separator: ", ")): nothing to play (\(contain) no files)")
+        finish(ExitStatus.playbackError)
+    }
+
+    /// Decides the exit code (the first decision wins).
     func finish(_ code: Int32) {
-        state.withLock { $0.finished = true }
-        exitGate.finish(code)
+        if exitCode == nil { exitCode = code }
     }
 
-    var exitCodeNow: Int32 {
-        state.withLock { $0.anyFailed } ? ExitStatus.playbackError : ExitStatus.success
-    }
+    var exitCodeNow: Int32 { anyFailed ? ExitStatus.playbackError : ExitStatus.success }
 
-    /// Loads the playlist's current item; an unusable location is reported and skipped.
+    /// Loads the playlist's current item as typed; the Backend resolves it (once) and reports an
+    /// unusable location as `uriLoaded` + `error`, handled like any failed item.
     func loadCurrent() {
-        while true {
-            guard let (player, item) = state.withLock({ state -> (Player, ItemContext)? in
-                guard let player = state.player, let location = state.playlist.current else { return nil }
-                return (player, ItemContext(index: state.playlist.index, count: state.playlist.count, location: location))
-            }) else { return }
-            do {
-                let uri = try MediaLocation.uri(for: item.location)
-                state.withLock {
-                    $0.pendingLoads.append(item)
-                    $0.fractionStartPending = false
-                }
-                player.load(uri)
-                switch settings.start {
-                case .absolute(let time)?: player.seek(to: time)
-                case .relative(let time)?: player.seek(to: time.clamped(to: nil))
-                case .fraction?:
-                    state.withLock { $0.fractionStartPending = true }
-                case nil: break
-                }
-                return
-            } catch {
-                reporter.failure(location: item.location, error: error)
-                state.withLock { $0.anyFailed = true }
-                guard moveOn() else { return }
-            }
-        }
+        guard let location = playlist.current else { return }
+        pendingLoads.append(ItemContext(index: playlist.index, count: playlist.count, location: location))
+        player.load(location, startAt: startPosition(for: location))
     }
 
     /// After an item ended or failed: moves to the next item (wrapping with `--loop` unless a
     /// whole pass played nothing). Returns true when there is a new current item to load;
     /// otherwise finishes (or, with `--keep-open`, stays) and returns false.
     private func moveOn() -> Bool {
-        let advanced = state.withLock { state -> Bool in
-            if state.playlist.nextWraps {
-                guard state.playedInPass else { return false }
-                state.playedInPass = false
+        if playlist.nextWraps {
+            guard playedInPass else {
+                if !settings.keepOpen { finish(exitCodeNow) }
+                return false
             }
-            return state.playlist.advance()
+            playedInPass = false
         }
-        if advanced { return true }
+        if playlist.advance() { return true }
         if !settings.keepOpen { finish(exitCodeNow) }
         return false
     }
 
-    // MARK: PlayerDelegate (on `queue`)
+    // MARK: Player events
 
-    func player(_ player: Player, didReceive event: PlayerEvent) {
-        onQueue()
-        let (item, finished, stale) = state.withLock { state -> (ItemContext?, Bool, Bool) in
-            if case .uriLoaded = event, !state.pendingLoads.isEmpty {
-                state.eventsItem = state.pendingLoads.removeFirst()
-            }
-            return (state.eventsItem, state.finished, !state.pendingLoads.isEmpty)
-        }
-        reporter.report(event, item: item)
-        guard !finished, !stale else { return }
+    /// Shows `event` as belonging to the item it came from.
+    private func report(_ event: PlayerEvent) {
+        if case .uriLoaded = event, !pendingLoads.isEmpty { eventsItem = pendingLoads.removeFirst() }
+        reporter.report(event, item: eventsItem)
+    }
+
+    /// Reports `event` and reacts to it (end of stream, errors).
+    private func handle(_ event: PlayerEvent) {
+        report(event)
+        guard pendingLoads.isEmpty else { return }            // the old item's late events
         switch event {
         case .stateChanged(_, .playing):
-            state.withLock { $0.playedInPass = true }
-        case .mediaInfo(let info):
-            let applyFraction = state.withLock { state -> Bool in
-                defer { state.fractionStartPending = false }
-                return state.fractionStartPending
-            }
-            if applyFraction, case .fraction(let fraction)? = settings.start {
-                if info.duration != nil { player.seek(toFraction: fraction) }
-                player.play()
-            }
-        case .endOfStream:
-            state.withLock { $0.playedInPass = true }
+            playedInPass = true
+        case .endOfStream(let position):
+            playedInPass = true
+            saveResumePosition(ended: position)
             if settings.keepOpen {
                 player.pause()
             } else if moveOn() {
                 loadCurrent()
             }
+        case .windowKey(let name):
+            if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
         case .error(let error):
-            reporter.failure(location: item?.location ?? error.uri ?? "?", error: error)
-            state.withLock { $0.anyFailed = true }
+            reporter.failure(location: eventsItem?.location ?? error.uri ?? "?", error: error)
+            anyFailed = true
             if moveOn() { loadCurrent() }
         default:
             break

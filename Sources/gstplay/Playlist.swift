@@ -21,9 +21,9 @@ struct Playlist: Equatable, Sendable {
     }
 
     /// Expands the command-line arguments: directories become their files, sorted
-    /// (``MediaLocation/expand(_:)``); everything else is kept as typed.
+    /// (``ArgumentExpansion/expand(_:)``); everything else is kept as typed.
     static func expanding(_ arguments: [String], loops: Bool) -> Playlist {
-        Playlist(items: arguments.flatMap(MediaLocation.expand), loops: loops, arguments: arguments)
+        Playlist(items: arguments.flatMap(ArgumentExpansion.expand), loops: loops, arguments: arguments)
     }
 
     var isEmpty: Bool { items.isEmpty }

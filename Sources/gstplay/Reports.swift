@@ -2,7 +2,7 @@ import Backend
 import Foundation
 
 /// The answer to `status`: a copy of the player's snapshot plus where we are in the playlist,
-/// as a JSON object and as one `key=value` text line. Pure value; any thread.
+/// as reply data (``WireStatus``) and as one `key=value` text line. Pure value; any thread.
 struct StatusReport: Equatable, Sendable {
     var snapshot: PlayerSnapshot
     /// 0-based playlist position of the item being played, if any.
@@ -11,25 +11,8 @@ struct StatusReport: Equatable, Sendable {
     /// The location as the user gave it.
     var location: String?
 
-    var json: JSONValue {
-        .object([
-            "state": .string(snapshot.state.rawValue),
-            "position": .seconds(snapshot.position),
-            "duration": .seconds(snapshot.duration),
-            "uri": .string(snapshot.uri),
-            "location": .string(location),
-            "index": index.map { .int(Int64($0)) } ?? .null,
-            "count": .int(Int64(count)),
-            "rate": .double(snapshot.rate),
-            "volume": .double(JSONProtocol.volumePercent(linear: snapshot.volume)),
-            "muted": .bool(snapshot.muted),
-            "buffering_percent": .int(Int64(snapshot.bufferingPercent)),
-            "media_size": snapshot.mediaSize.map { .object(["width": .int(Int64($0.width)), "height": .int(Int64($0.height))]) } ?? .null,
-            "live": .bool(snapshot.isLive),
-            "seekable": .bool(snapshot.isSeekable),
-            "error": .string(snapshot.lastError?.message),
-        ])
-    }
+    /// The `status` reply data.
+    var wire: WireStatus { WireStatus(self) }
 
     /// `state=playing position=0:00:01.250 duration=0:00:04.021 rate=1 volume=100% muted=no item=1/2 uri=file:///…`
     var text: String {
@@ -38,7 +21,7 @@ struct StatusReport: Equatable, Sendable {
             "position=\(snapshot.position?.formatted(fractionDigits: 3) ?? "-")",
             "duration=\(snapshot.duration?.formatted(fractionDigits: 3) ?? "-")",
             "rate=\(StatusLine.formatRate(snapshot.rate))",
-            "volume=\(Int(JSONProtocol.volumePercent(linear: snapshot.volume).rounded()))%",
+            "volume=\(Int(Wire.volumePercent(linear: snapshot.volume).rounded()))%",
             "muted=\(snapshot.muted ? "yes" : "no")",
         ]
         if snapshot.bufferingPercent < 100 { fields.append("buffering=\(snapshot.bufferingPercent)%") }
@@ -49,12 +32,13 @@ struct StatusReport: Equatable, Sendable {
     }
 }
 
-/// The answer to `stats`, as JSON (``JSONProtocol/statistics(_:)``) and as one text line.
+/// The answer to `stats`, as reply data (``WireStatistics``) and as one text line.
 /// Pure value; any thread.
 struct StatisticsReport: Equatable, Sendable {
     var statistics: PlayerStatistics
 
-    var json: JSONValue { JSONProtocol.statistics(statistics) }
+    /// The `stats` reply data.
+    var wire: WireStatistics { WireStatistics(statistics) }
 
     /// `rendered=… dropped=… position=… … video_codec="H.264 (…)"`
     var text: String {

@@ -1,4 +1,3 @@
-import Dispatch
 import Backend
 
 /// The validated command line, as plain values. Built by ``GstplayCommand``; any thread.
@@ -15,28 +14,24 @@ struct RunOptions: Equatable, Sendable {
     var json = false
     var keepOpen = false
     var loop = false
+    /// `--resume` / `--forget` (issue #12).
+    var resume = false
+    var forget = false
     var positionIntervalMilliseconds: UInt32 = 250
+    /// Adaptive streaming: start variant and caps (`--start-variant`, `--max-bitrate`, `--max-height`).
+    var adaptivePolicy = AdaptivePolicy()
 
-    /// The Backend configuration these options ask for.
-    func playerConfiguration(delegateQueue: DispatchQueue) -> PlayerConfiguration {
+    /// The Backend configuration these options ask for. `showsStatistics`: something shows the
+    /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
+    /// collects them once a second; otherwise it does not (`stats` still refreshes on demand).
+    /// Sinks are passed through as given: headless safety is the Backend's.
+    func playerConfiguration(showsStatistics: Bool) -> PlayerConfiguration {
         var configuration = PlayerConfiguration()
-        configuration.positionIntervalMilliseconds = positionIntervalMilliseconds
-        let environment = SinkSelection.detect()
-        configuration.videoSink = Self.safeSink(videoSink, deviceExists: environment.hasDisplay, fake: "fakevideosink")
-        configuration.audioSink = Self.safeSink(audioSink, deviceExists: environment.hasAudioDevice, fake: "fakeaudiosink")
-        configuration.delegateQueue = delegateQueue
-        // A percentage start needs the duration: wait in `ready` and start after the seek.
-        if case .fraction? = start { configuration.autoplay = false }
+        configuration.positionInterval = .milliseconds(positionIntervalMilliseconds)
+        configuration.statisticsInterval = showsStatistics ? .seconds(1) : .zero
+        configuration.videoSink = videoSink
+        configuration.audioSink = audioSink
+        configuration.adaptivePolicy = adaptivePolicy
         return configuration
-    }
-
-    /// Works around a Backend problem: ``SinkChoice/disabled`` only clears playbin's video/audio
-    /// flag and leaves the sink unset, and playbin 1.22 then still auto-plugs a sink for the
-    /// stream — headless that is the GL/DirectFB video sink, which segfaults (also reproducible
-    /// with `gst-launch-1.0 playbin flags=0x2 audio-sink=fakeaudiosink`), and ALSA probing noise
-    /// for audio. Where no display (or audio device) exists, `--no-video` (`--no-audio`) uses the
-    /// fake sink instead; elsewhere it stays ``SinkChoice/disabled``.
-    static func safeSink(_ choice: SinkChoice, deviceExists: Bool, fake: String) -> SinkChoice {
-        choice == .disabled && !deviceExists ? .description(fake) : choice
     }
 }

@@ -1,29 +1,36 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// SIGINT and SIGTERM as `DispatchSource` signal sources (the default actions are ignored so
-/// the sources see them): the first one asks the ``ExitGate`` for 130/143, which makes the
-/// main thread restore the terminal and shut down cleanly; a second one while that is under
-/// way restores the terminal and leaves at once with `_exit`. SIGPIPE is ignored so a closed
-/// pipe shows up as a failed `write`, not a dead process. Job control: SIGTSTP (Ctrl-Z) puts
-/// the terminal back before stopping (`SIGSTOP`), SIGCONT (`fg`) re-enters raw mode.
+/// the sources see them): the first one sends ``CLIInput/signal(_:)`` with 130/143 to the CLI
+/// actor, which then restores the terminal and shuts down cleanly; a second one while that is
+/// under way restores the terminal and leaves at once with `_exit`. SIGPIPE is ignored so a
+/// closed pipe shows up as a failed `write`, not a dead process. Job control: SIGTSTP (Ctrl-Z)
+/// puts the terminal back before stopping (`SIGSTOP`), SIGCONT (`fg`) re-enters raw mode.
 ///
-/// **Thread:** ``install()`` on the main thread; handlers run on a private serial queue.
+/// **Thread:** ``install()`` from any thread; handlers run on the global dispatch queue (no
+/// queue of its own).
 final class SignalWatcher {
-    private let queue = DispatchQueue(label: "gstplay.signals")
+    /// How many SIGINT/SIGTERM arrived (any thread).
+    private final class Count: Sendable { let value = Atomic<Int>(0) }
+
     private let sources: [any DispatchSourceSignal]
 
-    init(exitGate: ExitGate) {
+    init(inbox: Inbox) {
         var sources: [any DispatchSourceSignal] = []
+        let received = Count()
+        let queue = DispatchQueue.global()
         for (number, code) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated)] {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if !exitGate.finish(code) {
+            sources.append(DispatchSource.makeSignalSource(signal: number, queue: queue))
+            sources.last!.setEventHandler { [received] in
+                if received.value.add(1, ordering: .relaxed).oldValue == 0 {
+                    inbox.send(.signal(code))
+                } else {
                     RawTerminal.restore()
                     _exit(code)
                 }
             }
-            sources.append(source)
         }
         let stop = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
         stop.setEventHandler {
@@ -32,8 +39,7 @@ final class SignalWatcher {
         }
         let resume = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
         resume.setEventHandler { RawTerminal.resume() }
-        sources += [stop, resume]
-        self.sources = sources
+        self.sources = sources + [stop, resume]
     }
 
     /// Ignores the default actions and starts watching.

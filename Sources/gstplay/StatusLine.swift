@@ -18,6 +18,8 @@ struct StatusLine: Equatable, Sendable {
     var droppedFrames: UInt64 = 0
     /// Current bitrate in bits/s from the statistics events; shown when known.
     var bitrate: UInt64?
+    /// The adaptive stream's current variant, e.g. `480p 1.0 Mb/s`; shown when known.
+    var variant: String?
 
     /// The narrowest progress bar worth drawing (brackets included).
     static let minimumBarWidth = 12
@@ -38,6 +40,7 @@ struct StatusLine: Equatable, Sendable {
     var extras: [String] {
         var parts: [String] = []
         if bufferingPercent < 100 { parts.append("buffering \(bufferingPercent)%") }
+        if let variant { parts.append(variant) }
         if rate != 1 { parts.append("rate " + Self.formatRate(rate)) }
         if volumePercent != 100 { parts.append("volume \(volumePercent)%") }
         if muted { parts.append("muted") }

@@ -71,6 +71,10 @@ enum KeyAction: Equatable, Sendable {
     case previous
     case help
     case quit
+    /// Fullscreen on / off for the video window (issue #10).
+    case toggleFullscreen
+    /// Writes the frame on screen (`S`; lower-case `s` is left for subtitles, as in gst-play).
+    case snapshot
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -80,7 +84,9 @@ enum KeyAction: Equatable, Sendable {
         ("9 / 0", "volume down / up"),
         ("- / +", "rate -0.1 / +0.1"),
         ("m", "mute / unmute"),
+        ("f", "fullscreen on / off (video window)"),
         ("n / p", "next / previous item"),
+        ("S", "snapshot (PNG in the current directory)"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -104,6 +110,8 @@ enum KeyAction: Equatable, Sendable {
             case "p", "P", "<": return .previous
             case "?", "h", "k": return .help
             case "q", "Q": return .quit
+            case "f", "F": return .toggleFullscreen
+            case "S": return .snapshot
             default: return nil
             }
         }
@@ -206,6 +214,7 @@ final class KeyReader: Sendable {
     func stop() { stopped.store(true, ordering: .releasing) }
 
     private func run() {
+        Thread.current.name = "gstplay-keys"      // names the OS thread (visible in /proc)
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 64)
         while !stopped.load(ordering: .acquiring) {

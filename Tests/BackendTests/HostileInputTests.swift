@@ -1,6 +1,7 @@
 @testable import Backend
 import CGStreamer
 import Foundation
+import TestSupport
 import XCTest
 
 /// Bad input reaches the delegate as one clear structured error (or warning), the player stays
@@ -8,7 +9,7 @@ import XCTest
 final class HostileInputTests: XCTestCase {
     private func firstError(loading location: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) -> (PlayerError?, Player, EventRecorder) {
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder, sync: false) { $0.openTimeoutSeconds = 3 }
+        let player = Player.forTesting(recorder, sync: false) { $0.openTimeout = .seconds(3) }
         player.load(location)
         let error = recorder.waitForValue("error for \(location)", timeout: timeout, file: file, line: line) { $0.error }
         return (error, player, recorder)
@@ -46,7 +47,7 @@ final class HostileInputTests: XCTestCase {
     func testOpenWatchdogFailsAPrerollThatNeverEnds() {
         // A live-less source that never produces data: preroll cannot complete.
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder) { $0.openTimeoutSeconds = 1 }
+        let player = Player.forTesting(recorder) { $0.openTimeout = .seconds(1) }
         defer { player.shutdown() }
         let server = try? HTTPTestServer()
         defer { server?.stop() }
@@ -91,26 +92,70 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    func testAbsurdSeekTargetsAreClampedNotFatal() {
+    func testAbsurdSeekTargetsAreClampedOrIgnoredAndThePlayerStillWorks() {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)
         defer { player.shutdown() }
         player.load(TestMedia.vp8)
         recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let duration = player.duration?.seconds ?? 4
+        /// Waits for three more ticks: 750 ms of playback, longer than the 500 ms seek throttle.
+        func waitOutTheThrottle(_ why: String) {
+            let mark = recorder.count
+            recorder.waitFor("three ticks \(why)") { $0.dropFirst(mark).compactMap(\.position).count >= 3 }
+        }
+        /// The state is a playing one, every tick so far lies in 0…duration, and there was no error.
+        func assertValid(_ why: String, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertTrue([.playing, .seeking, .ended].contains(player.state), "\(why): state \(player.state)", file: file, line: line)
+            let ticks = recorder.events.compactMap(\.position)
+            XCTAssertTrue(ticks.allSatisfy { $0.seconds >= 0 && $0.seconds <= duration + 0.05 }, "\(why): ticks \(ticks.suffix(5))", file: file, line: line)
+            XCTAssertNil(recorder.events.lazy.compactMap(\.error).first, why, file: file, line: line)
+        }
+
+        // Negative and NaN times are clamped to 0.
         var mark = recorder.count
         player.seek(to: MediaTime(seconds: -50))
         XCTAssertEqual(recorder.waitForValue("negative seek", after: mark) { $0.seekDone }?.seconds ?? -1, 0, accuracy: 0.05)
-        Thread.sleep(forTimeInterval: 0.55)
         mark = recorder.count
         player.seek(to: MediaTime(seconds: .nan))
         XCTAssertEqual(recorder.waitForValue("NaN seek", after: mark) { $0.seekDone }?.seconds ?? -1, 0, accuracy: 0.05)
-        Thread.sleep(forTimeInterval: 0.55)
+        assertValid("after clamped seeks")
+
+        // Non-finite fractions are ignored: outside the throttle window, no seek runs, and
+        // playback goes on from where it was.
+        waitOutTheThrottle("before non-finite fractions")
+        let seeksBefore = player.refreshStatistics().seekCount
+        mark = recorder.count
         player.seek(toFraction: .infinity)
+        player.seek(toFraction: -.infinity)
+        player.seek(toFraction: .nan)
+        waitOutTheThrottle("after non-finite fractions")
+        XCTAssertEqual(player.refreshStatistics().seekCount, seeksBefore, "no seek ran")
+        XCTAssertFalse(recorder.events.dropFirst(mark).contains { $0.seekDone != nil || $0.isEndOfStream }, "nothing moved the playhead")
+        let ticks = recorder.events.dropFirst(mark).compactMap(\.position)
+        XCTAssertEqual(ticks, ticks.sorted(), "playback went on")
+        XCTAssertLessThan(ticks.last?.seconds ?? duration, duration - 0.5, "not at the end")
+        assertValid("after non-finite fractions")
+
+        // A relative seek by the most negative time saturates at 0.
+        mark = recorder.count
         player.seek(by: MediaTime(nanoseconds: .min))
-        Thread.sleep(forTimeInterval: 0.55)
-        player.seek(to: MediaTime(seconds: 1e12)) // beyond the end: ends the stream
+        XCTAssertEqual(recorder.waitForValue("seek by .min", after: mark) { $0.seekDone }?.seconds ?? -1, 0, accuracy: 0.05)
+        assertValid("after a seek by .min")
+
+        // Beyond the end: the stream ends.
+        player.seek(to: MediaTime(seconds: 1e12))
         recorder.waitFor("EOS after a huge seek") { $0.contains(where: \.isEndOfStream) }
-        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+        XCTAssertEqual(player.state, .ended)
+        assertValid("after a huge seek")
+
+        // The player still works: a normal seek lands and plays to the end again.
+        mark = recorder.count
+        player.seek(to: MediaTime(seconds: 3))
+        XCTAssertEqual(recorder.waitForValue("a normal seek", after: mark) { $0.seekDone }?.seconds ?? -1, 3, accuracy: 0.1)
+        recorder.waitFor("a second EOS") { $0.dropFirst(mark).contains(where: \.isEndOfStream) }
+        XCTAssertEqual(Array(recorder.states().suffix(3)), [.seeking, .playing, .ended])
+        assertValid("at the end")
     }
 
     func testSeekStormEndsAtTheLastRequestedPosition() {
@@ -126,7 +171,12 @@ final class HostileInputTests: XCTestCase {
         let last = MediaTime(seconds: 7.5)
         player.seek(to: last)
         recorder.waitFor("the last seek landed") { $0.compactMap(\.seekDone).last.map { abs(($0 - last).seconds) < 0.05 } ?? false }
-        Thread.sleep(forTimeInterval: 0.7)
+        // Nothing of the storm is left to run: no seek kept by the throttle or before preroll, no timer, none in flight.
+        var idle = false
+        player.withEngine { engine in
+            idle = engine.seeks.throttle.pending == nil && !engine.seeks.throttle.timerArmed && engine.seeks.pending == nil && !engine.seeks.inFlight
+        }
+        XCTAssertTrue(idle, "no seek pending after the last one landed")
         XCTAssertEqual(recorder.events.compactMap(\.seekDone).last?.seconds ?? 0, last.seconds, accuracy: 0.05)
         XCTAssertLessThan(player.refreshStatistics().seekCount, 20, "throttled")
         XCTAssertEqual(player.state, .ready)

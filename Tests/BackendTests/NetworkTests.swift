@@ -1,5 +1,6 @@
 @testable import Backend
 import Foundation
+import TestSupport
 import XCTest
 
 /// Playback over HTTP from a real local server (`http_test_server.py`), with its faults.
@@ -10,7 +11,7 @@ final class NetworkTests: XCTestCase {
     override func tearDown() { server.stop() }
 
     private func player(_ recorder: EventRecorder, timeout: UInt32 = 15) -> Player {
-        Player.forTesting(recorder) { $0.networkTimeoutSeconds = timeout }
+        Player.forTesting(recorder) { $0.networkTimeout = .seconds(timeout) }
     }
 
     func testProgressivePlaybackOverHTTP() {

@@ -1,5 +1,8 @@
 @testable import Backend
 import Foundation
+import ProcessProbe
+import Synchronization
+import TestSupport
 import XCTest
 
 /// Long runs through the Backend API in this one process (issue #6): load/play/stop cycles on
@@ -33,39 +36,31 @@ final class SoakTests: XCTestCase {
     static let threadTolerance = 4
     static let fdTolerance = 2
 
-    func testLoadPlayStopCyclesOnOnePlayer() throws {
-        let delegate = CountingDelegate()
-        var configuration = PlayerConfiguration()
-        configuration.videoSink = .description("fakesink sync=false")
-        configuration.audioSink = .description("fakesink sync=false")
-        configuration.autoplay = false
-        let player = Player(configuration: configuration, delegate: delegate)
+    func testLoadPlayStopCyclesOnOnePlayer() async throws {
+        let player = Player.forTesting(sync: false) { $0.autoplay = false }
         defer { player.shutdown() }
+        let errors = Atomic<Int>(0)
+        let events = player.events
+        let counter = Task { for await event in events where event.error != nil { errors.add(1, ordering: .relaxed) } }
+        defer { counter.cancel() }
 
-        func cycle(_ index: Int) -> Bool {
-            let before = delegate.counts
-            player.load(TestMedia.short)
-            guard delegate.wait("ready in cycle \(index)", { $0.ready > before.ready }) else { return false }
-            player.play()
-            guard delegate.wait("EOS in cycle \(index)", { $0.endOfStream > before.endOfStream }) else { return false }
-            player.stop()
-            return delegate.wait("idle in cycle \(index)", { $0.idle > before.idle })
+        func cycle(_ index: Int) async throws {
+            try await player.waitFor("ready in cycle \(index)", where: { $0.newState == .ready }) { player.load(TestMedia.short) }
+            try await player.waitFor("EOS in cycle \(index)", where: \.isEndOfStream) { player.play() }
+            try await player.waitFor("idle in cycle \(index)", where: { $0.newState == .idle }) { player.stop() }
         }
 
-        try soak(name: "backend-load-play-stop", cycles: Self.cycles, cycle)
-        XCTAssertEqual(delegate.counts.errors, 0, "errors: \(delegate.lastError ?? "")")
-        XCTAssertEqual(delegate.counts.endOfStream, Self.cycles)
+        try await soak(name: "backend-load-play-stop", cycles: Self.cycles, cycle)
+        XCTAssertEqual(errors.load(ordering: .relaxed), 0)
         XCTAssertEqual(player.statistics.rejectedStateTransitions, 0)
     }
 
-    func testPlayerLifecycles() throws {
+    func testPlayerLifecycles() async throws {
         let lifecycles = max(30, Self.cycles / 5)
-        try soak(name: "backend-player-lifecycle", cycles: lifecycles) { index in
-            let delegate = CountingDelegate()
-            let player = Player.forTestingWithoutRecorder(delegate)
+        try await soak(name: "backend-player-lifecycle", cycles: lifecycles) { index in
+            let player = Player.forTesting(sync: false)
             defer { player.shutdown() }
-            player.load(TestMedia.short)
-            return delegate.wait("EOS in lifecycle \(index)") { $0.endOfStream > 0 }
+            try await player.waitFor("EOS in lifecycle \(index)", where: \.isEndOfStream) { player.load(TestMedia.short) }
         }
     }
 
@@ -75,7 +70,10 @@ final class SoakTests: XCTestCase {
         var rssKiB: Int
         var fds: Int
         var threads: Int
-        static func now() -> Sample { Sample(rssKiB: ProcessProbe.rssKiB(), fds: ProcessProbe.openDescriptors(), threads: ProcessProbe.threads()) }
+        static func now() -> Sample {
+            let probe = ProcessProbe.current
+            return Sample(rssKiB: probe.rssKiB ?? -1, fds: probe.descriptorCount ?? -1, threads: probe.threadCount ?? -1)
+        }
         var description: String { "rss=\(rssKiB)KiB fds=\(fds) threads=\(threads)" }
     }
 
@@ -83,25 +81,24 @@ final class SoakTests: XCTestCase {
     /// GLib retires idle pool threads after 15 s), samples again, asserts the bounds and prints
     /// `SOAK name=… cycles=… …`.
     @discardableResult
-    private func soak(name: String, cycles: Int, _ cycle: (Int) -> Bool, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    private func soak(name: String, cycles: Int, _ cycle: (Int) async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async throws -> String {
         let started = Date()
-        for index in 0..<Self.warmUp { guard cycle(index) else { throw Failure("warm-up cycle \(index) failed") } }
+        for index in 0..<Self.warmUp { try await cycle(index) }
         let baseline = Sample.now()
         let measuredStart = Date()
         var peakRSS = baseline.rssKiB
         var midRSS = baseline.rssKiB
         let middle = Self.warmUp + (cycles - Self.warmUp) / 2
         for index in Self.warmUp..<cycles {
-            guard cycle(index) else { throw Failure("cycle \(index) failed") }
-            if index % 10 == 0 { peakRSS = max(peakRSS, ProcessProbe.rssKiB()) }
-            if index == middle { midRSS = ProcessProbe.rssKiB() }
+            try await cycle(index)
+            if index % 10 == 0 { peakRSS = max(peakRSS, Sample.now().rssKiB) }
+            if index == middle { midRSS = Sample.now().rssKiB }
         }
         let measuredSeconds = Date().timeIntervalSince(measuredStart)
         var after = Sample.now()
-        let settle = Date().addingTimeInterval(20)
-        while (after.threads > baseline.threads + Self.threadTolerance || after.fds > baseline.fds + Self.fdTolerance) && Date() < settle {
-            Thread.sleep(forTimeInterval: 0.2)
+        _ = eventually(timeout: .seconds(20), interval: .milliseconds(200)) {
             after = Sample.now()
+            return after.threads <= baseline.threads + Self.threadTolerance && after.fds <= baseline.fds + Self.fdTolerance
         }
         peakRSS = max(peakRSS, after.rssKiB)
         let measured = cycles - Self.warmUp
@@ -122,96 +119,5 @@ final class SoakTests: XCTestCase {
             XCTAssertLessThanOrEqual(growthKiB, allowedKiB, "RSS growth: \(report)", file: file, line: line)
         }
         return report
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
-    }
-}
-
-/// `/proc/self` figures (Linux).
-enum ProcessProbe {
-    /// True under `swift test --sanitize=address|thread` (the sanitizer runtime is linked in):
-    /// RSS then counts shadow memory and ASan's quarantine, so RSS bounds mean nothing.
-    static let underSanitizer = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
-
-    /// Resident set size in KiB (`VmRSS` in `/proc/self/status`).
-    static func rssKiB(pid: String = "self") -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
-        }
-        return -1
-    }
-
-    /// Open descriptors (`/proc/self/fd` entries).
-    static func openDescriptors(pid: String = "self") -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-    }
-
-    /// Threads (`/proc/self/task` entries).
-    static func threads(pid: String = "self") -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
-    }
-}
-
-/// A delegate that only counts (an ``EventRecorder`` keeps every event and would itself grow
-/// over a long soak). Called on the loop thread. One `NSCondition` guards the counts and wakes
-/// the waiters: a pthread mutex, which ThreadSanitizer sees (the futex inside Swift's `Mutex`
-/// lives in an uninstrumented library, so TSan reported its accesses as races).
-final class CountingDelegate: PlayerDelegate, @unchecked Sendable {
-    struct Counts: Sendable {
-        var ready = 0
-        var endOfStream = 0
-        var idle = 0
-        var errors = 0
-    }
-
-    private let condition = NSCondition()
-    private var _counts = Counts()   // guarded by `condition`
-    private var _lastError: String?  // guarded by `condition`
-
-    var counts: Counts { condition.lock(); defer { condition.unlock() }; return _counts }
-    var lastError: String? { condition.lock(); defer { condition.unlock() }; return _lastError }
-
-    func player(_ player: Player, didReceive event: PlayerEvent) {
-        condition.lock()
-        defer { condition.unlock() }
-        switch event {
-        case .stateChanged(_, .ready): _counts.ready += 1
-        case .stateChanged(_, .idle): _counts.idle += 1
-        case .endOfStream: _counts.endOfStream += 1
-        case .error(let error):
-            _counts.errors += 1
-            _lastError = "\(error)"
-        default: return
-        }
-        condition.broadcast()
-    }
-
-    /// Waits until `predicate` holds (fails the test after `timeout`).
-    func wait(_ what: String, timeout: TimeInterval = 10, _ predicate: (Counts) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(_counts) {
-            if !condition.wait(until: deadline) {
-                if predicate(_counts) { return true }
-                XCTFail("timed out after \(timeout) s waiting for \(what); counts \(_counts), last error \(_lastError ?? "none")")
-                return false
-            }
-        }
-        return true
-    }
-}
-
-extension Player {
-    /// A player with fast fake sinks (`fakesink sync=false`) and any delegate.
-    static func forTestingWithoutRecorder(_ delegate: any PlayerDelegate) -> Player {
-        var configuration = PlayerConfiguration()
-        configuration.videoSink = .description("fakesink sync=false")
-        configuration.audioSink = .description("fakesink sync=false")
-        return Player(configuration: configuration, delegate: delegate)
     }
 }

@@ -1,4 +1,5 @@
 @testable import Backend
+import TestSupport
 import XCTest
 
 /// The state table and the derivation of the explicit state from engine inputs.

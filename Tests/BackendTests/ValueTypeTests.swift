@@ -37,26 +37,13 @@ final class ValueTypeTests: XCTestCase {
         XCTAssertTrue(MediaLocation.looksLikeURI("rtsp://h/x"))
     }
 
-    func testDirectoriesExpandSorted() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gstplay-expand-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        for name in ["b.ogg", "a.mp4", ".hidden", "c.webm"] { FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()) }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        XCTAssertEqual(MediaLocation.expand(dir.path).map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.mp4", "b.ogg", "c.webm"])
-        XCTAssertEqual(MediaLocation.expand("file:///x"), ["file:///x"])
-    }
-
     func testHeadlessSelectionAvoidsAutoSinks() {
-        let none = SinkSelection.Environment(hasDisplay: false, hasAudioDevice: false)
-        XCTAssertEqual(SinkSelection.videoDescription(.automatic, none), "fakevideosink")
-        XCTAssertEqual(SinkSelection.audioDescription(.automatic, none), "fakeaudiosink")
-        let full = SinkSelection.Environment(hasDisplay: true, hasAudioDevice: true)
-        XCTAssertEqual(SinkSelection.videoDescription(.automatic, full), "autovideosink")
-        XCTAssertNil(SinkSelection.videoDescription(.disabled, full))
-        XCTAssertEqual(SinkSelection.audioDescription(.description("fakesink"), full), "fakesink")
-        XCTAssertFalse(SinkSelection.detect(environment: [:]).hasDisplay)
-        XCTAssertTrue(SinkSelection.detect(environment: ["DISPLAY": ":99"]).hasDisplay)
+        var notes: [String] = []
+        XCTAssertEqual(SinkSelection.videoDescription(.automatic, environment: [:], notes: &notes), "fakevideosink")
+        XCTAssertEqual(notes, ["no display (DISPLAY and WAYLAND_DISPLAY unset); using fakevideosink"])
+        XCTAssertNil(SinkSelection.videoDescription(.disabled, environment: ["DISPLAY": ":0"], notes: &notes))
+        XCTAssertEqual(SinkSelection.audioDescription(.description("fakesink"), environment: [:], notes: &notes), "fakesink")
+        XCTAssertEqual(notes.count, 1)
     }
 
     func testCubicVolumeSteps() {

@@ -1,62 +1,106 @@
 @testable import Backend
 import Foundation
+import ProcessProbe
+import TestSupport
 import XCTest
 
-/// An in-process LeakSanitizer check of the Backend under `make test-asan` (elsewhere the
-/// scenarios just run). Named to sort last among BackendTests (tests run in name order), so
-/// the check covers every Backend test before it. It runs DURING the test run on purpose: at process exit
-/// swift-corelibs-xctest's own objects (every XCTestCase ↔ XCTestCaseRun pair holds the other)
-/// are unreachable and LSan would report them and everything the test cases hold, so the
-/// Makefile turns the exit-time check off for the test process (`leak_check_at_exit=0`) and this
-/// test asks for a check with `__lsan_do_recoverable_leak_check()` after its scenarios. It sees
-/// every leak made so far in the process, by this test or any test that ran before it.
-/// Tests/lsan.supp applies (GLib/GStreamer internals and two false positives only).
+/// Whole player lifecycles leave nothing behind: after a warm-up round of the scenarios
+/// (playback to the end, error paths, a delegate that calls back, the AsyncStream and time
+/// observers), further rounds must bring this process's threads, `gstplay-loop` threads and
+/// open descriptors back to the baseline (read from `/proc` with ``ProcessProbe``). That holds
+/// in every build and in any test order: it compares the process with itself.
+///
+/// Under `make test-asan` it also asks LeakSanitizer for a check DURING the run
+/// (`__lsan_do_recoverable_leak_check()`): at process exit swift-corelibs-xctest's own objects
+/// (every XCTestCase ↔ XCTestCaseRun pair holds the other) are unreachable and LSan would report
+/// them, so the Makefile turns the exit-time check off (`leak_check_at_exit=0`). That check sees
+/// every leak made so far in the process — these scenarios' and those of any test that ran
+/// before. Tests/lsan.supp applies (GLib/GStreamer internals and two false positives only).
 final class WholeProcessLeakCheckTests: XCTestCase {
     private typealias LeakCheck = @convention(c) () -> Int32
 
     /// `__lsan_do_recoverable_leak_check`, present only when the ASan runtime is linked in.
     private static let leakCheck: LeakCheck? = dlsym(nil, "__lsan_do_recoverable_leak_check").map { unsafeBitCast($0, to: LeakCheck.self) }
 
-    func testBackendScenariosLeakNothing() throws {
-        // Playback to the end, then load/play/stop on one player.
+    /// Rounds after the warm-up; each makes and shuts down three players, so one thread or
+    /// descriptor kept per player exceeds the tolerances below many times over.
+    private static let rounds = 4
+    /// GLib's thread pools park up to 2 idle threads and retire them after 15 s; GStreamer's task pool keeps some.
+    private static let threadTolerance = 4
+    private static let descriptorTolerance = 2
+
+    private struct Counts: CustomStringConvertible {
+        var threads: Int
+        var loopThreads: Int
+        var descriptors: Int
+        static func now() -> Counts {
+            let probe = ProcessProbe.current
+            let tids = probe.threadIDs ?? []
+            return Counts(threads: tids.count, loopThreads: tids.filter { probe.threadName($0) == "gstplay-loop" }.count,
+                          descriptors: probe.descriptorCount ?? -1)
+        }
+        var description: String { "threads=\(threads) gstplay-loop=\(loopThreads) fds=\(descriptors)" }
+    }
+
+    func testPlayerLifecyclesLeaveNoThreadsDescriptorsOrLeaks() async throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        try await scenarios(server) // warm-up: registry, plugins, GStreamer's and GLib's pools
+        let baseline = Counts.now()
+        for _ in 0..<Self.rounds { try await scenarios(server) }
+        var after = Counts.now()
+        // shutdown() joined each loop thread; pool threads of GStreamer/GLib may take a while to retire.
+        _ = eventually(timeout: .seconds(20), interval: .milliseconds(100)) {
+            after = Counts.now()
+            return after.threads <= baseline.threads + Self.threadTolerance && after.descriptors <= baseline.descriptors + Self.descriptorTolerance
+        }
+        let report = "baseline \(baseline), after \(Self.rounds) rounds \(after)"
+        XCTAssertEqual(after.loopThreads, baseline.loopThreads, "every player's loop thread ended: \(report)")
+        XCTAssertLessThanOrEqual(after.threads, baseline.threads + Self.threadTolerance, report)
+        XCTAssertLessThanOrEqual(after.descriptors, baseline.descriptors + Self.descriptorTolerance, report)
+        guard let leakCheck = Self.leakCheck else { return } // not an ASan build
+        XCTAssertEqual(leakCheck(), 0, "LeakSanitizer found leaks (report on stderr)")
+    }
+
+    /// One round: three players, each shut down at the end.
+    private func scenarios(_ server: HTTPTestServer) async throws {
+        // Playback to the end, then load/seek/stop on one player.
         do {
-            let delegate = CountingDelegate()
-            let player = Player.forTestingWithoutRecorder(delegate)
-            player.load(TestMedia.short)
-            XCTAssertTrue(delegate.wait("EOS") { $0.endOfStream == 1 })
-            player.load(TestMedia.vp8)
-            player.seek(to: MediaTime(seconds: 3.5))
-            XCTAssertTrue(delegate.wait("EOS after a seek") { $0.endOfStream == 2 })
-            player.stop()
-            XCTAssertTrue(delegate.wait("idle") { $0.idle >= 1 })
+            let player = Player.forTesting(sync: false)
+            try await player.waitFor("EOS", where: \.isEndOfStream) { player.load(TestMedia.short) }
+            try await player.waitFor("EOS after a seek", where: \.isEndOfStream) {
+                player.load(TestMedia.vp8)
+                player.seek(to: MediaTime(seconds: 3.5))
+            }
+            try await player.waitFor("idle", where: { $0.newState == .idle }) { player.stop() }
             player.shutdown()
         }
         // Error paths: a missing file, garbage, a malformed location, an HTTP error.
         do {
-            let server = try HTTPTestServer()
-            defer { server.stop() }
-            let delegate = CountingDelegate()
-            let player = Player.forTestingWithoutRecorder(delegate)
-            for (index, location) in [TestMedia.path("missing.mp4"), TestMedia.garbage, "   ", server.url("/status/404")].enumerated() {
-                player.load(location)
-                XCTAssertTrue(delegate.wait("error \(index + 1) for \(location)") { $0.errors > index })
+            let player = Player.forTesting(sync: false)
+            for location in [TestMedia.path("missing.mp4"), TestMedia.garbage, "   ", server.url("/status/404")] {
+                try await player.waitFor("error for \(location)", where: { $0.error != nil }) { player.load(location) }
             }
             player.shutdown()
         }
-        // A delegate that calls back into the player, the AsyncStream, time observers.
+        // A delegate that calls back into the player, a second AsyncStream, a time observer.
         do {
-            let delegate = CountingDelegate()
-            let player = Player.forTestingWithoutRecorder(delegate)
+            let delegate = CallingBack()
+            let player = Player.forTesting(delegate, sync: false)
             let observer = player.addPeriodicTimeObserver(interval: .milliseconds(50)) { _ in _ = player.snapshot }
             let stream = Task { for await event in player.events { if case .endOfStream = event { break } } }
-            player.load(TestMedia.vp8)
-            XCTAssertTrue(delegate.wait("EOS") { $0.endOfStream == 1 })
+            try await player.waitFor("EOS", where: \.isEndOfStream) { player.load(TestMedia.vp8) }
             player.removeTimeObserver(observer)
             player.shutdown()
-            stream.cancel()
+            await stream.value
         }
-        // shutdown() joined each loop thread after the pipeline reached NULL: nothing is in flight.
-        guard let leakCheck = Self.leakCheck else { return } // not an ASan build
-        XCTAssertEqual(leakCheck(), 0, "LeakSanitizer found leaks (report on stderr)")
+    }
+
+    /// Reads the player's snapshot and statistics from inside each callback (loop thread).
+    private final class CallingBack: PlayerDelegate, Sendable {
+        func player(_ player: Player, didReceive event: PlayerEvent) {
+            _ = player.snapshot
+            if case .stateChanged(_, .playing) = event { player.setVolume(0.5) }
+        }
     }
 }

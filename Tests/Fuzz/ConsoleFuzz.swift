@@ -1,6 +1,7 @@
 // libFuzzer target for gstplay's console input: the line splitter, the text command parser and
-// the JSON request parser (Sources/gstplay/{LineConsole,ConsoleCommand,SeekArgument,JSONValue,
-// JSONProtocol,Version}.swift, on top of Backend's model values).
+// the JSON request parser and the reply writer (Sources/gstplay/{LineConsole,ConsoleCommand,
+// SeekArgument,JSONValue,JSONProtocol,Version,Reports,StatusLine}.swift and Sources/gstplay/Wire,
+// on top of Backend's model values).
 //
 // Not a SwiftPM target: Tests/Fuzz is not a test target directory, so `swift build`/`swift test`
 // never compile it. `make fuzz` builds it with
@@ -17,8 +18,9 @@
 //     command (text and words form alike).
 //  4. A line is JSON in `--json` mode exactly when it starts with `{`, `[` or `"`; text lines
 //     parse as in the text console.
-//  5. Re-serialising an accepted JSON text gives JSON we parse back (serialisation is a fixed
-//     point after one round), and the re-serialised request means the same.
+//  5. Re-serialising an accepted JSON text with the wire encoder (`Wire.line`) gives JSON we
+//     parse back (serialisation is a fixed point after one round), and the re-serialised request
+//     means the same.
 //  6. Every reply is a single line of valid JSON.
 
 import Backend
@@ -108,17 +110,17 @@ private func checkRequestLine(_ line: String) {
 
     // Every reply is one line of valid JSON.
     let errorText: String? = { if case .failure(let e) = request.command { return e.message } else { return nil } }()
-    let reply = JSONProtocol.reply(id: request.id, error: errorText, data: .string(line)).serialized
+    let reply = Reply(id: request.id, error: errorText, data: .help(commands: [line], keys: [])).line
     check(!reply.contains("\n") && !reply.contains("\r"), "reply spans lines: \(reply)")
     check((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) is [String: Any], "reply is not a JSON object: \(reply)")
     check((try? JSONValue.parse(reply)) != nil, "our parser rejects our reply: \(reply)")
 
     guard isJSON, let value = try? JSONValue.parse(trimmed) else { return }
-    let once = value.serialized
+    let once = Wire.line(value)
     guard let reparsed = try? JSONValue.parse(once) else { fail("serialised JSON does not parse: '\(line)' → '\(once)'") }
-    let twice = reparsed.serialized
+    let twice = Wire.line(reparsed)
     guard let third = try? JSONValue.parse(twice) else { fail("serialised JSON does not parse: '\(twice)'") }
-    check(third.serialized == twice, "serialisation is not a fixed point: '\(once)' → '\(twice)' → '\(third.serialized)'")
+    check(Wire.line(third) == twice, "serialisation is not a fixed point: '\(once)' → '\(twice)' → '\(Wire.line(third))'")
 
     // The re-serialised request means the same (numbers may change spelling, not meaning).
     let again = JSONProtocol.parseRequest(once)
@@ -127,10 +129,29 @@ private func checkRequestLine(_ line: String) {
     check(idText(again.id) == idText(request.id), "re-serialised request changed its id: '\(line)' → '\(once)'")
 }
 
-private func idText(_ id: JSONProtocol.RequestID) -> String {
+private func idText(_ id: RequestID) -> String {
     switch id {
     case .absent: return "absent"
-    case .value(let value): return value.serialized
+    case .null: return "null"
+    case .int(let value): return String(value)
+    case .double(let value): return "\(value)"
+    case .string(let value): return Wire.line(value)
+    }
+}
+
+/// Writing decoded values back (only the fuzzer needs this: the CLI never writes a `JSONValue`).
+extension JSONValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(Finite(wrappedValue: value))
+        case .string(let value): try container.encode(value)
+        case .array(let values): try container.encode(values)
+        case .object(let members): try container.encode(members)
+        }
     }
 }
 

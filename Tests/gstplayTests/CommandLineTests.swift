@@ -24,8 +24,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(parsed.rate, 1.5)
         XCTAssertTrue(parsed.mute && parsed.quiet && parsed.json && parsed.keepOpen && parsed.loop)
         XCTAssertEqual(parsed.positionIntervalMilliseconds, 100)
-        let configuration = parsed.playerConfiguration(delegateQueue: DispatchQueue(label: "test"))
-        XCTAssertEqual(configuration.positionIntervalMilliseconds, 100)
+        let configuration = parsed.playerConfiguration(showsStatistics: true)
+        XCTAssertEqual(configuration.statisticsInterval, .seconds(1))
+        XCTAssertEqual(parsed.playerConfiguration(showsStatistics: false).statisticsInterval, .zero, "off when nothing shows them")
+        XCTAssertEqual(configuration.positionInterval, .milliseconds(100))
         XCTAssertEqual(configuration.videoSink, .description("ximagesink"))
         XCTAssertTrue(configuration.autoplay)
     }
@@ -35,15 +37,41 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(parsed.videoSink, .disabled)
         XCTAssertEqual(parsed.audioSink, .disabled)
         XCTAssertEqual(parsed.start, .fraction(0.25))
-        XCTAssertFalse(parsed.playerConfiguration(delegateQueue: DispatchQueue(label: "test")).autoplay, "waits for the duration")
         XCTAssertEqual(try options(["--start", "+10", "x"]).start, .absolute(MediaTime(seconds: 10)))
     }
 
-    func testHeadlessWorkaroundForDisabledSinks() {
-        XCTAssertEqual(RunOptions.safeSink(.disabled, deviceExists: false, fake: "fakevideosink"), .description("fakevideosink"))
-        XCTAssertEqual(RunOptions.safeSink(.disabled, deviceExists: true, fake: "fakevideosink"), .disabled)
-        XCTAssertEqual(RunOptions.safeSink(.automatic, deviceExists: false, fake: "fakevideosink"), .automatic)
-        XCTAssertEqual(RunOptions.safeSink(.description("x"), deviceExists: false, fake: "fakevideosink"), .description("x"))
+    func testDisabledStreamsAreHandedToTheBackendAsIs() {
+        // Headless safety for disabled streams is the Backend's (it gives playbin a discarding sink).
+        let configuration = RunOptions(locations: ["x"], audioSink: .disabled, videoSink: .disabled)
+            .playerConfiguration(showsStatistics: false)
+        XCTAssertEqual(configuration.videoSink, .disabled)
+        XCTAssertEqual(configuration.audioSink, .disabled)
+    }
+
+    func testDirectoriesExpandSorted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gstplay-expand-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["b.ogg", "a.mp4", ".hidden", "c.webm"] { _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        XCTAssertEqual(ArgumentExpansion.expand(dir.path).map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.mp4", "b.ogg", "c.webm"])
+        XCTAssertEqual(ArgumentExpansion.expand("file:///x"), ["file:///x"])
+    }
+
+    /// Issue #16: values that start with `-` are taken as the option's value, with or without `=`.
+    func testNegativeValuesWithoutEquals() throws {
+        XCTAssertEqual(try options(["--rate", "-1", "clip.ogg"]).rate, -1)
+        XCTAssertEqual(try options(["--rate", "-0.5", "clip.ogg"]).locations, ["clip.ogg"])
+        XCTAssertEqual(try options(["--rate=-1", "clip.ogg"]).rate, -1)
+        XCTAssertEqual(try options(["clip.ogg", "--rate", "-1"]).rate, -1, "after the location too")
+        for arguments in [["--start", "-10", "x"], ["--start=-10", "x"]] {
+            XCTAssertThrowsError(try options(arguments), "\(arguments)") { error in
+                XCTAssertEqual(GstplayCommand.message(for: error), "--start cannot be negative (got '-10')", "\(arguments)")
+            }
+        }
+        XCTAssertThrowsError(try options(["--rate", "-3", "x"])) { error in
+            XCTAssertTrue(GstplayCommand.message(for: error).contains("--rate must be between"), GstplayCommand.message(for: error))
+        }
     }
 
     func testValidationErrors() {

@@ -91,9 +91,23 @@ final class ConsoleCommandTests: XCTestCase {
     func testUsageCoversEveryCommand() {
         let words = Set(ConsoleCommand.usage.map { String($0.syntax.split(separator: " ")[0]) })
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
-                               "next", "prev", "load", "help", "quit"])
-        for word in words where !["seek", "rate", "volume", "load"].contains(word) {
+                               "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot"])
+        for word in words where !["seek", "rate", "volume", "load", "variant"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
+    }
+
+    func testTheRegistryIsConsistent() {
+        let names = ConsoleCommand.registry.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count, "unique names")
+        for registration in ConsoleCommand.registry {
+            XCTAssertEqual(registration.syntax.split(separator: " ").first.map(String.init), registration.name, "syntax starts with the name")
+            XCTAssertEqual(registration.name, registration.name.lowercased())
+            if case .failure(let error) = ConsoleCommand.parse(registration.name.uppercased()),
+               error.message.hasPrefix("unknown command") {
+                XCTFail("\(registration.name) is not found by its name")
+            }
+        }
+        XCTAssertEqual(ConsoleCommand.usage.map(\.syntax), ConsoleCommand.registry.map(\.syntax), "help lists every command in order")
     }
 }

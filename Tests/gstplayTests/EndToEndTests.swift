@@ -58,6 +58,15 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("Missing expected argument"), none.stderr)
     }
 
+    /// Issue #16: `--rate -1` (no `=`) is the option's value, not a missing one.
+    func testNegativeRateWithoutEquals() throws {
+        let result = try GstplayProcess.run(["--json", "--rate", "-1", short])
+        XCTAssertNotEqual(result.status, 2, result.stderr)
+        XCTAssertFalse(result.stderr.contains("Missing value"), result.stderr)
+        let rates = events(GstplayProcess.completeLines(result.stdout)).filter { $0["event"] as? String == "rate" }
+        XCTAssertEqual(rates.first?["rate"] as? Double, -1, result.stdout)
+    }
+
     func testHelpVersionAndCompletions() throws {
         let help = try GstplayProcess.run(["--help"])
         XCTAssertEqual(help.status, 0)

@@ -1,15 +1,16 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `gstplay` binary with piped stdin/stdout/stderr and lets a test wait for
 /// specific output with a deadline. Output is collected by one reader thread per pipe under an
 /// `NSCondition`; waiting threads are woken on every chunk.
 final class GstplayProcess: @unchecked Sendable {
-    /// Where the package lives: `#filePath` is `<root>/Tests/gstplayTests/GstplayProcess.swift`.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// Where the package lives.
+    static let packageRoot = TestMedia.root
 
     /// A fixture file path (absolute).
-    static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("Fixtures/\(name)").path }
+    static func fixture(_ name: String) -> String { TestMedia.path(name) }
 
     /// The `gstplay` executable: next to the test bundle (the products directory), else in the
     /// usual build directories.

@@ -1,4 +1,6 @@
 import Foundation
+import ProcessProbe
+import TestSupport
 import XCTest
 
 /// The CLI's bad-input corpus (issue #6, docs/RELIABILITY.md): every case runs the built
@@ -256,7 +258,7 @@ final class HostileCLITests: XCTestCase {
     // MARK: Network (a real local server with faults; the cases run side by side)
 
     func testNetworkFaults() throws {
-        let server = try FaultServer()
+        let server = try HTTPTestServer()
         defer { server.stop() }
         struct Running { let name: String; let location: String; let child: GstplayProcess; let started: Date; let timeout: TimeInterval }
         func start(_ name: String, _ path: String, json: Bool = false, timeout: TimeInterval = 30) throws -> Running {
@@ -298,7 +300,7 @@ final class HostileCLITests: XCTestCase {
         guard ProcessInfo.processInfo.environment["GSTPLAY_SLOW_TESTS"] == "1" else {
             throw XCTSkip("~90 s: runs with GSTPLAY_SLOW_TESTS=1 (make soak)")
         }
-        let server = try FaultServer()
+        let server = try HTTPTestServer()
         defer { server.stop() }
         let location = server.url("/stall/h264-aac-10s.mp4?after=40000")
         let outcome = try run("HTTP server stalls", [location], timeout: 150)
@@ -428,7 +430,7 @@ final class HostileCLITests: XCTestCase {
         XCTAssertTrue(child.waitFor(timeout: 10) { _, err in err.contains("Video: ") }, child.stderr)
         let pid = child.process.processIdentifier
         for fd in [0, 1] {
-            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            let target = ProcessProbe(pid: pid).descriptorTarget(Int32(fd))
             XCTAssertEqual(target, "/dev/null", "fd \(fd)")
         }
         child.process.terminate()

@@ -4,19 +4,19 @@ import XCTest
 
 final class JSONProtocolTests: XCTestCase {
     private func request(_ line: String) -> JSONProtocol.Request { JSONProtocol.parseRequest(line) }
-    private func failure(_ message: String, id: JSONValue = .null) -> JSONProtocol.Request {
-        JSONProtocol.Request(id: .value(id), command: .failure(ConsoleError(message)))
+    private func failure(_ message: String, id: RequestID = .null) -> JSONProtocol.Request {
+        JSONProtocol.Request(id: id, command: .failure(ConsoleError(message)))
     }
 
     func testGoodRequests() {
         XCTAssertEqual(request(#"{"command": ["seek", "+10"], "request_id": 7}"#),
-                       .init(id: .value(.int(7)), command: .success(.seek(.relative(MediaTime(seconds: 10))))))
-        XCTAssertEqual(request(#"{"command": "pause", "request_id": 8}"#), .init(id: .value(.int(8)), command: .success(.pause)))
-        XCTAssertEqual(request(#"{"command": "seek 1:30"}"#), .init(id: .value(.null), command: .success(.seek(.absolute(MediaTime(seconds: 90))))))
-        XCTAssertEqual(request(#"  {"request_id": "abc", "command": ["VOLUME", 50]}  "#), .init(id: .value(.string("abc")), command: .success(.volume(50))))
-        XCTAssertEqual(request(#"{"command": ["mute", true], "request_id": 1}"#), .init(id: .value(.int(1)), command: .success(.mute(true))))
-        XCTAssertEqual(request(#"{"command": ["rate", 1.5], "request_id": 2.5}"#), .init(id: .value(.double(2.5)), command: .success(.rate(1.5))))
-        XCTAssertEqual(request(#"{"command": ["status"], "request_id": 3, "extra": {"ignored": true}}"#), .init(id: .value(.int(3)), command: .success(.status)))
+                       .init(id: .int(7), command: .success(.seek(.relative(MediaTime(seconds: 10))))))
+        XCTAssertEqual(request(#"{"command": "pause", "request_id": 8}"#), .init(id: .int(8), command: .success(.pause)))
+        XCTAssertEqual(request(#"{"command": "seek 1:30"}"#), .init(id: .null, command: .success(.seek(.absolute(MediaTime(seconds: 90))))))
+        XCTAssertEqual(request(#"  {"request_id": "abc", "command": ["VOLUME", 50]}  "#), .init(id: .string("abc"), command: .success(.volume(50))))
+        XCTAssertEqual(request(#"{"command": ["mute", true], "request_id": 1}"#), .init(id: .int(1), command: .success(.mute(true))))
+        XCTAssertEqual(request(#"{"command": ["rate", 1.5], "request_id": 2.5}"#), .init(id: .double(2.5), command: .success(.rate(1.5))))
+        XCTAssertEqual(request(#"{"command": ["status"], "request_id": 3, "extra": {"ignored": true}}"#), .init(id: .int(3), command: .success(.status)))
     }
 
     func testTextLinesInJSONMode() {
@@ -27,7 +27,7 @@ final class JSONProtocolTests: XCTestCase {
     func testMalformed() {
         for line in ["{not json", "{\"command\": ", "[1,2", "\"unterminated"] {
             let parsed = request(line)
-            XCTAssertEqual(parsed.id, .value(.null), line)
+            XCTAssertEqual(parsed.id, .null, line)
             guard case .failure(let error) = parsed.command else { return XCTFail(line) }
             XCTAssertTrue(error.message.hasPrefix("invalid JSON: "), error.message)
         }
@@ -48,53 +48,59 @@ final class JSONProtocolTests: XCTestCase {
     }
 
     func testReplies() {
-        XCTAssertEqual(JSONProtocol.reply(id: .value(.int(7)), error: nil).serialized, #"{"data":null,"error":"success","request_id":7}"#)
-        XCTAssertEqual(JSONProtocol.reply(id: .value(.null), error: "bad").serialized, #"{"data":null,"error":"bad","request_id":null}"#)
-        XCTAssertEqual(JSONProtocol.reply(id: .absent, error: nil, data: .object(["muted": .bool(true)])).serialized,
+        XCTAssertEqual(Reply(id: .int(7), error: nil).line, #"{"data":null,"error":"success","request_id":7}"#)
+        XCTAssertEqual(Reply(id: .null, error: "bad").line, #"{"data":null,"error":"bad","request_id":null}"#)
+        XCTAssertEqual(Reply(id: .absent, error: nil, data: .muted(true)).line,
                        #"{"data":{"muted":true},"error":"success"}"#)
     }
 
-    func testEvents() {
-        XCTAssertEqual(JSONProtocol.hello(version: "1.0", gstreamer: "1.22.0").serialized,
+    func testEvents() throws {
+        XCTAssertEqual(WireEvents.hello(version: "1.0", gstreamer: "1.22.0"),
                        #"{"event":"hello","gstreamer":"1.22.0","protocol":1,"version":"1.0"}"#)
-        XCTAssertEqual(JSONProtocol.event(.stateChanged(from: .opening, to: .ready)).serialized, #"{"event":"state","from":"opening","to":"ready"}"#)
-        XCTAssertEqual(JSONProtocol.event(.position(.milliseconds(1250), duration: .milliseconds(10_021))).serialized,
+        XCTAssertEqual(WireEvents.line(for: .stateChanged(from: .opening, to: .ready)), #"{"event":"state","from":"opening","to":"ready"}"#)
+        XCTAssertEqual(WireEvents.line(for: .position(.milliseconds(1250), duration: .milliseconds(10_021))),
                        #"{"duration":10.021,"event":"position","position":1.25}"#)
-        XCTAssertEqual(JSONProtocol.event(.position(.zero, duration: nil)).serialized, #"{"duration":null,"event":"position","position":0}"#)
-        XCTAssertEqual(JSONProtocol.event(.durationChanged(nil)).serialized, #"{"duration":null,"event":"duration"}"#)
-        XCTAssertEqual(JSONProtocol.event(.mediaSize(VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45))).serialized,
+        XCTAssertEqual(WireEvents.line(for: .position(.zero, duration: nil)), #"{"duration":null,"event":"position","position":0}"#)
+        XCTAssertEqual(WireEvents.line(for: .durationChanged(nil)), #"{"duration":null,"event":"duration"}"#)
+        XCTAssertEqual(WireEvents.line(for: .mediaSize(VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45))),
                        #"{"event":"media-size","height":576,"width":1024}"#)
-        XCTAssertEqual(JSONProtocol.event(.mediaSize(nil)).serialized, #"{"event":"media-size","height":null,"width":null}"#)
-        XCTAssertEqual(JSONProtocol.event(.buffering(percent: 40)).serialized, #"{"event":"buffering","percent":40}"#)
-        XCTAssertEqual(JSONProtocol.event(.seekDone(.milliseconds(2000))).serialized, #"{"event":"seek-done","position":2}"#)
-        XCTAssertEqual(JSONProtocol.event(.endOfStream(position: .milliseconds(4005))).serialized, #"{"event":"eos","position":4.005}"#)
-        XCTAssertEqual(JSONProtocol.event(.rateChanged(1.5)).serialized, #"{"event":"rate","rate":1.5}"#)
-        XCTAssertEqual(JSONProtocol.event(.volumeChanged(volume: 1, muted: true)).serialized, #"{"event":"volume","linear":1,"muted":true,"volume":100}"#)
-        XCTAssertEqual(JSONProtocol.event(.sinksChosen(video: "fakevideosink", audio: "fakeaudiosink", reason: "r")).serialized,
+        XCTAssertEqual(WireEvents.line(for: .mediaSize(nil)), #"{"event":"media-size","height":null,"width":null}"#)
+        XCTAssertEqual(WireEvents.line(for: .buffering(percent: 40)), #"{"event":"buffering","percent":40}"#)
+        XCTAssertEqual(WireEvents.line(for: .seekDone(.milliseconds(2000))), #"{"event":"seek-done","position":2}"#)
+        XCTAssertEqual(WireEvents.line(for: .endOfStream(position: .milliseconds(4005))), #"{"event":"eos","position":4.005}"#)
+        XCTAssertEqual(WireEvents.line(for: .rateChanged(1.5)), #"{"event":"rate","rate":1.5}"#)
+        XCTAssertEqual(WireEvents.line(for: .volumeChanged(volume: 1, muted: true)), #"{"event":"volume","linear":1,"muted":true,"volume":100}"#)
+        XCTAssertEqual(WireEvents.line(for: .sinksChosen(video: "fakevideosink", audio: "fakeaudiosink", reason: "r")),
                        #"{"audio":"fakeaudiosink","event":"sinks","reason":"r","video":"fakevideosink"}"#)
-        XCTAssertEqual(JSONProtocol.event(.uriLoaded("file:///a%20b.mp4"), item: (1, 3)).serialized,
+        XCTAssertEqual(WireEvents.line(for: .uriLoaded("file:///a%20b.mp4"), item: (1, 3)),
                        #"{"count":3,"event":"uri","index":1,"uri":"file:///a%20b.mp4"}"#)
         let error = PlayerError(kind: .resource, code: 3, element: "source", message: "Resource not found.", debug: "d\n\"x\"",
                                 missingPlugins: ["AC-3"], uri: "file:///x")
-        XCTAssertEqual(JSONProtocol.event(.error(error)).serialized,
+        XCTAssertEqual(WireEvents.line(for: .error(error)),
                        #"{"code":3,"debug":"d\n\"x\"","element":"source","event":"error","http_status":null,"kind":"resource","message":"Resource not found.","missing_plugins":["AC-3"],"uri":"file:///x"}"#)
-        XCTAssertEqual(JSONProtocol.event(.warning(PlayerError(kind: .other, message: "w", httpStatus: 404))).serialized,
+        XCTAssertEqual(WireEvents.line(for: .warning(PlayerError(kind: .other, message: "w", httpStatus: 404))),
                        #"{"code":0,"debug":null,"element":null,"event":"warning","http_status":404,"kind":"other","message":"w","missing_plugins":[],"uri":null}"#)
         let info = MediaInfo(uri: "u", isLive: false, isSeekable: true, duration: .milliseconds(4000), hasVideo: true, hasAudio: false, subtitleStreams: 1)
-        XCTAssertEqual(JSONProtocol.event(.mediaInfo(info)).serialized,
+        XCTAssertEqual(WireEvents.line(for: .mediaInfo(info)),
                        #"{"duration":4,"event":"media-info","has_audio":false,"has_video":true,"live":false,"seekable":true,"subtitle_streams":1,"uri":"u"}"#)
-        guard case .object(let stats) = JSONProtocol.event(.statistics(PlayerStatistics())) else { return XCTFail() }
-        XCTAssertEqual(stats["event"], .string("statistics"))
-        XCTAssertEqual(stats["rendered_frames"], .int(0))
+        let stats = try XCTUnwrap(jsonObject(WireEvents.line(for: .statistics(PlayerStatistics()))))
+        XCTAssertEqual(stats["event"] as? String, "statistics")
+        XCTAssertEqual(stats["rendered_frames"] as? Int, 0)
     }
 
     func testSerialisationIsStableAndValid() throws {
-        let value = JSONValue.object(["b": .array([.int(1), .double(0.1), .double(.nan), .bool(false), .null]),
-                                      "a": .string("tab\there \u{1} \u{2028} é \\ \"q\"")])
-        let text = value.serialized
-        XCTAssertEqual(text, #"{"a":"tab\there \u0001 \u2028 é \\ \"q\"","b":[1,0.1,null,false,null]}"#)
+        let text = Reply(id: .string("b"), error: "tab\there \u{1} \u{2028} é \\ \"q\" \u{8}\u{C}\u{7F}", data: .help(commands: ["1"], keys: [])).line
+        XCTAssertEqual(text, #"{"data":{"commands":["1"],"keys":[]},"error":"tab\there \u0001 \u2028 é \\ \"q\" \u0008\u000c\u007f","request_id":"b"}"#)
         XCTAssertFalse(text.contains("\n"))
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(text.utf8)))
-        XCTAssertEqual(try JSONValue.parse(text)["a"], .string("tab\there \u{1} \u{2028} é \\ \"q\""))
+        XCTAssertEqual(try JSONValue.parse(text)["error"], .string("tab\there \u{1} \u{2028} é \\ \"q\" \u{8}\u{C}\u{7F}"))
+        XCTAssertEqual(Wire.escapingLikeProtocolV1(#"{"a":"\\b\b"}"#), #"{"a":"\\b\u0008"}"#, "an escaped backslash before b stays")
+    }
+
+    func testNonFiniteNumbersAreNull() {
+        XCTAssertEqual(WireEvents.line(for: .rateChanged(.nan)), #"{"event":"rate","rate":null}"#)
+        var statistics = PlayerStatistics()
+        statistics.lastSeekLatencyMilliseconds = .infinity
+        XCTAssertTrue(WireEvents.line(for: .statistics(statistics)).contains(#""last_seek_latency_ms":null"#))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// gstplay runs whose exit is checked by LeakSanitizer under `make test-asan` (elsewhere they
@@ -51,7 +52,7 @@ final class LeakCheckTests: XCTestCase {
 
     /// An HTTP error (souphttpsrc, the network error path).
     func testHTTPErrorLeaksNothing() throws {
-        let server = try FaultServer()
+        let server = try HTTPTestServer()
         defer { server.stop() }
         let child = GstplayProcess([server.url("/status/404")], input: .devNull, environment: Self.leakCheckEnvironment, checkLeaks: true)
         try child.start()

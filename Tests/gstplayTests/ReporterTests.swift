@@ -38,7 +38,7 @@ final class ReporterTests: XCTestCase {
         let (out, err) = capture.finish()
         XCTAssertEqual(out, "")
         XCTAssertEqual(err, """
-            gstplay: note: no display: using video sink 'fakevideosink' and audio sink 'fakeaudiosink'
+            gstplay: note: no display (video sink 'fakevideosink', audio sink 'fakeaudiosink')
             Now playing clip.mp4 (1/2)
             Video: 1024x576
             gstplay: warning: clip.mp4: qtdemux0: odd
@@ -65,6 +65,17 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual(lines.compactMap { jsonObject($0)?["event"] as? String },
                        ["sinks", "uri", "state", "media-size", "media-size", "position", "warning", "media-size"])
         XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n", "the human error line still goes to stderr")
+    }
+
+    func testJSONModeWritesBufferingMessages() {
+        let capture = Capture()
+        let reporter = EventReporter(output: capture.output, mode: .json, quiet: false)
+        for percent in [100, 40, 80, 100, 100] { reporter.report(.buffering(percent: percent), item: item) }
+        let lines = GstplayProcess.completeLines(capture.finish().stdout)
+        XCTAssertEqual(lines.filter { $0.contains(#""event":"message""#) },
+                       [#"{"event":"message","text":"Buffering 40%"}"#, #"{"event":"message","text":"Buffering 80%"}"#,
+                        #"{"event":"message","text":"Buffering complete"}"#], "complete once, after buffering")
+        XCTAssertEqual(lines.filter { $0.contains(#""event":"buffering""#) }.count, 5)
     }
 
     func testStatusLineIsRedrawnAroundNotes() {

@@ -1,4 +1,6 @@
 import Foundation
+import ProcessProbe
+import TestSupport
 import XCTest
 
 /// Long runs of the `gstplay` binary (issue #6):
@@ -12,6 +14,8 @@ import XCTest
 final class SoakCLITests: XCTestCase {
     static var runs: Int { ProcessInfo.processInfo.environment["GSTPLAY_SOAK_CLI_RUNS"].flatMap { Int($0) }.map { max($0, 5) } ?? 10 }
     private let short = GstplayProcess.fixture("short-0.2s.mp4")
+    /// This test process.
+    private static let probe = ProcessProbe.current
 
     func testManyCompleteRuns() throws {
         let runs = Self.runs
@@ -19,7 +23,7 @@ final class SoakCLITests: XCTestCase {
         var baseline: (fds: Int, threads: Int)?
         let started = Date()
         for index in 0..<runs {
-            if index == 2 { baseline = (ProcProbe.openDescriptors(), ProcProbe.threads()) } // after the first runs set up the reader threads' pools
+            if index == 2 { baseline = (Self.probe.descriptorCount ?? -1, Self.probe.threadCount ?? -1) } // after the first runs set up the reader threads' pools
             let begin = Date()
             let result = try GstplayProcess.run(["--json", "--quiet", short], timeout: 20)
             durations.append(Date().timeIntervalSince(begin))
@@ -27,11 +31,12 @@ final class SoakCLITests: XCTestCase {
                 return XCTFail("run \(index): status \(String(describing: result.status)), stderr: \(result.stderr)")
             }
         }
-        var after = (fds: ProcProbe.openDescriptors(), threads: ProcProbe.threads())
-        let settle = Date().addingTimeInterval(5)
-        while let baseline, after.fds > baseline.fds + 2 || after.threads > baseline.threads + 4, Date() < settle {
-            Thread.sleep(forTimeInterval: 0.1)
-            after = (ProcProbe.openDescriptors(), ProcProbe.threads())
+        var after = (fds: Self.probe.descriptorCount ?? -1, threads: Self.probe.threadCount ?? -1)
+        if let baseline {
+            _ = eventually(timeout: .seconds(5), interval: .milliseconds(100)) {
+                after = (Self.probe.descriptorCount ?? -1, Self.probe.threadCount ?? -1)
+                return after.fds <= baseline.fds + 2 && after.threads <= baseline.threads + 4
+            }
         }
         let head = Array(durations.prefix(max(1, runs / 10))), tail = Array(durations.suffix(max(1, runs / 10)))
         let report = "SOAK name=cli-runs runs=\(runs) test_fds_before=\(baseline?.fds ?? -1) test_fds_after=\(after.fds) "
@@ -54,7 +59,8 @@ final class SoakCLITests: XCTestCase {
         let child = GstplayProcess(["--json", "--keep-open", short])
         try child.start()
         defer { child.send("quit"); child.closeInput(); _ = child.waitForExit(timeout: 20) }
-        let pid = String(child.process.processIdentifier)
+        let probe = ProcessProbe(pid: child.process.processIdentifier)
+        func sample() -> (rss: Int, fds: Int, threads: Int) { (probe.rssKiB ?? -1, probe.descriptorCount ?? -1, probe.threadCount ?? -1) }
         XCTAssertTrue(child.waitForLine(containing: #""event":"eos""#), child.stdout)
 
         func count(_ text: String, in out: String) -> Int { out.components(separatedBy: text).count - 1 }
@@ -76,17 +82,16 @@ final class SoakCLITests: XCTestCase {
         }
         let started = Date()
         for index in 0..<warmUp { guard cycle(index) else { return } }
-        let before = (rss: ProcProbe.rssKiB(pid: pid), fds: ProcProbe.openDescriptors(pid: pid), threads: ProcProbe.threads(pid: pid))
+        let before = sample()
         var midRSS = before.rss
         for index in warmUp..<(warmUp + cycles) {
             guard cycle(index) else { return }
-            if index == warmUp + cycles / 2 { midRSS = ProcProbe.rssKiB(pid: pid) }
+            if index == warmUp + cycles / 2 { midRSS = sample().rss }
         }
-        var after = (rss: ProcProbe.rssKiB(pid: pid), fds: ProcProbe.openDescriptors(pid: pid), threads: ProcProbe.threads(pid: pid))
-        let settle = Date().addingTimeInterval(20)
-        while after.threads > before.threads + 4 || after.fds > before.fds + 2, Date() < settle {
-            Thread.sleep(forTimeInterval: 0.2)
-            after = (ProcProbe.rssKiB(pid: pid), ProcProbe.openDescriptors(pid: pid), ProcProbe.threads(pid: pid))
+        var after = sample()
+        _ = eventually(timeout: .seconds(20), interval: .milliseconds(200)) {
+            after = sample()
+            return after.threads <= before.threads + 4 && after.fds <= before.fds + 2
         }
         let perCycle = Double(after.rss - before.rss) * 1024 / Double(cycles)
         let allowedKiB = 8 * 1024 + 16 * cycles
@@ -99,7 +104,7 @@ final class SoakCLITests: XCTestCase {
         XCTAssertLessThanOrEqual(after.fds, before.fds + 2, report)
         // The playlist, the reporter and the JSON writer hold nothing per cycle: the same bound as
         // the Backend soak (8 MiB for malloc's arenas to fill, 16 KiB per cycle; docs/RELIABILITY.md).
-        if ProcProbe.underSanitizer {
+        if ProcessProbe.underSanitizer {
             print("SOAK note: gstplay runs under a sanitizer; RSS includes shadow memory and quarantine, its bound is not checked")
         } else {
             XCTAssertLessThanOrEqual(after.rss - before.rss, allowedKiB, report)
@@ -109,28 +114,4 @@ final class SoakCLITests: XCTestCase {
 
     private static func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
     private static func milliseconds(_ values: [Double]) -> Int { Int((mean(values) * 1000).rounded()) }
-}
-
-/// `/proc/<pid>` figures (Linux); `pid` "self" is this process.
-enum ProcProbe {
-    /// True under `swift test --sanitize=address|thread` (then the gstplay binary next to the
-    /// tests is built the same way): RSS counts shadow memory and ASan's quarantine.
-    static let underSanitizer = dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
-
-    /// Resident set size in KiB (`VmRSS`).
-    static func rssKiB(pid: String = "self") -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return -1 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
-        }
-        return -1
-    }
-
-    static func openDescriptors(pid: String = "self") -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-    }
-
-    static func threads(pid: String = "self") -> Int {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? -1
-    }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ProcessProbe
+import TestSupport
 import XCTest
 
 /// gstplay under a real pseudo-terminal (`posix_openpt`): the status line, single keys, and
@@ -58,12 +60,14 @@ final class TerminalTests: XCTestCase {
         }
     }
 
-    // (i)
-    func testStatusLineKeysAndTerminalRestore() throws {
+    /// A gstplay session on a fresh pty: gstplay plays the 10 s clip with the pty's slave as
+    /// stdin, stdout and stderr; `body` runs once "Playing" is on the screen and gets the pty,
+    /// the process, a semaphore signalled at its exit, the terminal settings from before it
+    /// started and the screen so far. The pty is closed and gstplay killed afterwards.
+    private func session(_ body: (PseudoTerminal, Process, DispatchSemaphore, [UInt8], inout String) throws -> Void) throws {
         let pty = try PseudoTerminal()
         defer { close(pty.master); close(pty.slave) }
         let before = pty.settings()
-
         let process = Process()
         process.executableURL = GstplayProcess.binary
         if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
@@ -76,9 +80,14 @@ final class TerminalTests: XCTestCase {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-
         var screen = ""
-        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") && $0.contains(" / 0:00:10") }, screen)
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
+        try body(pty, process, exited, before, &screen)
+    }
+
+    // (i)
+    func testStatusLineKeysAndTerminalRestore() throws { try session { pty, process, exited, before, screen in
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains(" / 0:00:10") }, screen)
         XCTAssertTrue(screen.contains("\r\u{1B}[K") || screen.contains("\u{1B}[K"), "updated in place")
         XCTAssertTrue(screen.contains("["), "progress bar")
         XCTAssertNotEqual(pty.settings(), before, "raw mode is on while playing")
@@ -97,78 +106,27 @@ final class TerminalTests: XCTestCase {
                 XCTAssertLessThanOrEqual(segment.replacingOccurrences(of: "\u{1B}[K", with: "").count, 99, segment)
             }
         }
-    }
+    } }
 
-    func testTerminalIsRestoredOnSIGTERM() throws {
-        let pty = try PseudoTerminal()
-        defer { close(pty.master); close(pty.slave) }
-        let before = pty.settings()
-        let process = Process()
-        process.executableURL = GstplayProcess.binary
-        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
-        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
-        let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var screen = ""
-        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
+    func testTerminalIsRestoredOnSIGTERM() throws { try session { pty, process, exited, before, _ in
         process.terminate()
         XCTAssertEqual(exited.wait(timeout: .now() + 20), .success)
         XCTAssertEqual(process.terminationStatus, 143)
         XCTAssertEqual(pty.settings(), before, "terminal settings restored after SIGTERM")
-    }
+    } }
 
-    /// Polls `condition` every 20 ms until it holds or `timeout` passes (for states no output announces).
-    private func eventually(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() >= deadline { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
-    /// The process state letter from /proc (`T` when stopped).
-    private func processState(_ pid: Int32) -> Character? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        return stat[stat.index(close, offsetBy: 2)...].first
-    }
-
-    func testCtrlZRestoresTheTerminalAndFgResumesRawMode() throws {
-        let pty = try PseudoTerminal()
-        defer { close(pty.master); close(pty.slave) }
-        let before = pty.settings()
-        let process = Process()
-        process.executableURL = GstplayProcess.binary
-        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
-        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
-        let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var screen = ""
-        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
+    func testCtrlZRestoresTheTerminalAndFgResumesRawMode() throws { try session { pty, process, exited, before, _ in
         XCTAssertNotEqual(pty.settings(), before)
 
         kill(process.processIdentifier, SIGTSTP)
-        XCTAssertTrue(eventually { self.processState(process.processIdentifier) == "T" }, "stopped")
+        XCTAssertTrue(eventually(timeout: .seconds(10)) { ProcessProbe(pid: process.processIdentifier).state == "T" }, "stopped")
         XCTAssertEqual(pty.settings(), before, "terminal restored while stopped")
         kill(process.processIdentifier, SIGCONT)
-        XCTAssertTrue(eventually { pty.settings() != before }, "raw mode again after SIGCONT")
+        XCTAssertTrue(eventually(timeout: .seconds(10)) { pty.settings() != before }, "raw mode again after SIGCONT")
 
         pty.send("q")
         XCTAssertEqual(exited.wait(timeout: .now() + 20), .success)
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(pty.settings(), before)
-    }
+    } }
 }

@@ -25,11 +25,3 @@ enum BusMarker: String {
         return BusMarker(rawValue: String(cString: name))
     }
 }
-
-extension Engine {
-    /// Starts a new epoch: until its marker comes through, bus messages are stale.
-    func startNewBusEpoch() {
-        guard let playbin else { return }
-        epochMarkerSeqnum = BusMarker.post(.epoch, on: playbin)
-    }
-}

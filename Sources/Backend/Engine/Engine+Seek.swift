@@ -1,44 +1,56 @@
 import CGStreamer
 
-/// Seeks and rate (loop thread): requests are resolved, kept until preroll, throttled by
-/// ``SeekThrottle``, issued with `gst_element_seek`, and reported on ASYNC_DONE.
+/// Seeks and rate (loop thread): requests are resolved, kept until preroll (fractions until
+/// the duration is known), throttled by ``SeekThrottle``, issued with `gst_element_seek`, and
+/// reported on ASYNC_DONE.
 extension Engine {
     func requestSeek(_ target: SeekTarget, mode: SeekMode) {
         preconditionOnLoop()
-        guard inputs.loaded, !inputs.failed, !isLive else { return }
+        let inputs = playback.inputs
+        guard inputs.loaded, !inputs.failed, !facts.isLive, let pipeline else { return }
         guard inputs.prerolled else {
-            pendingSeekBeforePreroll = (target, mode)
+            seeks.pending = (target, mode)
             return
         }
-        let current = playbin.flatMap(queryPosition) ?? hub.snapshot.position ?? .zero
+        let current = pipeline.queryPosition() ?? hub.snapshot.position ?? .zero
+        if adaptive.info.isLive {
+            if let position = liveSeekPosition(target, current: current) { submitSeek(SeekRequest(position: position, mode: mode)) }
+            return
+        }
         var position: MediaTime
         switch target {
         case .absolute(let time): position = time
         case .relative(let offset): position = current + offset
         case .fraction(let fraction):
-            guard let duration, fraction.isFinite else { return }
+            guard fraction.isFinite else { return }
+            guard let duration = facts.duration else {
+                // Runs once the duration is known (``queryDuration()``); play on meanwhile.
+                seeks.pending = (target, mode)
+                applyTargetState()
+                return
+            }
             position = MediaTime(seconds: duration.seconds * min(max(fraction, 0), 1))
         }
-        position = position.clamped(to: duration)
+        position = position.clamped(to: facts.duration)
         submitSeek(SeekRequest(position: position, mode: mode))
     }
 
     /// Passes a request through the throttle: now, or later from the seek timer.
     func submitSeek(_ request: SeekRequest) {
-        switch throttle.request(request, now: Engine.now()) {
+        switch seeks.throttle.request(request, now: Engine.now()) {
         case .execute(let seek): executeSeek(seek)
-        case .armTimer(let ms): armSeekTimer(ms)
+        case .armTimer(let ms): armSeekTimer(.milliseconds(ms))
         case .coalesced, .idle: break
         }
     }
 
-    private func armSeekTimer(_ milliseconds: UInt32) {
-        seekTimer?.destroy()
-        seekTimer = loop.addTimer(milliseconds: milliseconds) { [unowned self] in
-            self.seekTimer = nil
-            switch self.throttle.timerFired(now: Engine.now()) {
+    private func armSeekTimer(_ delay: Duration) {
+        timers.seek?.destroy()
+        timers.seek = loop.addTimer(every: delay) { [unowned self] in
+            self.timers.seek = nil
+            switch self.seeks.throttle.timerFired(now: Engine.now()) {
             case .execute(let seek): self.executeSeek(seek)
-            case .armTimer(let ms): self.armSeekTimer(ms)
+            case .armTimer(let ms): self.armSeekTimer(.milliseconds(ms))
             case .coalesced, .idle: break
             }
             return false
@@ -46,12 +58,13 @@ extension Engine {
     }
 
     /// Issues a flushing seek at the current rate (`gst_element_seek`); negative rates play
-    /// from `0` to the position backwards.
+    /// from the position back to 0.
     func executeSeek(_ seek: SeekRequest) {
-        guard let playbin, inputs.prerolled, !inputs.failed else { return }
+        guard let pipeline, let playbin = pipeline.element, playback.inputs.prerolled, !playback.inputs.failed else { return }
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= seek.mode == .accurate ? GST_SEEK_FLAG_ACCURATE.rawValue
                                         : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
+        let rate = playback.rate
         let event: UnsafeMutablePointer<GstEvent>
         if rate > 0 {
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
@@ -60,64 +73,62 @@ extension Engine {
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                        GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds))
         }
-        postSeekMarker(on: playbin)
-        let ok = gst_element_send_event(playbin, event) // takes ownership of the event
-        guard ok != 0 else {
-            publish(.warning(PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: uri)))
+        // ASYNC_DONE carries no seek seqnum through playbin, and one left from an earlier async
+        // state change may still be queued: the marker splits older ASYNC_DONEs from the seek's.
+        seeks.markerSeen = false
+        seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
+        guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
+            publish(.warning(PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)))
             return
         }
-        stats.seekCount += 1
-        seekIssuedAt = Engine.now()
-        inputs.seeking = true
-        inputs.ended = false
+        statistics.seekExecuted()
+        seeks.issuedAt = Engine.now()
+        seeks.issuedPosition = seek.position
+        playback.inputs.seeking = true
+        playback.inputs.ended = false
         updateState()
-    }
-
-    /// ASYNC_DONE carries no seek seqnum through playbin, and one left from an earlier async
-    /// state change (a pause) may still be queued: the marker posted right before the seek
-    /// splits older ASYNC_DONEs from the seek's own (see ``BusMarker``).
-    private func postSeekMarker(on playbin: UnsafeMutablePointer<GstElement>) {
-        seekMarkerSeen = false
-        seekMarkerSeqnum = BusMarker.post(.seek, on: playbin)
     }
 
     /// ASYNC_DONE after a seek: report the landed position, restore the target state.
     func seekCompleted() {
-        guard let issued = seekIssuedAt else { return }
-        seekIssuedAt = nil
-        stats.lastSeekLatencyMilliseconds = Double(Engine.now() - issued) / 1e6
-        let landed = playbin.flatMap(queryPosition) ?? .zero
+        guard let issued = seeks.issuedAt else { return }
+        seeks.issuedAt = nil
+        statistics.seekLanded(latencyNanoseconds: Engine.now() - issued)
+        let landed = pipeline?.queryPosition() ?? seeks.issuedPosition
         hub.updateSnapshot { $0.position = landed }
-        inputs.seeking = false
-        observersSawJump(to: landed)
+        playback.inputs.seeking = false
+        observers.playheadJumped(to: landed)
         publish(.seekDone(landed))
-        publish(.position(landed, duration: duration))
+        publish(.position(landed, duration: facts.duration))
         applyTargetState()
         updateState()
     }
 
     /// Applies a new rate (validated by the caller). Same direction: first an instant rate change
     /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`, no flush); where the demuxer refuses it, or the
-    /// direction changes, a flushing seek at the current position through the throttle.
+    /// direction changes, a flushing seek at the current position.
     func setRate(_ newRate: Double) {
         preconditionOnLoop()
-        guard newRate != rate else { return }
-        let oldRate = rate
-        rate = newRate
-        stats.rate = newRate
+        guard newRate != playback.rate else { return }
+        let oldRate = playback.rate
+        playback.rate = newRate
+        statistics.current.rate = newRate
         hub.updateSnapshot { $0.rate = newRate }
         publish(.rateChanged(newRate))
-        guard inputs.loaded, inputs.prerolled, !inputs.failed, !isLive, let playbin else { return }
+        let inputs = playback.inputs
+        guard inputs.loaded, inputs.prerolled, !inputs.failed, !facts.isLive, let pipeline, let playbin = pipeline.element else { return }
         if (oldRate > 0) == (newRate > 0), configuration.instantRateChange, !inputs.seeking,
            let event = gst_event_new_seek(newRate, GST_FORMAT_TIME, GST_SEEK_FLAG_INSTANT_RATE_CHANGE,
                                           GST_SEEK_TYPE_NONE, -1, GST_SEEK_TYPE_NONE, -1),
            gst_element_send_event(playbin, event) != 0 {
-            stats.instantRateChanges += 1
+            statistics.current.instantRateChanges += 1
             return
         }
         // A user action, not a scrub: not throttled (it still counts for the throttle window).
-        let position = queryPosition(playbin) ?? .zero
-        throttle.noteExecuted(now: Engine.now())
+        // Going backwards from the end (after EOS) starts at the duration.
+        var position = pipeline.queryPosition() ?? .zero
+        if inputs.ended, newRate < 0, let duration = facts.duration { position = duration }
+        seeks.throttle.noteExecuted(now: Engine.now())
         executeSeek(SeekRequest(position: position, mode: .accurate))
     }
 }

@@ -3,8 +3,11 @@ import Synchronization
 
 /// Delivery of ``PlayerEvent``s and the lock-protected snapshot getters answer from.
 ///
-/// The engine calls ``publish(_:)`` on the loop thread; delivery to the delegate happens
-/// outside the lock, on the loop thread or the configured queue. Streams get every event.
+/// The engine calls ``publish(_:)`` on the loop thread; events wait in an outbox until the
+/// handler that raised them has returned, then ``flush()`` (run by ``MainLoopThread`` after
+/// every dispatch) hands them, in order, to every stream and to the delegate (on the loop
+/// thread or the configured queue). A delegate that calls back into the player only queues
+/// work: the engine is never re-entered mid-handler.
 final class EventHub: Sendable {
     private struct Listeners {
         weak var delegate: (any PlayerDelegate)?
@@ -14,7 +17,20 @@ final class EventHub: Sendable {
         var closed = false
     }
 
+    private struct Outbox {
+        var events: [PlayerEvent] = []
+        var flushing = false
+        /// Set by ``startDelivery()``: nothing is delivered before the engine has started.
+        var started = false
+        /// A delegate or stream has listened once: from then on nothing is held for later ones.
+        var hadListener = false
+    }
+
+    /// Events kept while nobody listens yet (the oldest are dropped beyond this).
+    private static let heldEventLimit = 4096
+
     private let listeners = Mutex(Listeners())
+    private let outbox = Mutex(Outbox())
     private let snapshotState = Mutex(PlayerSnapshot())
     private let statisticsState = Mutex(PlayerStatistics())
     private let delegateQueue: DispatchQueue?
@@ -27,6 +43,10 @@ final class EventHub: Sendable {
         get { listeners.withLock { $0.delegate } }
         set { listeners.withLock { $0.delegate = newValue } }
     }
+
+    /// Whether anyone receives events (a delegate or an open stream): periodic queries made
+    /// only to report are skipped when nobody listens.
+    var hasListeners: Bool { listeners.withLock { $0.delegate != nil || !$0.streams.isEmpty } }
 
     /// The current snapshot (any thread).
     var snapshot: PlayerSnapshot { snapshotState.withLock { $0 } }
@@ -53,8 +73,45 @@ final class EventHub: Sendable {
         return stream
     }
 
-    /// Hands `event` to the delegate and every stream (loop thread).
+    /// Queues `event` for delivery after the current handler (loop thread).
     func publish(_ event: PlayerEvent) {
+        outbox.withLock { box in
+            box.events.append(event)
+            if box.events.count > Self.heldEventLimit { box.events.removeFirst(box.events.count - Self.heldEventLimit) }
+        }
+    }
+
+    /// Opens delivery with `first` ahead of everything raised so far (loop thread, once, when
+    /// the engine starts).
+    func startDelivery(with first: PlayerEvent) {
+        outbox.withLock { box in
+            box.events.insert(first, at: 0)
+            box.started = true
+        }
+    }
+
+    /// Delivers the queued events in order (loop thread). Events raised while delivering (a
+    /// delegate that shuts the player down, say) are delivered by the same call, after them.
+    /// Nothing is delivered before ``startDelivery()``. Until the player has had a first
+    /// listener (a delegate or a stream) events are held, so that listener gets everything from
+    /// ``PlayerEvent/initialized`` on; afterwards an event nobody listens to is dropped.
+    func flush() {
+        let listening = listeners.withLock { $0.player != nil && ($0.delegate != nil || !$0.streams.isEmpty) }
+        let mayFlush = outbox.withLock { box -> Bool in
+            guard box.started, !box.flushing else { return false }
+            if listening { box.hadListener = true }
+            guard box.hadListener else { return false }
+            box.flushing = true
+            return true
+        }
+        guard mayFlush else { return }
+        while let event = outbox.withLock({ $0.events.isEmpty ? nil : $0.events.removeFirst() }) {
+            deliver(event)
+        }
+        outbox.withLock { $0.flushing = false }
+    }
+
+    private func deliver(_ event: PlayerEvent) {
         let (delegate, player, streams) = listeners.withLock { ($0.delegate, $0.player, Array($0.streams.values)) }
         for stream in streams { stream.yield(event) }
         guard let delegate, let player else { return }

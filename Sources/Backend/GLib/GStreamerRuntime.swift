@@ -5,8 +5,26 @@ enum GStreamerRuntime {
     private static let initialized: Bool = {
         gst_init(nil, nil)
         gst_pb_utils_init()
+        rankOutCrashingSinks()
         return true
     }()
+
+    /// Sinks the auto sinks (`autovideosink`, playbin's own fallback) must never pick, because they
+    /// take the process down: `dfbvideosink` segfaults without a DirectFB device (any desktop without
+    /// gstreamer1.0-x/-gl, DESIGN.md §6), `gtkwaylandsink` deadlocks an app running a GLib main loop.
+    /// Naming one explicitly (`--video-sink dfbvideosink`) still works.
+    static let crashingSinks = ["dfbvideosink", "gtkwaylandsink"]
+
+    /// Sets the rank of ``crashingSinks`` to `GST_RANK_NONE` in this process only
+    /// (`gst_registry_lookup_feature`, `gst_plugin_feature_set_rank`; the registry cache is untouched).
+    private static func rankOutCrashingSinks() {
+        guard let registry = gst_registry_get() else { return }
+        for name in crashingSinks {
+            guard let feature = gst_registry_lookup_feature(registry, name) else { continue }
+            gst_plugin_feature_set_rank(feature, guint(GST_RANK_NONE.rawValue))
+            gst_object_unref(UnsafeMutableRawPointer(feature))
+        }
+    }
 
     /// Initialises GStreamer on first use; thread-safe (Swift lazy globals run once).
     static func ensureInitialized() { _ = initialized }

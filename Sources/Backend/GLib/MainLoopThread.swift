@@ -6,7 +6,8 @@ import Synchronization
 /// the Backend's GLib plumbing lives (thread, invoke, timers, teardown).
 ///
 /// **Threads:** ``invoke(_:)`` and ``isOnLoopThread`` may be called from any thread; sources
-/// returned by ``addTimer(milliseconds:_:)`` must be created and destroyed on the loop thread.
+/// returned by ``addTimer(every:_:)`` and ``addBusWatch(_:_:)`` must be created and destroyed
+/// on the loop thread.
 final class MainLoopThread: @unchecked Sendable {
     /// The context everything of this player runs on (`g_main_context_new`).
     let context: OpaquePointer
@@ -46,26 +47,34 @@ final class MainLoopThread: @unchecked Sendable {
     /// True on the loop thread while the loop runs (`g_main_context_is_owner`).
     var isOnLoopThread: Bool { g_main_context_is_owner(context) != 0 }
 
-    /// Runs `work` on the loop thread (`g_main_context_invoke_full`): inline when already there,
-    /// otherwise queued. Returns false, without running it, once ``quitAndJoin()`` has begun;
-    /// work queued before that still runs (drained by `quitAndJoin`).
+    /// Runs after every piece of work this thread dispatches (queued work, timers, bus
+    /// watches): the engine delivers the events that work raised here, once its handler has
+    /// returned. Set once, on the loop thread, before any work is queued.
+    var afterDispatch: (() -> Void)?
+
+    /// Queues `work` on the loop thread (a `g_idle_source_new` attached to the context, at
+    /// default priority, FIFO with other queued work). Never runs `work` inline, not even when
+    /// called on the loop thread: a command issued from an event handler runs after that
+    /// handler has returned, so the engine is never re-entered. Returns false, without queueing
+    /// it, once ``quitAndJoin()`` has begun; work queued before that still runs.
     @discardableResult
     func invoke(_ work: @escaping () -> Void) -> Bool {
-        if isOnLoopThread { work(); return true }
-        return closed.withLock { isClosed in
+        closed.withLock { isClosed in
             guard !isClosed else { return false }
-            let box = CallbackBox(work)
-            // Not the owner: this only queues an idle source, it never runs `work` inline here.
-            g_main_context_invoke_full(context, G_PRIORITY_DEFAULT, { data in
-                CallbackBox<() -> Void>.from(data!).value()
+            let box = CallbackBox<(MainLoopThread, () -> Void)>((self, work))
+            CGStreamer_idle_attach(context, G_PRIORITY_DEFAULT, { data in
+                let (thread, work) = CallbackBox<(MainLoopThread, () -> Void)>.from(data!).value
+                work()
+                thread.afterDispatch?()
                 return 0 // G_SOURCE_REMOVE
             }, box.retainedPointer, callbackBoxRelease)
             return true
         }
     }
 
-    /// Runs `work` on the loop thread and waits for it (inline when already there). Returns at
-    /// once without running it when the loop is already shut down.
+    /// Runs `work` on the loop thread and waits for it. On the loop thread itself it runs
+    /// inline (meant for read-only queries such as a position query; it publishes nothing).
+    /// Returns at once without running it when the loop is already shut down.
     func invokeAndWait(_ work: @escaping () -> Void) {
         if isOnLoopThread { work(); return }
         let done = DispatchSemaphore(value: 0)
@@ -75,10 +84,28 @@ final class MainLoopThread: @unchecked Sendable {
 
     /// A repeating (or one-shot, when `body` returns false) timer on this context
     /// (`g_timeout_source_new` + `g_source_attach`). Loop thread only.
-    func addTimer(milliseconds: UInt32, _ body: @escaping () -> Bool) -> TimerSource {
-        let box = CallbackBox(body)
-        let source = CGStreamer_timeout_attach(context, milliseconds, { data in
-            CallbackBox<() -> Bool>.from(data!).value() ? 1 : 0
+    func addTimer(every interval: Duration, _ body: @escaping () -> Bool) -> TimerSource {
+        let box = CallbackBox<(MainLoopThread, () -> Bool)>((self, body))
+        let source = CGStreamer_timeout_attach(context, interval.glibMilliseconds, { data in
+            let (thread, body) = CallbackBox<(MainLoopThread, () -> Bool)>.from(data!).value
+            let keep = body()
+            thread.afterDispatch?()
+            return keep ? 1 : 0
+        }, box.retainedPointer, callbackBoxRelease)!
+        return TimerSource(source: source)
+    }
+
+    /// Watches `bus` on this context (`gst_bus_create_watch` + `g_source_attach`): `handler`
+    /// gets every message on the loop thread. Loop thread only.
+    func addBusWatch(_ bus: UnsafeMutablePointer<GstBus>,
+                     _ handler: @escaping (UnsafeMutablePointer<GstMessage>) -> Void) -> TimerSource {
+        let box = CallbackBox<(MainLoopThread, (UnsafeMutablePointer<GstMessage>) -> Void)>((self, handler))
+        let source = CGStreamer_bus_watch_attach(bus, context, { _, message, data in
+            guard let message, let data else { return 1 }
+            let (thread, handler) = CallbackBox<(MainLoopThread, (UnsafeMutablePointer<GstMessage>) -> Void)>.from(data).value
+            handler(message)
+            thread.afterDispatch?()
+            return 1 // keep the watch
         }, box.retainedPointer, callbackBoxRelease)!
         return TimerSource(source: source)
     }

@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 
 /// Turning what a user typed into URIs `playbin` accepts.
 public enum MediaLocation {
@@ -9,7 +8,7 @@ public enum MediaLocation {
     /// or a malformed URI. Whether the file exists is left to GStreamer to report.
     public static func uri(for location: String) throws(PlayerError) -> String {
         GStreamerRuntime.ensureInitialized()
-        let trimmed = location.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = location.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             throw PlayerError(kind: .invalidInput, message: "empty location")
         }
@@ -37,21 +36,13 @@ public enum MediaLocation {
         return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
             && scheme.count > 1
     }
+}
 
-    /// Expands one command-line argument: a directory becomes its regular files (not hidden),
-    /// sorted by name; anything else is returned as is.
-    public static func expand(_ argument: String) -> [String] {
-        var isDirectory: ObjCBool = false
-        guard !looksLikeURI(argument),
-              FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory),
-              isDirectory.boolValue,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: argument)
-        else { return [argument] }
-        let base = URL(fileURLWithPath: argument)
-        return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name in
-            let path = base.appendingPathComponent(name).path
-            var dir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue ? path : nil
-        }
+extension String {
+    /// The string without leading and trailing white space (spaces, tabs, newlines).
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0.isWhitespace }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

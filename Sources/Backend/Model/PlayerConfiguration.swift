@@ -3,7 +3,7 @@ import Dispatch
 /// Where decoded video or audio goes.
 public enum SinkChoice: Sendable, Hashable {
     /// Let the Backend decide: the platform's auto sink where a display/audio device exists,
-    /// a synchronised fake sink where none does (see ``SinkSelection``).
+    /// a clock-synchronised fake sink where none does, so no crashing auto sink plays headless.
     case automatic
     /// A `gst-launch` style element or bin description, e.g. `"ximagesink"` or
     /// `"fakesink sync=true"` (built with `gst_parse_bin_from_description`).
@@ -14,10 +14,12 @@ public enum SinkChoice: Sendable, Hashable {
 
 /// Settings fixed when a ``Player`` is created.
 public struct PlayerConfiguration: Sendable {
-    /// Interval of position reports while playing, in milliseconds. Default 250 (four a second).
-    public var positionIntervalMilliseconds: UInt32 = 250
-    /// Minimum spacing between executed seeks, in milliseconds. Default 500 (the seed's value).
-    public var seekThrottleMilliseconds: UInt32 = 500
+    /// Interval of position reports while playing. Default 250 ms (four a second); `.zero`
+    /// turns the periodic reports off (reports on pause, seek and EOS remain). No position is
+    /// queried while nobody listens (no delegate, no open ``Player/events`` stream).
+    public var positionInterval: Duration = .milliseconds(250)
+    /// Minimum spacing between executed seeks. Default 500 ms (the seed's value).
+    public var seekThrottle: Duration = .milliseconds(500)
     /// Video output.
     public var videoSink: SinkChoice = .automatic
     /// Audio output.
@@ -27,8 +29,9 @@ public struct PlayerConfiguration: Sendable {
     /// Allowed playback rates (seed 003: -1…2 for the `.apple` engine). Requests outside get
     /// ``PlayerError/Kind/invalidArgument`` and change nothing.
     public var rateRange: ClosedRange<Double> = -1.0...2.0
-    /// Interval of ``PlayerEvent/statistics(_:)`` events in milliseconds; 0 disables them. Default 1000.
-    public var statisticsIntervalMilliseconds: UInt32 = 1000
+    /// Interval of ``PlayerEvent/statistics(_:)`` events; `.zero` (the default) sends none.
+    /// ``Player/refreshStatistics()`` answers either way.
+    public var statisticsInterval: Duration = .zero
     /// Default seek mode for ``Player/seek(to:mode:)`` callers that do not choose.
     public var defaultSeekMode: SeekMode = .accurate
     /// Keep the audio pitch at rates other than 1 (playbin `audio-filter` = `scaletempo`). Default true.
@@ -36,16 +39,28 @@ public struct PlayerConfiguration: Sendable {
     /// Try `GST_SEEK_FLAG_INSTANT_RATE_CHANGE` (no flush) before a flushing seek when the rate
     /// changes without changing direction. Default true.
     public var instantRateChange = true
-    /// Network read timeout (souphttpsrc `timeout`), seconds.
-    public var networkTimeoutSeconds: UInt32 = 15
-    /// How long a load may take to preroll before it fails with a "could not open" error, in
-    /// seconds. nil picks 10 s for local media and max(30 s, 3 × network timeout) for network
-    /// URIs. A watchdog rather than trust: decodebin can swallow a demuxer's error posted while
-    /// it is still trying that demuxer (GStreamer 1.22), leaving the pipeline waiting forever.
-    public var openTimeoutSeconds: UInt32?
+    /// Network read timeout (souphttpsrc `timeout`, whole seconds, at least 1). Default 15 s.
+    public var networkTimeout: Duration = .seconds(15)
+    /// How long a load may take to preroll before it fails with a "could not open" error.
+    /// nil picks 10 s for local media and max(30 s, 3 × network timeout) for network URIs.
+    /// A watchdog rather than trust: decodebin can swallow a demuxer's error posted while it is
+    /// still trying that demuxer (GStreamer 1.22), leaving the pipeline waiting forever.
+    public var openTimeout: Duration?
     /// When set, delegate methods run on this queue instead of the loop thread.
     public var delegateQueue: DispatchQueue?
 
     /// The defaults.
+    /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
+    /// after a stall. Changeable later with ``Player/setAdaptivePolicy(_:)``.
+    public var adaptivePolicy = AdaptivePolicy()
+
     public init() {}
+}
+
+/// Where playback of a newly loaded item begins (``Player/load(_:startAt:)``).
+public enum StartPosition: Sendable, Hashable {
+    /// An absolute media time (clamped to the duration).
+    case time(MediaTime)
+    /// A fraction 0…1 of the duration; waits for the duration when it is not known at preroll.
+    case fraction(Double)
 }

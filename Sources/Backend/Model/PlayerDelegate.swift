@@ -2,16 +2,15 @@
 ///
 /// **Thread:** every method is called on the player's own loop thread (named `gstplay-loop`),
 /// one at a time and in order, unless ``PlayerConfiguration/delegateQueue`` is set, in which
-/// case they are called on that queue, still in order. Do not block in them; calling back into
-/// the ``Player`` from them is allowed (commands are queued or run inline, never deadlock).
+/// case they are called on that queue, still in order. They run after the engine's handler that
+/// raised the event has returned. Do not block in them; calling back into the ``Player`` from
+/// them is allowed: commands are queued and run after the callback returns, in order.
 ///
 /// All methods have empty default implementations. ``player(_:didReceive:)`` sees every event,
 /// including those without a dedicated method.
 public protocol PlayerDelegate: AnyObject, Sendable {
     /// The player is ready to take commands (the seed's `gstreamerInitialized`).
     func playerDidInitialize(_ player: Player)
-    /// A status text for the user (the seed's `gstreamerSetUIMessage`).
-    func player(_ player: Player, didPostMessage message: String)
     /// Position and duration, four times a second while playing (the seed's `setCurrentPosition`).
     func player(_ player: Player, didUpdatePosition position: MediaTime, duration: MediaTime?)
     /// The video's display size changed, PAR applied; nil for no video (the seed's `mediaSizeChanged`).
@@ -26,7 +25,7 @@ public protocol PlayerDelegate: AnyObject, Sendable {
     func player(_ player: Player, didReachEndAt position: MediaTime)
     /// A non-fatal problem.
     func player(_ player: Player, didWarn warning: PlayerError)
-    /// A fatal problem; a new ``Player/load(_:)`` recovers.
+    /// A fatal problem; a new ``Player/load(_:startAt:)`` recovers.
     func player(_ player: Player, didFail error: PlayerError)
     /// Every event, including those above, after the dedicated method.
     func player(_ player: Player, didReceive event: PlayerEvent)
@@ -34,7 +33,6 @@ public protocol PlayerDelegate: AnyObject, Sendable {
 
 public extension PlayerDelegate {
     func playerDidInitialize(_ player: Player) {}
-    func player(_ player: Player, didPostMessage message: String) {}
     func player(_ player: Player, didUpdatePosition position: MediaTime, duration: MediaTime?) {}
     func player(_ player: Player, didChangeMediaSize size: VideoSize?) {}
     func player(_ player: Player, didChangeStateFrom old: PlayerState, to new: PlayerState) {}
@@ -51,7 +49,6 @@ extension PlayerEvent {
     func deliver(to delegate: any PlayerDelegate, from player: Player) {
         switch self {
         case .initialized: delegate.playerDidInitialize(player)
-        case .message(let text): delegate.player(player, didPostMessage: text)
         case .position(let position, let duration): delegate.player(player, didUpdatePosition: position, duration: duration)
         case .mediaSize(let size): delegate.player(player, didChangeMediaSize: size)
         case .stateChanged(let old, let new): delegate.player(player, didChangeStateFrom: old, to: new)

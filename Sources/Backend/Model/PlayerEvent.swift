@@ -5,11 +5,12 @@
 public enum PlayerEvent: Sendable, Hashable {
     /// The loop thread is running and the pipeline exists: the player accepts commands.
     case initialized
-    /// A short human-readable status text (the seed's "UI message"), e.g. "Buffering 40%".
-    case message(String)
-    /// The sinks were chosen automatically because no display or audio device was found.
+    /// The sinks chosen automatically (at least one of video/audio was ``SinkChoice/automatic``):
+    /// the factories (or the given descriptions, or "none"), and `reason`, empty unless a fake sink
+    /// had to be used (then it says what was tried, e.g. "no working video output (xvimagesink
+    /// failed to open, …); using fakevideosink").
     case sinksChosen(video: String, audio: String, reason: String)
-    /// A new URI was set (``Player/load(_:)``); everything about the old one is forgotten.
+    /// A new URI was set (``Player/load(_:startAt:)``); everything about the old one is forgotten.
     case uriLoaded(String)
     /// The explicit player state moved along an edge of ``PlayerStateMachine``.
     case stateChanged(from: PlayerState, to: PlayerState)
@@ -36,8 +37,20 @@ public enum PlayerEvent: Sendable, Hashable {
     case rateChanged(Double)
     /// Facts about the loaded media found at preroll: liveness and seekability.
     case mediaInfo(MediaInfo)
+    /// The play queue changed: items, current item, loop, shuffle or gapless (``Player/queue``).
+    case queueChanged(QueueSnapshot)
+    /// Another queue item became current: loaded after a skip or an error, or — gaplessly —
+    /// started at the sinks after the previous one `ended`. Comes right before the item's ``uriLoaded(_:)``.
+    case itemChanged(index: Int, reason: ItemChangeReason)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).
     case statistics(PlayerStatistics)
+    /// Adaptive streaming: variants, variant switches, stalls (see ``AdaptiveEvent``).
+    case adaptive(AdaptiveEvent)
+    /// A key was pressed in the video window (`GstNavigation` key event from the sink): X keysym
+    /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`. The frontend decides what it does.
+    case windowKey(String)
+    /// The sink's own window entered (true) or left (false) fullscreen (``Player/toggleFullscreen()``).
+    case fullscreenChanged(Bool)
 }
 
 /// Facts about the loaded media, known after preroll.

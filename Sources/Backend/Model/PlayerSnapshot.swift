@@ -29,3 +29,17 @@ public struct PlayerSnapshot: Sendable, Hashable {
     /// An idle snapshot.
     public init() {}
 }
+
+extension PlayerSnapshot {
+    /// Forgets what belonged to the previous media (position, duration, size, liveness,
+    /// seekability, buffering, last error); keeps state, URI and output settings.
+    mutating func resetMedia() {
+        position = nil
+        duration = nil
+        mediaSize = nil
+        isLive = false
+        isSeekable = false
+        bufferingPercent = 100
+        lastError = nil
+    }
+}

@@ -37,6 +37,10 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     /// State transitions the model refused (should stay 0; tests assert it).
     public var rejectedStateTransitions: Int = 0
 
+    /// Seed 004's ABR metrics (MaxProfile, RequestedProfile, requested segment); nil unless
+    /// the media is an adaptive stream.
+    public var adaptive: ABRMetrics?
+
     /// Empty statistics.
     public init() {}
 }

@@ -1,53 +1,41 @@
-import Foundation
+import CGStreamer
 
-/// Picks sinks that work on the machine at hand. The auto sinks are not trusted headless:
-/// with no display `autovideosink` can reach `dfbvideosink`, which crashes, or a Wayland sink
-/// that deadlocks a GLib main loop; so without a display or sound device the Backend uses
-/// clock-synchronised fake sinks instead, and says so once.
-public enum SinkSelection {
-    /// What automatic selection found.
-    public struct Environment: Sendable, Equatable {
-        /// An X11 or Wayland display is named in the environment.
-        public var hasDisplay: Bool
-        /// A PulseAudio/PipeWire server or an ALSA card is present.
-        public var hasAudioDevice: Bool
-
-        /// Creates the value.
-        public init(hasDisplay: Bool, hasAudioDevice: Bool) {
-            self.hasDisplay = hasDisplay
-            self.hasAudioDevice = hasAudioDevice
+/// Turns a ``SinkChoice`` into the element description ``SinkSet`` builds. Automatic choices
+/// never go to `autovideosink`/`autoaudiosink` (they can reach `dfbvideosink`, which crashes, or
+/// a Wayland sink that deadlocks a GLib main loop): ``SinkProbe`` opens each candidate in a fixed
+/// order and the first that works is used, else a clock-synchronised fake sink with a note.
+enum SinkSelection {
+    /// The variables the automatic choice depends on, from the process environment (`getenv`).
+    static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "PULSE_SERVER"] {
+            if let value = getenv(name) { result[name] = String(cString: value) }
         }
+        return result
     }
 
-    /// Looks at `DISPLAY`/`WAYLAND_DISPLAY`, the Pulse/PipeWire sockets and `/proc/asound/cards`.
-    public static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> Environment {
-        let display = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
-        var audio = !(environment["PULSE_SERVER"] ?? "").isEmpty
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            audio = audio || FileManager.default.fileExists(atPath: runtime + "/pulse/native")
-                || FileManager.default.fileExists(atPath: runtime + "/pipewire-0")
-        }
-        if !audio, let cards = try? String(contentsOfFile: "/proc/asound/cards", encoding: .utf8) {
-            audio = !cards.contains("no soundcards") && !cards.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        }
-        return Environment(hasDisplay: display, hasAudioDevice: audio)
+    /// The video description for `choice` (nil when disabled); an automatic choice is probed and
+    /// appends a note to `notes` when it falls back to the fake sink.
+    static func videoDescription(_ choice: SinkChoice, environment: [String: String], notes: inout [String]) -> String? {
+        resolve(choice, candidates: SinkProbe.videoCandidates(environment: environment), fallback: SinkProbe.fakeVideo,
+                nothingToTry: SinkProbe.noDisplay, notes: &notes)
     }
 
-    /// The element description to use for video under `environment` with `choice`.
-    static func videoDescription(_ choice: SinkChoice, _ environment: Environment) -> String? {
+    /// The audio description for `choice`; see ``videoDescription(_:environment:notes:)``.
+    static func audioDescription(_ choice: SinkChoice, environment: [String: String], notes: inout [String]) -> String? {
+        resolve(choice, candidates: SinkProbe.audioCandidates(environment: environment), fallback: SinkProbe.fakeAudio,
+                nothingToTry: SinkProbe.noAudioDevice, notes: &notes)
+    }
+
+    private static func resolve(_ choice: SinkChoice, candidates: @autoclosure () -> [String], fallback: String,
+                                nothingToTry: String, notes: inout [String]) -> String? {
         switch choice {
         case .disabled: return nil
         case .description(let text): return text
-        case .automatic: return environment.hasDisplay ? "autovideosink" : "fakevideosink"
-        }
-    }
-
-    /// The element description to use for audio under `environment` with `choice`.
-    static func audioDescription(_ choice: SinkChoice, _ environment: Environment) -> String? {
-        switch choice {
-        case .disabled: return nil
-        case .description(let text): return text
-        case .automatic: return environment.hasAudioDevice ? "autoaudiosink" : "fakeaudiosink"
+        case .automatic:
+            let outcome = SinkProbe.choose(from: candidates(), fallback: fallback, nothingToTry: nothingToTry)
+            if let note = outcome.note { notes.append(note) }
+            return outcome.factory
         }
     }
 }

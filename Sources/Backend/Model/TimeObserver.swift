@@ -9,7 +9,7 @@ public struct TimeObserverToken: Hashable, Sendable {
 struct TimeObserver: Sendable {
     enum Kind: Sendable {
         /// Every `interval` while playing, and once whenever a seek lands.
-        case periodic(interval: MediaTime)
+        case periodic(interval: Duration)
         /// When playback crosses one of these times (sorted).
         case boundary(times: [MediaTime])
     }

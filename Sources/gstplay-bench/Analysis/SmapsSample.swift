@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessProbe
 
 /// Resident memory of one process, grouped by mapping.
 struct SmapsSample: Sendable {
@@ -22,29 +23,22 @@ struct SmapsSample: Sendable {
     var swiftMappings: [(name: String, kib: Int)] = []
 
     init?(pid: pid_t) {
-        guard let smaps = ProcFS.read("/proc/\(pid)/smaps"), !smaps.isEmpty else { return nil }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
-        var category = Category.other
-        var path = ""
+        let probe = ProcessProbe(pid: pid)
+        guard let mappings = probe.mappings else { return nil }
+        let executable = probe.executable ?? ""
         var perSwiftLibrary: [String: Int] = [:]
-        for line in smaps.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard let first = fields.first else { continue }
-            if first.contains("-") && !first.hasSuffix(":") {
-                path = fields.count > 5 ? fields[5...].joined(separator: " ") : ""
-                category = Self.category(path: path, executable: executable)
-            } else if first == "Rss:", fields.count > 1, let value = Int(fields[1]) {
-                kib[category, default: 0] += value
-                totalKiB += value
-                if category == .swiftRuntime || category == .foundation {
-                    perSwiftLibrary[String(path.split(separator: "/").last ?? ""), default: 0] += value
-                }
+        for mapping in mappings {
+            let category = Self.category(path: mapping.path, executable: executable)
+            kib[category, default: 0] += mapping.rssKiB
+            totalKiB += mapping.rssKiB
+            if category == .swiftRuntime || category == .foundation {
+                perSwiftLibrary[String(mapping.path.split(separator: "/").last ?? ""), default: 0] += mapping.rssKiB
             }
         }
         swiftMappings = perSwiftLibrary.map { ($0.key, $0.value) }.sorted { $0.kib > $1.kib }
-        rssAnonKiB = ProcFS.statusField("RssAnon", pid: "\(pid)") ?? 0
-        rssFileKiB = ProcFS.statusField("RssFile", pid: "\(pid)") ?? 0
-        threads = ProcFS.statusField("Threads", pid: "\(pid)") ?? 0
+        rssAnonKiB = ProcFS.statusField("RssAnon", pid: probe.pid) ?? 0
+        rssFileKiB = ProcFS.statusField("RssFile", pid: probe.pid) ?? 0
+        threads = ProcFS.statusField("Threads", pid: probe.pid) ?? 0
     }
 
     static func category(path: String, executable: String) -> Category {

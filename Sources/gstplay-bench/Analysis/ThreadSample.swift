@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessProbe
 
 /// CPU time of each thread of a running process so far: `/proc/PID/task/TID/comm` (the name,
 /// GStreamer names its streaming threads after the pad, e.g. `qtdemux0:sink`) and the first
@@ -21,11 +22,11 @@ struct ThreadSample: Sendable {
     var threads: [Thread] = []
 
     init?(pid: pid_t) {
-        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        let probe = ProcessProbe(pid: pid)
+        guard let tids = probe.threadIDs else { return nil }
         for tid in tids {
-            guard let stat = ProcFS.read("/proc/\(pid)/task/\(tid)/schedstat"),
-                  let first = stat.split(separator: " ").first, let ns = UInt64(first) else { continue }
-            let name = (ProcFS.read("/proc/\(pid)/task/\(tid)/comm") ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let ns = probe.cpuNanoseconds(thread: tid) else { continue }
+            let name = probe.threadName(tid) ?? "?"
             let group: Group
             if tid == "\(pid)" { group = .main } else if name == "gstplay-loop" { group = .loop } else if name.contains(":") { group = .streaming } else { group = .other }
             threads.append(Thread(name: name, nanoseconds: ns, group: group))

@@ -84,6 +84,7 @@ enum MemoryCase {
             context.evidence.record("rss.gstplay.swift", swift)
             context.evidence.record("rss.gstplay.foundation", foundation)
             context.evidence.record("rss.gstplay.anon", anonymous)
+            context.evidence.record("rss.gstplay.executable", executable)
             notes.append("In this sample gstplay holds \(Markdown.signed(gap, 1)) MiB more than gst-play-1.0: Foundation's libraries \(Markdown.number(foundation, 1)) MiB, the Swift runtime libraries \(Markdown.number(swift, 1)) MiB, the executable \(Markdown.signed(executable, 1)) MiB, heap and anonymous memory \(Markdown.signed(anonymous, 1)) MiB.")
         }
         if let found = probes.delta("swift-foundation"), let essentials = probes.delta("swift-essentials"), let bare = probes.delta("swift"), let stat = probes.delta("swift-static") {

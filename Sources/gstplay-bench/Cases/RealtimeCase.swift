@@ -1,6 +1,9 @@
 /// Real-time playback cost: CPU (user+sys) and peak RSS of playing the 10 s clip with
 /// `fakesink sync=true`, against gst-launch-1.0 (CPU) and gst-play-1.0 (memory).
 enum RealtimeCase {
+    /// The peak-RSS target: gstplay may hold this many MiB more than gst-play-1.0 (issue #10).
+    static let rssBudgetMiB = 6.0
+
     static func run(_ context: BenchContext) -> CaseOutcome {
         let clip = context.smoke ? context.shortClip : context.tenSecondClip
         let workload = Workload(clip: clip, sync: true, timeoutSeconds: 120)
@@ -92,19 +95,23 @@ enum RealtimeCase {
         }
         targets.append(cpuCheck)
 
-        var rssCheck = TargetCheck(target: "peak RSS ≤ gst-play-1.0 + 3 MiB", measured: "—", status: .notMeasured("gstplay or gst-play-1.0 did not run"), why: "")
+        let budget = RealtimeCase.rssBudgetMiB
+        var rssCheck = TargetCheck(target: "peak RSS ≤ gst-play-1.0 + \(Markdown.number(budget, 0)) MiB", measured: "—", status: .notMeasured("gstplay or gst-play-1.0 did not run"), why: "")
         if let subject = series[id: "gstplay"]?.summary(rss), let reference = play?.summary(rss) {
             let delta = subject.median - reference.median
             rssCheck.measured = "\(Markdown.signed(delta, 1)) MiB (\(Markdown.number(subject.median, 1)) vs \(Markdown.number(reference.median, 1)) MiB, real-time case)"
-            rssCheck.status = delta <= 3 ? .met : .notMet
+            rssCheck.status = delta <= budget ? .met : .notMet
             rssCheck.why = "Steps: \(rssChain.inline)."
             rssCheck.addendum = { evidence in
                 guard let swift = evidence["rss.gstplay.swift"], let foundation = evidence["rss.gstplay.foundation"],
                       let gap = evidence["rss.gstplay.gap"] else { return "" }
                 var text = "Page by page (*Where the memory and the CPU go*), gstplay holds \(Markdown.signed(gap, 1)) MiB more than gst-play-1.0, of which \(Markdown.number(foundation, 1)) MiB are Foundation's libraries and \(Markdown.number(swift, 1)) MiB the Swift runtime's; heap and anonymous memory differ by \(Markdown.signed(evidence["rss.gstplay.anon"] ?? 0, 1)) MiB."
+                if let executable = evidence["rss.gstplay.executable"], executable >= 2 {
+                    text += " The executable itself holds \(Markdown.signed(executable, 1)) MiB more: linked with the static Swift runtime (`make release`), the runtime, Foundation and swift-argument-parser live inside it instead of in shared libraries."
+                }
                 if let essentials = evidence["probe.rss.swift-essentials"], let full = evidence["probe.rss.swift-foundation"],
                    let bare = evidence["probe.rss.swift"], let stat = evidence["probe.rss.swift-static"], let c = evidence["probe.rss.c"] {
-                    text += " The probes price the runtime alone: a do-nothing Swift program is \(Markdown.signed(bare - c, 1)) MiB over C (\(Markdown.signed(stat - c, 1)) MiB with `-static-stdlib`), \(Markdown.signed(essentials - c, 1)) MiB with FoundationEssentials, \(Markdown.signed(full - c, 1)) MiB with Foundation. So the 3 MiB budget is out of reach while gstplay and the Backend import Foundation; even with the standard library alone, linked statically, \(Markdown.number(stat - c, 1)) MiB of it is gone."
+                    text += " The probes price the runtime alone: a do-nothing Swift program is \(Markdown.signed(bare - c, 1)) MiB over C (\(Markdown.signed(stat - c, 1)) MiB with `-static-stdlib`), \(Markdown.signed(essentials - c, 1)) MiB with FoundationEssentials, \(Markdown.signed(full - c, 1)) MiB with Foundation. Of the \(Markdown.number(budget, 0)) MiB budget, the standard library alone, linked statically, takes \(Markdown.number(stat - c, 1)) MiB; FoundationEssentials linked statically \(Markdown.number((evidence["probe.rss.swift-essentials-static"] ?? stat) - c, 1)) MiB."
                 }
                 return text
             }

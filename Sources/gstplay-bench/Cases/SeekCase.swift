@@ -18,7 +18,7 @@ enum SeekCase {
         var body = """
             `\(spec.commandLine)`: one process, one paused (prerolled) pipeline per path, the same \(count) pseudo-random positions (seed \(context.options.seed)) \
             in `\(clip.split(separator: "/").last ?? "")`; per position the paths take turns (the first rotates), \(settle) ms apart. \
-            Seek flags are the same for all: FLUSH | ACCURATE, rate 1, in PAUSED. The Backend players use `seekThrottleMilliseconds = 1` \
+            Seek flags are the same for all: FLUSH | ACCURATE, rate 1, in PAUSED. The Backend players use `seekThrottle = .milliseconds(1)` \
             (the default 500 ms throttle would delay back-to-back seeks; with 1 ms and seeks ≥ \(settle) ms apart none is delayed or merged). \
             Latency: from the call to the moment the result is delivered — the Backend's delegate call on its loop thread, or the return of \
             `gst_bus_timed_pop_filtered` for the floor.

@@ -14,7 +14,7 @@ enum TickCase {
         let result = context.runner.run(spec)
         var check = TargetCheck(target: "tick p99 |deviation from 250 ms| ≤ 5 ms", measured: "—", status: .notMeasured("the tick run failed"), why: "")
         var body = """
-            `\(spec.commandLine)`: one Backend `Player` (`positionIntervalMilliseconds = 250`, fake sinks `sync=true`) plays; the arrival time \
+            `\(spec.commandLine)`: one Backend `Player` (`positionInterval = .milliseconds(250)`, fake sinks `sync=true`) plays; the arrival time \
             (`CLOCK_MONOTONIC`, taken in the delegate on the loop thread) of every `.position` event while `playing` is recorded for \(Markdown.number(seconds, 0)) s. \
             The floor is a bare GLib timeout with the same interval on its own GMainContext and thread in the same process, noting when it fires.
 

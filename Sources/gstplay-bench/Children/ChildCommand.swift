@@ -1,6 +1,7 @@
 import Backend
 import CGStreamer
 import Foundation
+import ProcessProbe
 
 /// `gstplay-bench child <mode> …`: the measured programs the harness spawns, one per process so
 /// each gets a clean address space and its own rusage. Results go to stdout as `key=value` lines.
@@ -139,11 +140,11 @@ enum ChildSupport {
     }
 
     /// `VmRSS` of this process in KiB.
-    static func currentRSSKiB() -> Int { ProcFS.statusField("VmRSS") ?? 0 }
+    static func currentRSSKiB() -> Int { ProcessProbe.current.rssKiB ?? 0 }
 
     /// `VmHWM` (peak resident set of this address space) in KiB. Unlike `ru_maxrss` it does not
     /// include the parent's peak that `posix_spawn` (vfork + exec) passes on to the child.
-    static func peakRSSKiB() -> Int { ProcFS.statusField("VmHWM") ?? 0 }
+    static func peakRSSKiB() -> Int { ProcessProbe.current.peakRSSKiB ?? 0 }
 
     /// CPU per thread of this process so far, as `name:ms;name:ms;…` (`/proc/self/task/*/schedstat`).
     static func threadReport() -> String {

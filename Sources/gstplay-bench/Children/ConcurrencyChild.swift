@@ -57,11 +57,7 @@ enum ConcurrencyChild {
         let counter = EndCounter()
         let players = (0..<count).map { _ in Player(configuration: ChildSupport.configuration(sync: true), delegate: counter) }
         for player in players { player.load(clip) }
-        let deadline = MonotonicClock.now() + timeout
-        while counter.finished < count && MonotonicClock.now() < deadline {
-            _ = counter.signal.wait(timeout: .now() + 0.1)
-            sample()
-        }
+        counter.wait(forFinished: count, seconds: timeout, tick: sample)
         let (ended, failed, firstError) = counter.counts
         return Outcome(ended: ended, failed: failed, firstError: firstError, teardown: { for player in players { player.shutdown() } })
     }
@@ -109,30 +105,5 @@ enum ConcurrencyChild {
             }
         }
         return outcome
-    }
-}
-
-/// Counts ends and errors over many players (each delegate call on its player's loop thread).
-final class EndCounter: PlayerDelegate {
-    let signal = DispatchSemaphore(value: 0)
-    private let state = Mutex<(ended: Int, failed: Int, firstError: String?)>((0, 0, nil))
-
-    var finished: Int { state.withLock { $0.ended + $0.failed } }
-    var counts: (Int, Int, String?) { state.withLock { ($0.ended, $0.failed, $0.firstError) } }
-
-    func player(_ player: Player, didReceive event: PlayerEvent) {
-        switch event {
-        case .endOfStream:
-            state.withLock { $0.ended += 1 }
-            signal.signal()
-        case .error(let error):
-            state.withLock { state in
-                state.failed += 1
-                if state.firstError == nil { state.firstError = error.message }
-            }
-            signal.signal()
-        default:
-            break
-        }
     }
 }

@@ -1,6 +1,5 @@
 import Backend
 import Dispatch
-import Synchronization
 
 /// `child player CLIP`: the Backend without the CLI. One ``Player`` plays the clip to the end;
 /// options switch Backend features off to measure what each costs (variants the Backend owner
@@ -11,55 +10,22 @@ enum PlayerChild {
         let clip = try arguments.clip()
         var configuration = ChildSupport.configuration(sync: try arguments.bool("sync", default: true))
         configuration.keepPitch = try arguments.bool("keep-pitch", default: configuration.keepPitch)
-        configuration.statisticsIntervalMilliseconds = UInt32(try arguments.int("stats", default: Int(configuration.statisticsIntervalMilliseconds)))
-        configuration.positionIntervalMilliseconds = UInt32(try arguments.int("tick", default: Int(configuration.positionIntervalMilliseconds)))
+        configuration.statisticsInterval = .milliseconds(try arguments.int("stats", default: 1000))
+        configuration.positionInterval = .milliseconds(try arguments.int("tick", default: 250))
         if try arguments.bool("delegate-queue", default: false) {
             configuration.delegateQueue = DispatchQueue(label: "gstplay-bench.delegate")
         }
-        let watcher = EndWatcher()
+        let watcher = EndCounter()
         let player = Player(configuration: configuration, delegate: watcher)
         player.load(clip)
         let timeout = try arguments.double("timeout", default: 600)
-        let outcome = watcher.wait(seconds: timeout)
+        let finished = watcher.wait(forFinished: 1, seconds: timeout)
         let threads = ChildSupport.threadReport() // before teardown: the streaming threads still exist
         player.shutdown()
-        switch outcome {
-        case .ended:
-            ChildSupport.emit([("eos", "1"), ("threads", threads)])
-            return 0
-        case .failed(let message):
-            throw BenchError("playback error: \(message)")
-        case .timedOut:
-            throw BenchError("no end of stream within \(Int(timeout)) s")
-        }
-    }
-}
-
-/// Waits for the end of the stream or an error of one player.
-final class EndWatcher: PlayerDelegate {
-    enum Outcome: Sendable { case ended, failed(String), timedOut }
-    private let outcome = Mutex<Outcome?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    func player(_ player: Player, didReceive event: PlayerEvent) {
-        switch event {
-        case .endOfStream: finish(.ended)
-        case .error(let error): finish(.failed(error.message))
-        default: break
-        }
-    }
-
-    private func finish(_ value: Outcome) {
-        let first = outcome.withLock { current -> Bool in
-            guard current == nil else { return false }
-            current = value
-            return true
-        }
-        if first { done.signal() }
-    }
-
-    func wait(seconds: Double) -> Outcome {
-        guard done.wait(timeout: .now() + seconds) == .success else { return .timedOut }
-        return outcome.withLock { $0 } ?? .timedOut
+        let (ended, _, firstError) = watcher.counts
+        guard finished else { throw BenchError("no end of stream within \(Int(timeout)) s") }
+        guard ended == 1 else { throw BenchError("playback error: \(firstError ?? "?")") }
+        ChildSupport.emit([("eos", "1"), ("threads", threads)])
+        return 0
     }
 }

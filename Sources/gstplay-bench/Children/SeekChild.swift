@@ -133,7 +133,7 @@ final class BackendSeekPath: SeekPath {
         self.name = name
         var configuration = ChildSupport.configuration(sync: true)
         configuration.autoplay = false
-        configuration.seekThrottleMilliseconds = 1
+        configuration.seekThrottle = .milliseconds(1)
         configuration.defaultSeekMode = .accurate
         configuration.keepPitch = keepPitch
         player = Player(configuration: configuration, delegate: watcher)

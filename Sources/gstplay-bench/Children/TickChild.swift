@@ -1,6 +1,7 @@
 import Backend
 import Dispatch
 import Foundation
+import ProcessProbe
 import Synchronization
 
 /// `child tick CLIP`: one ``Player`` plays with the given position interval; the arrival time
@@ -15,9 +16,10 @@ enum TickChild {
         let clip = try arguments.clip()
         let seconds = try arguments.double("seconds", default: 30)
         var configuration = ChildSupport.configuration(sync: true)
-        configuration.positionIntervalMilliseconds = UInt32(try arguments.int("interval", default: 250))
+        let intervalMilliseconds = UInt32(try arguments.int("interval", default: 250))
+        configuration.positionInterval = .milliseconds(intervalMilliseconds)
         let watcher = TickWatcher()
-        let floor = FloorTicker(intervalMilliseconds: configuration.positionIntervalMilliseconds)
+        let floor = FloorTicker(intervalMilliseconds: intervalMilliseconds)
         let player = Player(configuration: configuration, delegate: watcher)
         player.load(clip)
         guard watcher.playing.wait(timeout: .now() + 20) == .success else { throw BenchError("not playing within 20 s") }

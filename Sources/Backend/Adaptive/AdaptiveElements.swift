@@ -1,0 +1,204 @@
+import CGStreamer
+import Synchronization
+
+/// The elements of an adaptive stream inside `playbin`, found as they are added: the demuxer
+/// (`hlsdemux`, `hlsdemux2`, `dashdemux`, `dashdemux2`) and decodebin's buffering `multiqueue`s.
+///
+/// **Threads:** `deep-element-added` / `deep-element-removed` and the demuxer's sink-pad probe run
+/// on GStreamer's streaming threads; the loop thread reads through ``withDemuxer(_:)`` and
+/// ``bufferedSeconds()``. All state sits behind one `Mutex`. Each element kept holds one
+/// reference (`gst_object_ref`), dropped when it leaves the bin or at ``reset()``.
+///
+/// The master playlist is read from the bytes the demuxer itself receives (a probe on its sink
+/// pad): at the playlist's EOS, before the demuxer parses it, the start variant is chosen and
+/// set as the demuxer's `connection-speed`, so even the first segment obeys the policy.
+final class AdaptiveElements: Sendable {
+    /// An element reference carried across threads (GStreamer objects are thread-safe refcounted).
+    struct Ref: @unchecked Sendable, Equatable {
+        let pointer: UnsafeMutablePointer<GstElement>
+        var object: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
+    }
+
+    /// What the streaming threads found.
+    struct Found: Sendable {
+        var demuxer: Ref?
+        /// Factory name of the demuxer, e.g. `hlsdemux`.
+        var demuxerKind: String?
+        var queues: [Ref] = []
+        var manifest: [UInt8] = []
+        /// The playlist as parsed at its EOS.
+        var playlist: MasterPlaylist.Kind?
+        /// The variant chosen for the start (nil: the demuxer's own choice).
+        var initial: Int?
+    }
+
+    private let state = Mutex(Found())
+    /// The policy the start decision uses; the loop thread updates it.
+    private let policy: Mutex<AdaptivePolicy>
+    /// The master playlist's URI (the loaded URI), for resolving variant URIs.
+    private let baseURI = Mutex("")
+
+    /// Demuxer factories handled.
+    static let demuxers: Set<String> = ["hlsdemux", "hlsdemux2", "dashdemux", "dashdemux2"]
+
+    init(policy: AdaptivePolicy) { self.policy = Mutex(policy) }
+
+    /// Sets the policy used for the start decision (loop thread).
+    func update(policy: AdaptivePolicy) { self.policy.withLock { $0 = policy } }
+
+    /// A snapshot of what was found.
+    var found: Found { state.withLock { $0 } }
+
+    /// Forgets the previous media: drops every reference (loop thread, at load/stop/teardown).
+    func reset(uri: String) {
+        baseURI.withLock { $0 = uri }
+        let old = state.withLock { found -> Found in
+            let old = found
+            found = Found()
+            return old
+        }
+        if let demuxer = old.demuxer { gst_object_unref(demuxer.object) }
+        for queue in old.queues { gst_object_unref(queue.object) }
+    }
+
+    /// Runs `body` with a reference to the demuxer (held for the call), when there is one.
+    func withDemuxer<T>(_ body: (UnsafeMutableRawPointer, String) -> T) -> T? {
+        guard let (ref, kind) = state.withLock({ s -> (Ref, String)? in
+            guard let d = s.demuxer, let k = s.demuxerKind else { return nil }
+            gst_object_ref(d.object)
+            return (d, k)
+        }) else { return nil }
+        defer { gst_object_unref(ref.object) }
+        return body(ref.object, kind)
+    }
+
+    // MARK: Streaming threads
+
+    /// `deep-element-added`: keeps demuxers and buffering queues; `parent` is the bin it went into.
+    func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?) {
+        guard let factory = gst_element_get_factory(element),
+              let cName = gst_object_get_name(CGStreamer_as_object(UnsafeMutableRawPointer(factory))) else { return }
+        let name = String(cString: cName)
+        g_free(cName)
+        let object = UnsafeMutableRawPointer(element)
+        if Self.demuxers.contains(name) {
+            let minBuffer = policy.withLock { $0.minBufferSeconds }
+            // The app's ABR picks a variant by setting connection-speed; with the demuxer's own
+            // margin at 1.0 the speed maps to exactly one variant (AdaptivePolicy.connectionSpeed).
+            if CGStreamer_has_property(object, "bitrate-limit") != 0 { CGStreamer_set_double(object, "bitrate-limit", 1.0) }
+            if CGStreamer_has_property(object, "bandwidth-target-ratio") != 0 { CGStreamer_set_double(object, "bandwidth-target-ratio", 1.0) }
+            // decodebin's buffering multiqueue posts BUFFERING 100 % when a queue holds 99 % of
+            // max-size-time; 1.25 × the buffer to refill makes that at least minBufferSeconds.
+            // Floor 2 s: with a 1 s queue hlsdemux's variant switch once hung without any
+            // BUFFERING message (the new group could not start while the old one drained).
+            if let minBuffer, let parent, CGStreamer_has_property(parent, "max-size-time") != 0 {
+                CGStreamer_set_uint64(parent, "max-size-time", guint64(max(minBuffer, AdaptivePolicy.minimumBufferFloor) * 1.25 * 1e9))
+            }
+            gst_object_ref(object)
+            let replaced = state.withLock { s -> Ref? in
+                let old = s.demuxer
+                s.demuxer = Ref(pointer: element)
+                s.demuxerKind = name
+                s.manifest = []
+                s.playlist = nil
+                return old
+            }
+            if let replaced { gst_object_unref(replaced.object) }
+            watchManifest(of: element)
+        } else if name == "multiqueue" {
+            gst_object_ref(object)
+            state.withLock { $0.queues.append(Ref(pointer: element)) }
+        }
+    }
+
+    /// `deep-element-removed`: drops the reference when the element was kept.
+    func removed(_ element: UnsafeMutablePointer<GstElement>) {
+        let ref = Ref(pointer: element)
+        let dropped = state.withLock { s -> Ref? in
+            if s.demuxer == ref { s.demuxer = nil; return ref }
+            if let i = s.queues.firstIndex(of: ref) { return s.queues.remove(at: i) }
+            return nil
+        }
+        if let dropped { gst_object_unref(dropped.object) }
+    }
+
+    /// Adds a probe on the demuxer's sink pad that collects the playlist bytes and decides at EOS.
+    private func watchManifest(of element: UnsafeMutablePointer<GstElement>) {
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let box = CallbackBox(self)
+        let mask = GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+        // The probe lives as long as the pad; it removes itself after the playlist's EOS.
+        _ = gst_pad_add_probe(pad, mask, { _, info, data in
+            guard let info, let data else { return GST_PAD_PROBE_OK }
+            let elements = CallbackBox<AdaptiveElements>.from(data).value
+            if let buffer = CGStreamer_probe_info_buffer(info) {
+                elements.append(buffer)
+            } else if let event = CGStreamer_probe_info_event(info), CGStreamer_event_type(event) == GST_EVENT_EOS {
+                elements.manifestComplete()
+                return GST_PAD_PROBE_REMOVE
+            }
+            return GST_PAD_PROBE_OK
+        }, box.retainedPointer, callbackBoxRelease)
+    }
+
+    private func append(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let bytes = UnsafeBufferPointer(start: map.data, count: Int(map.size))
+        state.withLock { s in
+            if s.manifest.count + bytes.count <= 4 << 20 { s.manifest.append(contentsOf: bytes) }
+        }
+    }
+
+    /// The playlist is complete: parse it and set the start variant on the demuxer.
+    private func manifestComplete() {
+        let base = baseURI.withLock { $0 }
+        let policy = policy.withLock { $0 }
+        let (playlist, demuxer) = state.withLock { s -> (MasterPlaylist.Kind, Ref?) in
+            let parsed = MasterPlaylist.parse(String(decoding: s.manifest, as: UTF8.self), baseURI: base)
+            s.playlist = parsed
+            s.manifest = []
+            if case .master(let variants) = parsed { s.initial = policy.initialVariant(variants) }
+            if let d = s.demuxer { gst_object_ref(d.object) }
+            return (parsed, s.demuxer)
+        }
+        guard let demuxer else { return }
+        defer { gst_object_unref(demuxer.object) }
+        if case .master(let variants) = playlist, let initial = policy.initialVariant(variants) {
+            CGStreamer_set_uint(demuxer.object, "connection-speed", AdaptivePolicy.connectionSpeed(selecting: initial, of: variants))
+        }
+    }
+
+    // MARK: Loop thread
+
+    /// Media buffered ahead, in seconds: hlsdemux2's `current-level-time-video`, otherwise the sum
+    /// over decodebin's buffering multiqueues of their fullest pad (`GstMultiQueuePad::current-level-time`).
+    /// A variant switch under `hlsdemux` starts a new group (new pads, a new multiqueue) while
+    /// the old one drains, so the groups add up; a drained pad (EOS) reads 0 and is not the level.
+    func bufferedSeconds() -> Double? {
+        if let level = withDemuxer({ demuxer, kind -> Double? in
+            guard CGStreamer_has_property(demuxer, "current-level-time-video") != 0 else { return nil }
+            return Double(CGStreamer_get_uint64(demuxer, "current-level-time-video")) / 1e9
+        }), let level { return level }
+        let queues = state.withLock { s -> [Ref] in
+            for q in s.queues { gst_object_ref(q.object) }
+            return s.queues
+        }
+        defer { for q in queues { gst_object_unref(q.object) } }
+        var total: Double?
+        for queue in queues where CGStreamer_get_boolean(queue.object, "use-buffering") != 0 {
+            var fullest: UInt64 = 0
+            _ = gst_element_foreach_sink_pad(queue.pointer, { _, pad, data in
+                guard let pad, let data else { return 1 }
+                let level = CGStreamer_get_uint64(UnsafeMutableRawPointer(pad), "current-level-time")
+                let fullest = data.assumingMemoryBound(to: UInt64.self)
+                fullest.pointee = max(fullest.pointee, UInt64(level))
+                return 1
+            }, &fullest)
+            total = (total ?? 0) + Double(fullest) / 1e9
+        }
+        return total
+    }
+}

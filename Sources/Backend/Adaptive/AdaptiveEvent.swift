@@ -1,0 +1,14 @@
+/// What the adaptive-streaming monitor reports, carried by ``PlayerEvent/adaptive(_:)``.
+///
+/// Raised on the loop thread by `AdaptiveMonitor` from the master playlist, the demuxer's
+/// `adaptive-streaming-statistics` messages and `GST_MESSAGE_BUFFERING`.
+public enum AdaptiveEvent: Sendable, Hashable {
+    /// The master playlist was read: its variants, lowest bandwidth first.
+    case variantsAvailable([Variant])
+    /// Downloads moved to another variant (`from` is nil for the first one).
+    case variantSwitched(from: Variant?, to: Variant, reason: VariantSwitchReason)
+    /// Playback ran out of buffer after it had started (seed 004: `Player.pause(cause = STALL)`).
+    case stallStarted
+    /// The buffer refilled (or the stream ended) after a stall; playback resumes.
+    case stallEnded(seconds: Double)
+}

@@ -1,0 +1,149 @@
+import CGStreamer
+
+/// Commands from ``Player`` (loop thread, queued): load, play, pause, stop, volume, mute.
+extension Engine {
+    /// READY, set `playbin.uri`, PAUSED (then PLAYING when autoplay is on). `start` is kept
+    /// until preroll (a fraction until the duration is known).
+    func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
+        preconditionOnLoop()
+        guard let pipeline, let playbin = pipeline.object else { return }
+        resetForNewMedia(uri: try? resolved.get())
+        pipeline.setState(GST_STATE_READY)
+        pipeline.startNewEpoch()
+        hub.updateSnapshot { $0.uri = self.facts.uri }
+        switch resolved {
+        case .failure(let error):
+            publish(.uriLoaded(original))
+            playback.inputs.loaded = true
+            updateState()
+            fail(error)
+            return
+        case .success(let uri):
+            publish(.uriLoaded(uri))
+            CGStreamer_set_string(playbin, "uri", uri)
+        }
+        playback.inputs.loaded = true
+        updateState()
+        playback.inputs.intent = configuration.autoplay ? .play : .none
+        playback.target = configuration.autoplay ? GST_STATE_PLAYING : GST_STATE_PAUSED
+        switch start {
+        case .time(let time)?: seeks.pending = (.absolute(time), .accurate)
+        case .fraction(let fraction)?: seeks.pending = (.fraction(fraction), .accurate)
+        case nil: break
+        }
+        armOpenWatchdog()
+        if pipeline.setState(GST_STATE_PAUSED) == GST_STATE_CHANGE_NO_PREROLL {
+            facts.isLive = true
+            hub.updateSnapshot { $0.isLive = true }
+            if playback.targetPlaying { pipeline.setState(GST_STATE_PLAYING) }
+        }
+        // A FAILURE result is followed by an ERROR message on the bus, handled there.
+    }
+
+    /// Starts the preroll watchdog for the current load.
+    private func armOpenWatchdog() {
+        let limit = configuration.openTimeout
+            ?? (facts.isNetworkURI ? max(.seconds(30), configuration.networkTimeout * 3) : .seconds(10))
+        timers.openWatchdog = loop.addTimer(every: limit) { [unowned self] in
+            self.timers.openWatchdog = nil
+            let inputs = self.playback.inputs
+            if inputs.loaded && !inputs.prerolled && !inputs.failed {
+                self.fail(PlayerError(kind: .stream, element: "playbin",
+                                      message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
+                                      missingPlugins: self.facts.missingPlugins, uri: self.facts.uri))
+            }
+            return false
+        }
+    }
+
+    /// Forgets everything about the previous media; every component resets its own part.
+    private func resetForNewMedia(uri: String?) {
+        timers.cancelMediaTimers()
+        seeks.reset()
+        let hadSize = facts.mediaSize != nil
+        facts.reset(uri: uri)
+        adaptive.reset(uri: uri)
+        videoWindow.reset()
+        videoWindow.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
+        playback.resetForNewMedia()
+        statistics.resetForNewMedia(rate: playback.rate)
+        pipeline?.forgetTransitions()
+        observers.playheadJumped(to: nil)
+        hub.updateSnapshot { $0.resetMedia() }
+        if hadSize { publish(.mediaSize(nil)) }
+    }
+
+    func play() {
+        preconditionOnLoop()
+        guard let pipeline else { return }
+        let inputs = playback.inputs
+        if !inputs.loaded || inputs.failed {
+            if let uri = facts.uri {
+                load(.success(uri), original: uri)
+                playback.inputs.intent = .play
+                playback.target = GST_STATE_PLAYING
+            }
+            return
+        }
+        playback.inputs.intent = .play
+        playback.inputs.leftReady = true
+        playback.target = GST_STATE_PLAYING
+        if inputs.ended {
+            requestSeek(playback.rate < 0 ? .fraction(1) : .absolute(.zero), mode: .accurate)
+        }
+        if inputs.prerolled && !inputs.buffering && !playback.inputs.seeking {
+            pipeline.setState(GST_STATE_PLAYING)
+        }
+        updateState()
+    }
+
+    func pause() {
+        preconditionOnLoop()
+        guard let pipeline, playback.inputs.loaded, !playback.inputs.failed else { return }
+        playback.inputs.intent = .pause
+        playback.inputs.leftReady = true
+        playback.target = GST_STATE_PAUSED
+        pipeline.setState(GST_STATE_PAUSED)
+        if playback.inputs.prerolled { reportPosition() }
+        updateState()
+    }
+
+    func togglePause() {
+        preconditionOnLoop()
+        let inputs = playback.inputs
+        if inputs.loaded && !inputs.failed && !inputs.ended && inputs.intent == .play { pause() } else { play() }
+    }
+
+    func stop() {
+        preconditionOnLoop()
+        guard let pipeline, playback.inputs.loaded else { return }
+        playback.inputs.stopping = true
+        updateState()
+        timers.cancelMediaTimers()
+        seeks.reset()
+        adaptiveFinished()
+        playback.target = GST_STATE_READY
+        pipeline.setState(GST_STATE_READY)
+        pipeline.startNewEpoch()
+        playback.inputs = PlayerStateInputs()
+        updateState()
+    }
+
+    func setVolume(_ value: Double) {
+        preconditionOnLoop()
+        guard let playbin = pipeline?.object else { return }
+        playback.volume = value
+        CGStreamer_set_double(playbin, "volume", value)
+        hub.updateSnapshot { $0.volume = value }
+        publish(.volumeChanged(volume: value, muted: playback.muted))
+    }
+
+    func setMuted(_ value: Bool) {
+        preconditionOnLoop()
+        guard let playbin = pipeline?.object else { return }
+        playback.muted = value
+        CGStreamer_set_boolean(playbin, "mute", value ? 1 : 0)
+        hub.updateSnapshot { $0.muted = value }
+        publish(.volumeChanged(volume: playback.volume, muted: value))
+    }
+}

@@ -1,0 +1,42 @@
+import CGStreamer
+
+/// Media size (loop thread): read at preroll and whenever the video sink's caps change.
+extension Engine {
+    /// `notify::caps` on the video sink's sink pad: the media size, also mid-stream. The handler
+    /// runs on a streaming thread, reads the caps there and hands the size to the loop thread.
+    func connectMediaSizeSignal() {
+        // With the fill crop installed, its sink pad carries the stream's own size (the sink's the cropped one).
+        guard let pipeline, let video = videoWindow.cropElement ?? sinks.video, let pad = gst_element_get_static_pad(video, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let box = CallbackBox<(MainLoopThread, Engine)>((loop, self))
+        let padObject = UnsafeMutableRawPointer(pad)
+        let id = CGStreamer_signal_connect_2(padObject, "notify::caps", { instance, _, data in
+            guard let instance, let data else { return }
+            let (loop, engine) = CallbackBox<(MainLoopThread, Engine)>.from(data).value
+            guard let size = SinkSet.videoSize(of: instance.assumingMemoryBound(to: GstPad.self)) else { return }
+            loop.invoke { [weak engine] in engine?.mediaSizeChanged(size) }
+        }, box.retainedPointer, callbackBoxClosureRelease)
+        // The pad belongs to the sink the SinkSet holds; teardown disconnects before releasing it.
+        pipeline.track(handler: id, on: padObject)
+    }
+
+    /// Reads the size at preroll (the seed's `check_media_size`).
+    func checkMediaSize() {
+        if let crop = videoWindow.cropElement, let pad = gst_element_get_static_pad(crop, "sink") {
+            defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+            if let size = SinkSet.videoSize(of: pad) { mediaSizeChanged(size) }
+        } else if let size = sinks.currentVideoSize() {
+            mediaSizeChanged(size)
+        }
+    }
+
+    /// Publishes a new media size if it differs from the last one.
+    func mediaSizeChanged(_ size: VideoSize) {
+        guard playback.inputs.loaded, !playback.inputs.failed, size != facts.mediaSize else { return }
+        facts.mediaSize = size
+        videoWindow.mediaSizeChanged(size)
+        statistics.current.videoSize = size
+        hub.updateSnapshot { $0.mediaSize = size }
+        publish(.mediaSize(size))
+    }
+}

@@ -1,0 +1,30 @@
+/// Every GLib timer the engine runs, in one place, so that one call removes them.
+///
+/// The position and statistics timers live as long as the player; the seek timer and the
+/// open watchdog belong to the current media. **Thread:** loop thread only.
+final class EngineTimers {
+    /// Position reports while playing (``PlayerConfiguration/positionInterval``).
+    var position: TimerSource?
+    /// Periodic statistics (``PlayerConfiguration/statisticsInterval``), nil when off.
+    var statistics: TimerSource?
+    /// Fires a throttled seek (``SeekThrottle``).
+    var seek: TimerSource?
+    /// Fails a load that does not preroll in time.
+    var openWatchdog: TimerSource?
+    /// Refreshes the adaptive-streaming monitor (buffer level, hlsdemux2 bandwidth).
+    var adaptive: TimerSource?
+
+    /// Removes the timers that belong to the current media (seek, open watchdog).
+    func cancelMediaTimers() {
+        seek?.destroy(); seek = nil
+        openWatchdog?.destroy(); openWatchdog = nil
+    }
+
+    /// Removes every timer. Idempotent.
+    func cancelAll() {
+        cancelMediaTimers()
+        position?.destroy(); position = nil
+        statistics?.destroy(); statistics = nil
+        adaptive?.destroy(); adaptive = nil
+    }
+}

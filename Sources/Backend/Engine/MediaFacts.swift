@@ -1,0 +1,32 @@
+/// What the engine knows about the media loaded now; all of it is forgotten on the next load.
+///
+/// **Thread:** a value owned by the engine on the loop thread.
+struct MediaFacts {
+    /// The URI being played (nil when the location was invalid).
+    var uri: String?
+    /// The source is live (`GST_STATE_CHANGE_NO_PREROLL`): no buffering policy, no duration.
+    var isLive = false
+    /// The duration last queried, nil while unknown.
+    var duration: MediaTime?
+    /// The duration last announced, so a re-query after DURATION_CHANGED only speaks on change.
+    var publishedDuration: MediaTime?
+    /// The video display size, nil when there is no video (or it is not known yet).
+    var mediaSize: VideoSize?
+    /// Decoders pbutils reported missing (`missing-plugin` element messages).
+    var missingPlugins: [String] = []
+    /// Status of the last HTTP response (`http-headers` element message).
+    var lastHTTPStatus: Int?
+    /// Reloads left after a network failure (seed 001: retry once).
+    var networkRetriesLeft = 1
+    /// Last buffering level acted on, to drop repeats.
+    var lastBufferingPercent: Int?
+
+    /// True when the URI is fetched over HTTP(S).
+    var isNetworkURI: Bool {
+        guard let uri else { return false }
+        return uri.hasPrefix("http://") || uri.hasPrefix("https://")
+    }
+
+    /// Everything forgotten, for a new load of `uri`.
+    mutating func reset(uri: String?) { self = MediaFacts(uri: uri) }
+}

@@ -1,0 +1,54 @@
+import CGStreamer
+
+/// Building ``PlayerError``s from GStreamer's ERROR and WARNING bus messages (loop thread).
+extension PlayerError {
+    /// Parses an ERROR message (`gst_message_parse_error`).
+    init(errorMessage message: UnsafeMutablePointer<GstMessage>, facts: MediaFacts) {
+        var gerror: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_error(message, &gerror, &debug)
+        self.init(message: message, gerror: gerror, debug: debug, facts: facts)
+    }
+
+    /// Parses a WARNING message (`gst_message_parse_warning`).
+    init(warningMessage message: UnsafeMutablePointer<GstMessage>, facts: MediaFacts) {
+        var gerror: UnsafeMutablePointer<GError>?
+        var debug: UnsafeMutablePointer<gchar>?
+        gst_message_parse_warning(message, &gerror, &debug)
+        self.init(message: message, gerror: gerror, debug: debug, facts: facts)
+    }
+
+    /// Classifies the GError (domain and code → ``Kind``; network sources → ``Kind/network``)
+    /// and frees it and the debug text.
+    private init(message: UnsafeMutablePointer<GstMessage>, gerror: UnsafeMutablePointer<GError>?,
+                 debug: UnsafeMutablePointer<gchar>?, facts: MediaFacts) {
+        let element = CGStreamer_message_src_name(message).map { String(cString: $0) }
+        let debugText = String(takingGLibString: debug)
+        defer { if gerror != nil { g_error_free(gerror) } }
+        guard let gerror else {
+            self.init(kind: .other, element: element, message: "unknown error", debug: debugText, uri: facts.uri)
+            return
+        }
+        let domain = gerror.pointee.domain
+        let code = Int(gerror.pointee.code)
+        let text = gerror.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        var kind: Kind
+        switch domain {
+        case gst_resource_error_quark(): kind = .resource
+        case gst_stream_error_quark(): kind = .stream
+        case gst_core_error_quark(): kind = .core
+        case gst_library_error_quark(): kind = .library
+        default: kind = .other
+        }
+        let httpStatus = facts.lastHTTPStatus
+        if (domain == gst_core_error_quark() && code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
+            || (domain == gst_stream_error_quark() && code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue)) {
+            kind = .missingPlugin
+        } else if facts.isNetworkURI, kind == .resource || (kind == .stream && element == "source") || httpStatus.map({ $0 >= 300 }) == true {
+            kind = .network
+        }
+        self.init(kind: kind, code: code, element: element, message: text, debug: debugText,
+                  missingPlugins: facts.missingPlugins, uri: facts.uri,
+                  httpStatus: httpStatus.flatMap { $0 >= 300 ? $0 : nil })
+    }
+}

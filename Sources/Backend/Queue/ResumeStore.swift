@@ -1,0 +1,156 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// Where each item was left (mpv's `watch-later`): one small JSON file,
+/// `$XDG_STATE_HOME/gstplay/resume.json` (fallback `~/.local/state/gstplay/resume.json`).
+///
+/// - Items are keyed by URI, plus size and modification time for local files (a changed file
+///   does not resume).
+/// - Every save re-reads the file, changes one entry and writes it atomically (temp file, fsync,
+///   rename, under an `flock` on `resume.json.lock`): a crash or `kill -9` leaves the old file.
+/// - Items with less than 5 % left are forgotten instead of stored.
+/// - A corrupt file is moved aside (`resume.json.corrupt`), an unreadable one is left alone, a
+///   read-only directory fails the save: each gives a ``Problem`` (a warning for the user) and
+///   no resume, never a crash and never the loss of the other entries.
+///
+/// **Thread:** any; each call does its own file I/O (keep it off real-time threads).
+public struct ResumeStore: Sendable {
+    /// One remembered position.
+    public struct Entry: Codable, Sendable, Hashable {
+        /// The item's URI.
+        public var uri: String
+        /// File size in bytes (local files only).
+        public var size: Int64?
+        /// File modification time, seconds since 1970 (local files only).
+        public var mtime: Int64?
+        /// Where playback was, in seconds.
+        public var position: Double
+        /// When it was saved, seconds since 1970.
+        public var savedAt: Int64
+    }
+
+    /// The file format (versioned).
+    struct StateFile: Codable {
+        var version = 1
+        var entries: [Entry] = []
+    }
+
+    /// A problem with the state file, reported as one warning line.
+    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What went wrong, e.g. "resume state '/x/resume.json' is corrupt (moved to …): not resuming".
+        public var description: String
+    }
+
+    /// The state file.
+    public let path: String
+
+    /// A store in `directory`, or the default XDG location when nil.
+    public init(directory: String? = nil) {
+        let base = directory ?? ResumeStore.defaultDirectory()
+        path = base + "/resume.json"
+    }
+
+    /// `$XDG_STATE_HOME/gstplay` when set and absolute, else `$HOME/.local/state/gstplay`.
+    public static func defaultDirectory() -> String {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") { return state + "/gstplay" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.local/state/gstplay"
+    }
+
+    /// The position to resume `uri` at, nil when none is stored (or the file changed since).
+    public func position(for uri: String) throws(Problem) -> MediaTime? {
+        let key = ResumeStore.fileKey(uri)
+        let entries = try readEntries()
+        guard let entry = entries.first(where: { $0.uri == uri }) else { return nil }
+        guard entry.size == key.size, entry.mtime == key.mtime else { return nil }
+        return MediaTime(seconds: entry.position)
+    }
+
+    /// Stores `position` for `uri`; with less than 5 % of `duration` left the entry is removed instead.
+    public func save(uri: String, position: MediaTime, duration: MediaTime?) throws(Problem) {
+        let finished = duration.map { $0 > .zero && (($0 - position).seconds < $0.seconds * 0.05) } ?? false
+        let key = ResumeStore.fileKey(uri)
+        try update { entries in
+            entries.removeAll { $0.uri == uri }
+            guard !finished, position > .zero else { return }
+            entries.append(Entry(uri: uri, size: key.size, mtime: key.mtime, position: position.seconds, savedAt: Int64(time(nil))))
+        }
+    }
+
+    /// Forgets `uri`.
+    public func forget(uri: String) throws(Problem) {
+        try update { $0.removeAll { $0.uri == uri } }
+    }
+
+    /// Forgets everything (removes the file; a missing file is fine).
+    public func forgetAll() throws(Problem) {
+        if unlink(path) != 0 && errno != ENOENT {
+            throw Problem(description: "cannot remove resume state '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Every stored entry (for tests and tools).
+    public func entries() throws(Problem) -> [Entry] { try readEntries() }
+
+    // MARK: File work
+
+    /// Read, change, write atomically, under an exclusive `flock`.
+    private func update(_ change: (inout [Entry]) -> Void) throws(Problem) {
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        do { try AtomicFile.makeDirectories(directory) } catch {
+            throw Problem(description: "cannot create the resume state directory: \(error.description)")
+        }
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
+        removeStaleTemporaries(in: directory)
+        var entries = try readEntries()
+        change(&entries)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(StateFile(entries: entries)) else {
+            throw Problem(description: "cannot encode the resume state")
+        }
+        do { try AtomicFile.write(Array(data) + [0x0A], to: path, mode: 0o600) } catch {
+            throw Problem(description: "cannot save the resume state: \(error.description)")
+        }
+    }
+
+    /// The entries on disk; a missing file is empty. A corrupt file is moved aside to
+    /// `<path>.corrupt` (so later saves start clean without destroying it) and reported.
+    private func readEntries() throws(Problem) -> [Entry] {
+        let bytes: [UInt8]
+        do { bytes = try AtomicFile.read(path, limit: 16 << 20) } catch {
+            if error.isMissing { return [] }
+            throw Problem(description: "cannot read resume state: \(error.description); not resuming")
+        }
+        if let state = try? JSONDecoder().decode(StateFile.self, from: Data(bytes)), state.version == 1 { return state.entries }
+        let aside = path + ".corrupt"
+        let moved = rename(path, aside) == 0
+        throw Problem(description: "resume state '\(path)' is corrupt" + (moved ? " (moved to '\(aside)')" : "") + "; not resuming")
+    }
+
+    /// Removes `resume.json.tmp-<pid>` files left by writers that died mid-save (`kill(pid, 0)` → `ESRCH`).
+    private func removeStaleTemporaries(in directory: String) {
+        guard let handle = opendir(directory) else { return }
+        defer { closedir(handle) }
+        let prefix = String(path[path.index(after: path.lastIndex(of: "/")!)...]) + ".tmp-"
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        }
+    }
+
+    /// Size and mtime of a local file URI (`stat`); nils for other URIs or a missing file.
+    static func fileKey(_ uri: String) -> (size: Int64?, mtime: Int64?) {
+        guard let path = PlaylistFile.fileURIPath(uri) else { return (nil, nil) }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return (nil, nil) }
+        return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))
+    }
+}

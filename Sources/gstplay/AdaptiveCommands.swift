@@ -1,0 +1,57 @@
+import Backend
+
+/// The `variants` and `variant N|auto` console commands, and the notes printed for adaptive
+/// events. Runs on the CLI actor like the other commands.
+enum AdaptiveCommands {
+    /// `variant 2`, `variant auto`.
+    static func parseVariant(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
+        arguments.one("a variant number or 'auto'").flatMap { argument in
+            if argument.lowercased() == "auto" { return .success(.variant(nil)) }
+            guard let index = Int(argument), index >= 0 else {
+                return .failure(ConsoleError("variant: expected a variant number (see 'variants') or 'auto', got '\(ConsoleCommand.printable(argument))'"))
+            }
+            return .success(.variant(index))
+        }
+    }
+
+    /// Runs `variants` / `variant`.
+    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+        let info = player.adaptiveInfo
+        switch command {
+        case .variants:
+            guard !info.variants.isEmpty else { return .failure("variants: the media is not an adaptive stream (or its playlist is not read yet)") }
+            let lines = info.variants.map { v in
+                let marks = (v.index == info.current ? " (current)" : "") + (v.index == info.pinned ? " (pinned)" : "")
+                return "  \(v.index): \(v.label)" + (v.width.map { w in v.height.map { " \(w)x\($0)" } ?? "" } ?? "")
+                    + (v.codecs.map { " \($0)" } ?? "") + marks
+            }
+            let estimate = info.estimatedBandwidth.map { "estimated bandwidth \(Variant.formatBitrate($0))" } ?? "no bandwidth estimate yet"
+            return PlaybackController.Outcome(data: .variants(WireAdaptive.Reply(info)),
+                                              text: ["Variants (\(info.pinned == nil ? "automatic" : "pinned"), \(estimate)):"] + lines)
+        case .variant(let index):
+            guard !info.variants.isEmpty else { return .failure("variant: the media is not an adaptive stream (or its playlist is not read yet)") }
+            if let index, !info.variants.indices.contains(index) {
+                return .failure("variant: no variant \(index) (there are \(info.variants.count): 0-\(info.variants.count - 1))")
+            }
+            player.pinVariant(index)
+            return PlaybackController.Outcome(text: [index.map { "Pinned variant \($0): \(info.variants[$0].label)" } ?? "Automatic variant selection"])
+        default:
+            return .success
+        }
+    }
+
+    /// A human note for an adaptive event (text mode), nil when the status line says enough.
+    static func note(for event: AdaptiveEvent) -> String? {
+        switch event {
+        case .variantsAvailable(let variants):
+            return "Adaptive stream: \(variants.count) variants (\(variants.map(\.label).joined(separator: ", ")))"
+        case .variantSwitched(let from, let to, let reason):
+            guard let from else { return nil }
+            return "Variant: \(from.label) -> \(to.label) (\(reason.rawValue))"
+        case .stallStarted:
+            return "Stalled: waiting for the buffer to refill"
+        case .stallEnded(let seconds):
+            return "Resumed after a \(String(format: "%.1f", seconds)) s stall"
+        }
+    }
+}

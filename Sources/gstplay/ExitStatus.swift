@@ -1,0 +1,13 @@
+/// Exit codes (documented in docs/CLI.md). Constants; any thread.
+enum ExitStatus {
+    /// Played to the end, or quit, with no failed item.
+    static let success: Int32 = 0
+    /// At least one item failed to play.
+    static let playbackError: Int32 = 1
+    /// Bad command line (ArgumentParser's validation errors, no arguments).
+    static let usage: Int32 = 2
+    /// Interrupted (SIGINT, Ctrl-C).
+    static let interrupted: Int32 = 130
+    /// Terminated (SIGTERM).
+    static let terminated: Int32 = 143
+}

@@ -1,0 +1,45 @@
+import Backend
+
+/// Everything the CLI reacts to, in arrival order: player events, console lines, keys,
+/// signals. A plain value; made on the producing thread, consumed by ``PlaybackController``.
+enum CLIInput: Sendable {
+    /// An event from `Player.events`.
+    case event(PlayerEvent)
+    /// `Player.events` ended (the player shut down).
+    case eventsEnded
+    /// A console line (text or, with `--json`, a request).
+    case line(String)
+    /// A console line longer than the limit (given) was discarded.
+    case lineTooLong(Int)
+    /// A key pressed on the terminal.
+    case key(Key)
+    /// End of the console input (not an error: playback goes on).
+    case inputEnded
+    /// SIGINT or SIGTERM: quit with this exit code.
+    case signal(Int32)
+}
+
+/// The single stream the CLI actor consumes: the stdin reader thread, the signal watcher and the
+/// player-event bridge all ``send(_:)`` into it. Unbounded, so no producer ever blocks.
+///
+/// **Thread:** ``send(_:)`` from any thread; ``stream`` is iterated by the CLI actor only.
+struct Inbox: Sendable {
+    let stream: AsyncStream<CLIInput>
+    private let continuation: AsyncStream<CLIInput>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream<CLIInput>.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Queues `input` for the CLI actor.
+    func send(_ input: CLIInput) { continuation.yield(input) }
+
+    /// Forwards every event of `events` (a `Player.events` stream), then ``CLIInput/eventsEnded``.
+    /// The bridge task ends with the stream, at player shutdown.
+    func forward(_ events: AsyncStream<PlayerEvent>) {
+        Task { [self] in
+            for await event in events { send(.event(event)) }
+            send(.eventsEnded)
+        }
+    }
+}

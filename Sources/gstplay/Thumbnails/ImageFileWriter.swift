@@ -1,0 +1,119 @@
+import Backend
+import Foundation
+
+/// Writes image files so that a failure leaves nothing behind: each file goes to a temporary
+/// name in its target directory (`open(O_CREAT|O_EXCL)`), then `rename(2)` puts it in place.
+/// Also the naming rules shared by thumbnails and snapshots. Any thread.
+enum ImageFileWriter {
+    /// A write that failed, naming the path and the system's reason.
+    struct Failure: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    /// Refuses, before any decoding, a destination that cannot work: a sheet path that is a
+    /// directory or whose directory is missing or not writable; an output directory that is a
+    /// file or cannot be created.
+    static func checkDestination(_ destination: ThumbnailsRequest.Destination) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        switch destination {
+        case .sheet(let path):
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw Failure(path: path, reason: "it is a directory")
+            }
+            try checkWritableDirectory(parent(of: path), for: path)
+        case .directory(let path):
+            if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else { throw Failure(path: path, reason: "it is not a directory") }
+                try checkWritableDirectory(path, for: path)
+            } else {
+                try checkWritableDirectory(parent(of: path), for: path)
+            }
+        }
+    }
+
+    /// Writes `bytes` to `path` through a temporary file and a rename.
+    static func write(_ bytes: Data, to path: String) throws {
+        let temporary = parent(of: path) + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno)); return
+                }
+                offset += written
+            }
+        }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw Failure(path: path, reason: failure)
+        }
+    }
+
+    /// Writes every file into `directory` (created when missing); on a failure removes the
+    /// files already written (and the directory if it was created here).
+    static func writeAll(_ files: [(name: String, bytes: Data)], into directory: String) throws {
+        let manager = FileManager.default
+        var created = false
+        if !manager.fileExists(atPath: directory) {
+            do { try manager.createDirectory(atPath: directory, withIntermediateDirectories: false) } catch {
+                throw Failure(path: directory, reason: (error as NSError).localizedDescription)
+            }
+            created = true
+        }
+        var written: [String] = []
+        do {
+            for file in files {
+                let path = (directory as NSString).appendingPathComponent(file.name)
+                try write(file.bytes, to: path)
+                written.append(path)
+            }
+        } catch {
+            for path in written { unlink(path) }
+            if created { rmdir(directory) }
+            throw error
+        }
+    }
+
+    /// The file name of a location without directories and extension (`clip` for `/a/clip.mp4`,
+    /// also for URIs).
+    static func baseName(of location: String) -> String {
+        let last = (location.split(separator: "/").last.map(String.init) ?? location).removingPercentEncoding ?? location
+        let stem = (last as NSString).deletingPathExtension
+        let cleaned = stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
+        return cleaned.isEmpty ? "media" : String(cleaned)
+    }
+
+    /// `HH-MM-SS.mmm` (mpv's screenshot time format), e.g. `00-01-02.500`.
+    static func timestamp(_ time: MediaTime) -> String {
+        let ms = max(time.milliseconds, 0)
+        let h = ms / 3_600_000, m = (ms / 60_000) % 60, s = (ms / 1000) % 60, f = ms % 1000
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(h, 2))-\(pad(m, 2))-\(pad(s, 2)).\(pad(f, 3))"
+    }
+
+    private static func parent(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        return directory.isEmpty ? "." : directory
+    }
+
+    private static func checkWritableDirectory(_ directory: String, for path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Failure(path: path, reason: "no such directory \(directory)")
+        }
+        guard access(directory, W_OK | X_OK) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+    }
+}

@@ -1,0 +1,42 @@
+import Backend
+import Foundation
+
+/// Where `snapshot [path]` (console, JSON, the `S` key) writes, and the writing itself.
+/// Pure naming plus one atomic write; any thread.
+enum SnapshotFile {
+    /// What a written snapshot reports back (the reply's fields).
+    struct Written: Codable, Equatable, Sendable {
+        var path: String
+        var width: Int
+        var height: Int
+    }
+
+    /// mpv's convention: `gstplay-<name>-<HH-MM-SS.mmm>.png` in the current directory, or in
+    /// `argument` when it names an existing directory; any other `argument` is the file itself
+    /// (JPEG when it ends in `.jpg`/`.jpeg`, PNG otherwise).
+    static func target(argument: String?, location: String, position: MediaTime,
+                       isDirectory: (String) -> Bool = defaultIsDirectory) -> (path: String, format: ImageFormat) {
+        let name = "gstplay-\(ImageFileWriter.baseName(of: location))-\(ImageFileWriter.timestamp(position)).png"
+        guard let argument, !argument.isEmpty else { return (name, .png) }
+        if isDirectory(argument) { return ((argument as NSString).appendingPathComponent(name), .png) }
+        let lower = argument.lowercased()
+        return (argument, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
+    }
+
+    /// True for an existing directory.
+    static func defaultIsDirectory(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// Takes the player's current frame (``Player/snapshotNow(format:maxSize:)``, waits for its
+    /// loop thread) and writes it (temporary file + rename). Throws ``ImageError`` or
+    /// ``ImageFileWriter/Failure``.
+    static func take(from player: Player, argument: String?, location: String) throws -> Written {
+        let position = player.currentPosition() ?? player.position ?? .zero
+        let target = target(argument: argument, location: location, position: position)
+        let image = try player.snapshotNow(format: target.format)
+        try ImageFileWriter.write(image.bytes, to: target.path)
+        return Written(path: target.path, width: image.width, height: image.height)
+    }
+}

@@ -1,0 +1,25 @@
+/// Keys typed into the video window (issue #10): the Backend reports them as X keysym names
+/// (``Backend/PlayerEvent/windowKey(_:)``, from `GstNavigation`); they do what the same key does
+/// on the terminal. Pure; any thread.
+enum WindowKeys {
+    /// The terminal ``Key`` for a keysym name, nil for keys without a binding.
+    static func key(forKeysym name: String) -> Key? {
+        switch name {
+        case "Left", "KP_Left": return .left
+        case "Right", "KP_Right": return .right
+        case "Up", "KP_Up": return .up
+        case "Down", "KP_Down": return .down
+        case "space": return .character(" ")
+        case "plus", "KP_Add": return .character("+")
+        case "minus", "KP_Subtract": return .character("-")
+        case "equal": return .character("=")
+        case "question": return .character("?")
+        case "less": return .character("<")
+        case "greater": return .character(">")
+        default:
+            // Letters and digits are their own names ("q", "f", "9").
+            guard name.count == 1, let character = name.first, character.isASCII, character.isLetter || character.isNumber else { return nil }
+            return .character(character)
+        }
+    }
+}

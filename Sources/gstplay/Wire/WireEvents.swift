@@ -1,0 +1,193 @@
+import Backend
+import Foundation
+
+/// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
+/// structs below), written into the same object. A plain value; any thread.
+struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
+    var event: String
+    var payload: Payload
+
+    private enum Keys: String, CodingKey { case event }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(event, forKey: .event)
+        try payload.encode(to: encoder)
+    }
+}
+
+/// An event without fields (`initialized`).
+struct NoFields: Encodable, Sendable {}
+
+/// Every event the CLI writes, one case per event name in docs/PROTOCOL.md. Pure; any thread.
+enum WireEvents {
+    struct Hello: Encodable, Sendable { var `protocol`: Int; var version: String; var gstreamer: String }
+    struct Sinks: Encodable, Sendable { var video: String; var audio: String; var reason: String }
+    struct URI: Encodable, Sendable { var uri: String; @Nullable var index: Int?; @Nullable var count: Int? }
+    struct State: Encodable, Sendable { var from: String; var to: String }
+    struct Position: Encodable, Sendable { var position: Seconds; var duration: Seconds }
+    struct Duration: Encodable, Sendable { var duration: Seconds }
+    struct MediaSize: Encodable, Sendable { @Nullable var width: Int?; @Nullable var height: Int? }
+    struct MediaInfo: Encodable, Sendable {
+        var uri: String
+        var live: Bool
+        var seekable: Bool
+        var duration: Seconds
+        var hasVideo: Bool
+        var hasAudio: Bool
+        var subtitleStreams: Int
+    }
+    struct Buffering: Encodable, Sendable { var percent: Int }
+    struct At: Encodable, Sendable { var position: Seconds }
+    struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
+    struct Rate: Encodable, Sendable { @Finite var rate: Double }
+    struct Message: Encodable, Sendable { var text: String }
+    struct WindowKey: Encodable, Sendable { var key: String }
+    struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
+    // Queue (issue #12): `playlist` and `item` events.
+    struct PlaylistEntry: Encodable, Sendable { var uri: String; @Nullable var title: String? }
+    struct Playlist: Encodable, Sendable {
+        @Nullable var current: Int?
+        var loop: String
+        var shuffle: Bool
+        var gapless: Bool
+        var items: [PlaylistEntry]
+    }
+    struct Item: Encodable, Sendable { var index: Int; var reason: String }
+
+    /// The protocol version, sent in `hello`; bumped on incompatible changes.
+    static let protocolVersion = 1
+
+    /// The first line: `{"event":"hello","gstreamer":"…","protocol":1,"version":"…"}`.
+    static func hello(version: String = GstplayVersion.current, gstreamer: String = GstplayVersion.gstreamer) -> String {
+        Wire.line(WireEvent(event: "hello", payload: Hello(protocol: protocolVersion, version: version, gstreamer: gstreamer)))
+    }
+
+    /// The `message` event: a short status text (e.g. "Buffering 40%"), made by the CLI from
+    /// buffering events.
+    static func message(_ text: String) -> String {
+        Wire.line(WireEvent(event: "message", payload: Message(text: text)))
+    }
+
+    /// The line for one Backend event. `item` is the playlist position (0-based) and size,
+    /// used by the `uri` event.
+    static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil) -> String {
+        func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
+        switch event {
+        case .initialized:
+            return line("initialized", NoFields())
+        case .sinksChosen(let video, let audio, let reason):
+            return line("sinks", Sinks(video: video, audio: audio, reason: reason))
+        case .uriLoaded(let uri):
+            return line("uri", URI(uri: uri, index: item?.index, count: item?.count))
+        case .stateChanged(let from, let to):
+            return line("state", State(from: from.rawValue, to: to.rawValue))
+        case .position(let position, let duration):
+            return line("position", Position(position: Seconds(position), duration: Seconds(duration)))
+        case .durationChanged(let duration):
+            return line("duration", Duration(duration: Seconds(duration)))
+        case .mediaSize(let size):
+            return line("media-size", MediaSize(width: size?.width, height: size?.height))
+        case .buffering(let percent):
+            return line("buffering", Buffering(percent: percent))
+        case .seekDone(let position):
+            return line("seek-done", At(position: Seconds(position)))
+        case .endOfStream(let position):
+            return line("eos", At(position: Seconds(position)))
+        case .warning(let warning):
+            return line("warning", WireError(warning))
+        case .error(let error):
+            return line("error", WireError(error))
+        case .volumeChanged(let volume, let muted):
+            return line("volume", Volume(volume: Wire.volumePercent(linear: volume), linear: Wire.rounded(volume, digits: 4), muted: muted))
+        case .rateChanged(let rate):
+            return line("rate", Rate(rate: rate))
+        case .mediaInfo(let info):
+            return line("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
+                                                hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams))
+        case .statistics(let statistics):
+            return line("statistics", WireStatistics(statistics))
+        case .adaptive(let event):
+            return WireAdaptive.line(for: event)
+        case .windowKey(let key):
+            return line("window-key", WindowKey(key: key))
+        case .fullscreenChanged(let fullscreen):
+            return line("fullscreen", Fullscreen(fullscreen: fullscreen))
+        case .queueChanged(let queue):
+            return line("playlist", Playlist(current: queue.currentIndex, loop: queue.loop.rawValue, shuffle: queue.shuffled, gapless: queue.gapless,
+                                             items: queue.items.map { PlaylistEntry(uri: $0.uri, title: $0.title) }))
+        case .itemChanged(let index, let reason):
+            return line("item", Item(index: index, reason: reason.rawValue))
+        }
+    }
+}
+
+/// The fields of `warning` and `error` events. A plain value; any thread.
+struct WireError: Encodable, Equatable, Sendable {
+    var kind: String
+    var code: Int
+    @Nullable var element: String?
+    var message: String
+    @Nullable var debug: String?
+    var missingPlugins: [String]
+    @Nullable var uri: String?
+    @Nullable var httpStatus: Int?
+
+    init(_ error: PlayerError) {
+        kind = error.kind.rawValue
+        code = Int(error.code)
+        element = error.element
+        message = error.message
+        debug = error.debug
+        missingPlugins = error.missingPlugins
+        uri = error.uri
+        httpStatus = error.httpStatus.map { Int($0) }
+    }
+}
+
+/// Statistics with snake_case keys and times in seconds: the `statistics` event's fields and the
+/// `stats` reply's data. A plain value; any thread.
+struct WireStatistics: Encodable, Equatable, Sendable {
+    var renderedFrames: Int64
+    var droppedFrames: Int64
+    @Nullable var bitrate: Int64?
+    @Nullable var averageBitrate: Int64?
+    var bufferingPercent: Int
+    var position: Seconds
+    var duration: Seconds
+    @Finite var rate: Double
+    var seekCount: Int
+    @Nullable var lastSeekLatencyMs: Double?
+    @Finite var bufferingTimeMs: Double
+    @Nullable var videoSize: WireSize?
+    @Nullable var videoCodec: String?
+    @Nullable var audioCodec: String?
+    var clockLostRecoveries: Int
+    var instantRateChanges: Int
+    var networkRetries: Int
+    var rejectedStateTransitions: Int
+    /// Adaptive streams only (the key is absent otherwise): seed 004's ABR metrics.
+    var abr: WireAdaptive.Metrics?
+
+    init(_ s: PlayerStatistics) {
+        renderedFrames = Int64(clamping: s.renderedFrames)
+        droppedFrames = Int64(clamping: s.droppedFrames)
+        bitrate = s.bitrate.map { Int64(clamping: $0) }
+        averageBitrate = s.averageBitrate.map { Int64(clamping: $0) }
+        bufferingPercent = s.bufferingPercent
+        position = Seconds(s.position)
+        duration = Seconds(s.duration)
+        rate = s.rate
+        seekCount = s.seekCount
+        lastSeekLatencyMs = s.lastSeekLatencyMilliseconds.flatMap { $0.isFinite ? Wire.rounded($0, digits: 3) : nil }
+        bufferingTimeMs = Wire.rounded(s.bufferingTimeMilliseconds, digits: 3)
+        videoSize = s.videoSize.map(WireSize.init)
+        videoCodec = s.videoCodec
+        audioCodec = s.audioCodec
+        clockLostRecoveries = s.clockLostRecoveries
+        instantRateChanges = s.instantRateChanges
+        networkRetries = s.networkRetries
+        rejectedStateTransitions = s.rejectedStateTransitions
+        abr = s.adaptive.map(WireAdaptive.Metrics.init)
+    }
+}

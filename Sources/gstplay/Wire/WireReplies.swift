@@ -1,0 +1,107 @@
+import Backend
+import Foundation
+
+/// The id a request carried, echoed in its reply. Text commands have none (``absent``: their
+/// replies carry no `request_id` key); JSON requests always get one back (`null` when missing or
+/// unreadable). A plain value; any thread.
+enum RequestID: Equatable, Sendable {
+    case absent
+    case null
+    case int(Int64)
+    case double(Double)
+    case string(String)
+}
+
+/// The result of a command, as the `data` of its reply. A plain value; any thread.
+enum ReplyData: Encodable, Equatable, Sendable {
+    case none
+    case muted(Bool)
+    case status(WireStatus)
+    case statistics(WireStatistics)
+    case help(commands: [String], keys: [String])
+    case variants(WireAdaptive.Reply)
+    case snapshot(SnapshotFile.Written)
+
+    private struct Muted: Encodable { var muted: Bool }
+    private struct Help: Encodable { var commands: [String]; var keys: [String] }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .none:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .muted(let muted): try Muted(muted: muted).encode(to: encoder)
+        case .status(let status): try status.encode(to: encoder)
+        case .statistics(let statistics): try statistics.encode(to: encoder)
+        case .help(let commands, let keys): try Help(commands: commands, keys: keys).encode(to: encoder)
+        case .variants(let reply): try reply.encode(to: encoder)
+        case .snapshot(let written): try written.encode(to: encoder)
+        }
+    }
+}
+
+/// A reply line: `{"data": …, "error": "success" | reason, "request_id": …}` (no `request_id`
+/// key for text commands). A plain value; any thread.
+struct Reply: Encodable, Equatable, Sendable {
+    var id: RequestID
+    /// nil for success.
+    var error: String?
+    var data: ReplyData = .none
+
+    private enum Keys: String, CodingKey { case data, error, requestID }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(data, forKey: .data)
+        try container.encode(error ?? "success", forKey: .error)
+        switch id {
+        case .absent: break
+        case .null: try container.encodeNil(forKey: .requestID)
+        case .int(let value): try container.encode(value, forKey: .requestID)
+        case .double(let value): try container.encode(Finite(wrappedValue: value), forKey: .requestID)
+        case .string(let value): try container.encode(value, forKey: .requestID)
+        }
+    }
+
+    /// The reply as one JSON line.
+    var line: String { Wire.line(self) }
+}
+
+/// The `status` reply's data: the player's snapshot plus where we are in the playlist.
+/// A plain value; any thread.
+struct WireStatus: Encodable, Equatable, Sendable {
+    var state: String
+    var position: Seconds
+    var duration: Seconds
+    @Nullable var uri: String?
+    @Nullable var location: String?
+    @Nullable var index: Int?
+    var count: Int
+    @Finite var rate: Double
+    @Finite var volume: Double
+    var muted: Bool
+    var bufferingPercent: Int
+    @Nullable var mediaSize: WireSize?
+    var live: Bool
+    var seekable: Bool
+    @Nullable var error: String?
+
+    init(_ report: StatusReport) {
+        let snapshot = report.snapshot
+        state = snapshot.state.rawValue
+        position = Seconds(snapshot.position)
+        duration = Seconds(snapshot.duration)
+        uri = snapshot.uri
+        location = report.location
+        index = report.index
+        count = report.count
+        rate = snapshot.rate
+        volume = Wire.volumePercent(linear: snapshot.volume)
+        muted = snapshot.muted
+        bufferingPercent = snapshot.bufferingPercent
+        mediaSize = snapshot.mediaSize.map(WireSize.init)
+        live = snapshot.isLive
+        seekable = snapshot.isSeekable
+        error = snapshot.lastError?.message
+    }
+}

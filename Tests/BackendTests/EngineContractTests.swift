@@ -1,0 +1,150 @@
+@testable import Backend
+import Foundation
+import Synchronization
+import TestSupport
+import XCTest
+
+/// The engine's contract with its callers: commands are queued (never re-entered from a
+/// callback), events arrive in the order raised, `load(_:startAt:)` and `currentPosition()`.
+final class EngineContractTests: XCTestCase {
+    /// A delegate with no queue that pauses, seeks and loads from inside its callbacks.
+    private final class CallingBack: PlayerDelegate, @unchecked Sendable {
+        let recorder = EventRecorder()
+        /// Loop thread only (the delegate is called there, one event at a time).
+        var stateRightAfterPause: PlayerState?
+        var nestedCallbacks = 0
+        private var inCallback = false
+        private var pausedOnce = false
+        private var seekedOnce = false
+        private var loadedNext = false
+        let next: String
+
+        init(next: String) { self.next = next }
+
+        func player(_ player: Player, didReceive event: PlayerEvent) {
+            if inCallback { nestedCallbacks += 1 }
+            inCallback = true
+            defer { inCallback = false }
+            recorder.player(player, didReceive: event)
+            switch event {
+            case .stateChanged(_, .playing) where !pausedOnce:
+                pausedOnce = true
+                player.pause()
+                // Queued, not run inline: the engine has not moved yet.
+                stateRightAfterPause = player.state
+            case .stateChanged(_, .paused) where !seekedOnce:
+                seekedOnce = true
+                player.seek(to: MediaTime(seconds: 2))
+                player.play()
+            case .endOfStream where !loadedNext:
+                loadedNext = true
+                player.load(next)
+            default: break
+            }
+        }
+    }
+
+    func testCommandsFromCallbacksAreQueuedAndEventsKeepTheirOrder() {
+        let delegate = CallingBack(next: TestMedia.theora)
+        let player = Player.forTesting(delegate.recorder)
+        player.delegate = delegate
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8)
+        delegate.recorder.waitFor("the second item playing", timeout: 20) { events in
+            events.filter { if case .uriLoaded = $0 { return true } else { return false } }.count == 2
+                && events.last.map { if case .stateChanged(_, .playing) = $0 { return true } else { return false } } == true
+        }
+        XCTAssertEqual(delegate.stateRightAfterPause, .playing, "pause() from a callback must not run inline")
+        XCTAssertEqual(delegate.nestedCallbacks, 0, "no event may be delivered from inside another callback")
+        // Every state change starts where the previous one ended: nothing was reordered.
+        var last: PlayerState = .idle
+        for case .stateChanged(let from, let to) in delegate.recorder.events {
+            XCTAssertEqual(from, last, "state events out of order: \(delegate.recorder.states())")
+            last = to
+        }
+        XCTAssertEqual(delegate.recorder.events.compactMap(\.seekDone).first?.seconds ?? 0, 2, accuracy: 0.1)
+    }
+
+    func testLoadStartingAtAFractionPlaysFromThere() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(TestMedia.h264, startAt: .fraction(0.5))
+        let landed = recorder.waitForValue("seek done") { $0.seekDone }
+        XCTAssertEqual(landed?.seconds ?? 0, 5.0, accuracy: 0.1)
+        recorder.waitFor("playing after the start seek") { recorder.reachedState(.playing)($0) }
+        XCTAssertEqual(Array(recorder.states().prefix(3)), [.opening, .ready, .seeking])
+        let tick = recorder.waitForValue("a tick", after: recorder.count) { $0.position }
+        XCTAssertGreaterThanOrEqual(tick?.seconds ?? 0, 4.9)
+    }
+
+    func testLoadStartingAtATimeWithoutAutoplayWaitsThereInPaused() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8, startAt: .time(MediaTime(seconds: 3)))
+        let landed = recorder.waitForValue("seek done") { $0.seekDone }
+        XCTAssertEqual(landed?.seconds ?? 0, 3.0, accuracy: 0.1)
+        XCTAssertFalse(recorder.states().contains(.playing))
+        XCTAssertEqual(player.currentPosition()?.seconds ?? -1, 3.0, accuracy: 0.1)
+    }
+
+    func testCurrentPositionIsALiveQuery() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.positionInterval = .seconds(3600) }
+        defer { player.shutdown() }
+        XCTAssertNil(player.currentPosition(), "nothing loaded")
+        player.load(TestMedia.vp8)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let first = player.currentPosition() ?? .zero
+        // Wait for real time to pass on the pipeline clock (a state event cannot mark it).
+        var later = first
+        _ = eventually(interval: .milliseconds(50)) {
+            later = player.currentPosition() ?? .zero
+            return later >= first + MediaTime.milliseconds(300)
+        }
+        XCTAssertGreaterThanOrEqual(later, first + MediaTime.milliseconds(300), "the query follows the playhead")
+        XCTAssertNil(recorder.events.compactMap(\.position).first(where: { $0 > MediaTime.milliseconds(300) }),
+                     "no tick was needed: the hourly tick has not fired")
+    }
+
+    /// Issue #16: a negative rate kept from before a load starts from the end, on two formats.
+    func testReverseRateAtLoadPlaysBackwardsFromTheEnd() throws {
+        for file in [TestMedia.theora, TestMedia.vp8] {
+            let recorder = EventRecorder()
+            let player = Player.forTesting(recorder)
+            defer { player.shutdown() }
+            try player.setRate(-1)
+            player.load(file)
+            recorder.waitFor("EOS at the start of \(file)", timeout: 15) { $0.contains(where: \.isEndOfStream) }
+            let ticks = recorder.events.compactMap(\.position)
+            let duration = player.duration?.seconds ?? 0
+            XCTAssertGreaterThan(duration, 3, file)
+            XCTAssertGreaterThan(ticks.map(\.seconds).max() ?? 0, duration - 1, "started near the end: \(file)")
+            let backwards = ticks.filter { $0 > .zero && $0 < MediaTime(seconds: duration - 0.5) }
+            XCTAssertGreaterThanOrEqual(backwards.count, 8, "really played backwards: \(file)")
+            XCTAssertEqual(backwards, backwards.sorted(by: >), "positions decrease: \(file)")
+            XCTAssertFalse(recorder.events.contains { $0.error != nil }, "\(file): \(recorder.events.compactMap(\.error))")
+            guard case .endOfStream(let final)? = recorder.events.last(where: \.isEndOfStream) else { return XCTFail("no EOS") }
+            XCTAssertLessThan(final.seconds, 0.5, file)
+        }
+    }
+
+    func testAStreamMadeAfterInitStartsWithInitializedThenTheSinks() async {
+        var configuration = PlayerConfiguration()
+        configuration.videoSink = .automatic // headless: announced with a `sinksChosen` event
+        configuration.audioSink = .automatic
+        let player = Player(configuration: configuration)
+        defer { player.shutdown() }
+        try? await Task.sleep(for: .milliseconds(200)) // the loop has started and raised its events
+        let watchdog = Task { try await Task.sleep(for: .seconds(5)); player.shutdown() } // ends the stream
+        defer { watchdog.cancel() }
+        var first: [PlayerEvent] = []
+        for await event in player.events {
+            first.append(event)
+            if first.count == 2 { break }
+        }
+        XCTAssertEqual(first.first, .initialized)
+        guard case .sinksChosen? = first.last else { return XCTFail("expected the sinks second: \(first)") }
+    }
+}

@@ -1,0 +1,176 @@
+@testable import Backend
+import Foundation
+import XCTest
+
+/// ``ResumeStore`` on real files: keys, finished items, corrupt/unreadable/read-only state,
+/// and a writer killed with SIGKILL in the middle of a save.
+final class ResumeStoreTests: XCTestCase {
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "gstplay-resume-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        chmod(dir, 0o700)
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func media(_ name: String, bytes: Int = 100) -> String {
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(repeating: 7, count: bytes))
+        return "file://" + path
+    }
+
+    func testSavesAndRestoresPerURIAndKeepsOtherEntries() throws {
+        let store = ResumeStore(directory: dir + "/state")
+        let a = media("a.ogg"), b = media("b.ogg")
+        try store.save(uri: a, position: MediaTime(seconds: 12.5), duration: MediaTime(seconds: 100))
+        try store.save(uri: b, position: MediaTime(seconds: 3), duration: MediaTime(seconds: 100))
+        try store.save(uri: "http://127.0.0.1/x", position: MediaTime(seconds: 7), duration: nil)
+        XCTAssertEqual(try store.position(for: a), MediaTime(seconds: 12.5))
+        XCTAssertEqual(try store.position(for: b), MediaTime(seconds: 3))
+        XCTAssertEqual(try store.position(for: "http://127.0.0.1/x"), MediaTime(seconds: 7))
+        XCTAssertNil(try store.position(for: media("c.ogg")))
+        let entry = try XCTUnwrap(store.entries().first { $0.uri == a })
+        XCTAssertEqual(entry.size, 100)
+        XCTAssertNotNil(entry.mtime)
+        XCTAssertEqual(store.path, dir + "/state/resume.json")
+    }
+
+    func testAChangedFileDoesNotResume() throws {
+        let store = ResumeStore(directory: dir)
+        let a = media("a.ogg")
+        try store.save(uri: a, position: MediaTime(seconds: 5), duration: MediaTime(seconds: 60))
+        _ = media("a.ogg", bytes: 200)
+        XCTAssertNil(try store.position(for: a))
+    }
+
+    func testFinishedItemsAreForgotten() throws {
+        let store = ResumeStore(directory: dir)
+        let a = media("a.ogg")
+        try store.save(uri: a, position: MediaTime(seconds: 50), duration: MediaTime(seconds: 100))
+        try store.save(uri: a, position: MediaTime(seconds: 95.5), duration: MediaTime(seconds: 100))
+        XCTAssertNil(try store.position(for: a), "less than 5 % left: forgotten")
+        try store.save(uri: a, position: MediaTime(seconds: 94), duration: MediaTime(seconds: 100))
+        XCTAssertEqual(try store.position(for: a), MediaTime(seconds: 94))
+    }
+
+    func testForgetOneAndForgetAll() throws {
+        let store = ResumeStore(directory: dir)
+        let a = media("a.ogg"), b = media("b.ogg")
+        try store.save(uri: a, position: MediaTime(seconds: 5), duration: nil)
+        try store.save(uri: b, position: MediaTime(seconds: 6), duration: nil)
+        try store.forget(uri: a)
+        XCTAssertEqual(try store.entries().map(\.uri), [b])
+        try store.forgetAll()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store.path))
+        try store.forgetAll() // a missing file is fine
+    }
+
+    func testCorruptFileIsReportedMovedAsideAndNeverCrashes() throws {
+        let store = ResumeStore(directory: dir)
+        FileManager.default.createFile(atPath: store.path, contents: Data("{\"version\":1,\"entries\":[{\"uri\":".utf8))
+        XCTAssertThrowsError(try store.position(for: media("a.ogg"))) {
+            XCTAssertTrue(String(describing: $0).contains("is corrupt"), "\($0)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.path + ".corrupt"), "the broken file is kept for inspection")
+        try store.save(uri: media("a.ogg"), position: MediaTime(seconds: 1), duration: nil)
+        XCTAssertEqual(try store.entries().count, 1)
+    }
+
+    func testUnreadableFileAndReadOnlyDirectoryWarnAndKeepTheEntries() throws {
+        guard getuid() != 0 else { throw XCTSkip("root ignores file permissions") }
+        let store = ResumeStore(directory: dir)
+        let a = media("a.ogg")
+        try store.save(uri: a, position: MediaTime(seconds: 5), duration: nil)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        chmod(store.path, 0)
+        XCTAssertThrowsError(try store.position(for: a)) { XCTAssertTrue(String(describing: $0).contains("Permission denied")) }
+        XCTAssertThrowsError(try store.save(uri: media("b.ogg"), position: MediaTime(seconds: 2), duration: nil))
+        chmod(store.path, 0o600)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path)), before, "an unreadable file is never overwritten")
+        chmod(dir, 0o500)
+        XCTAssertThrowsError(try store.save(uri: media("c.ogg"), position: MediaTime(seconds: 2), duration: nil)) {
+            XCTAssertTrue(String(describing: $0).contains("cannot save the resume state"), "\($0)")
+        }
+        chmod(dir, 0o700)
+        XCTAssertEqual(try store.position(for: a), MediaTime(seconds: 5), "the other entries survive")
+    }
+
+    func testStatePathThatCannotBeReadWarnsAndNeverCrashes() throws {
+        // Works as root too: the state file's name is taken by a directory.
+        let store = ResumeStore(directory: dir)
+        try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
+        XCTAssertThrowsError(try store.position(for: media("a.ogg"))) {
+            XCTAssertTrue(String(describing: $0).contains("cannot read resume state"), "\($0)")
+        }
+        XCTAssertThrowsError(try store.save(uri: media("a.ogg"), position: MediaTime(seconds: 1), duration: nil))
+        var isDirectory: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    // MARK: kill -9 during a save
+
+    /// Not a test on its own: the child process of ``testStateSurvivesSIGKILLDuringSave``.
+    /// Saves in a loop until killed.
+    func testChildKeepsSaving() throws {
+        guard let directory = ProcessInfo.processInfo.environment["GSTPLAY_RESUME_CHILD_DIR"] else {
+            throw XCTSkip("only runs as the child of testStateSurvivesSIGKILLDuringSave")
+        }
+        let store = ResumeStore(directory: directory)
+        var n = 0.0
+        while true {
+            n += 1
+            try store.save(uri: "http://127.0.0.1/child", position: MediaTime(seconds: n), duration: nil)
+        }
+    }
+
+    func testStateSurvivesSIGKILLDuringSave() throws {
+        let store = ResumeStore(directory: dir)
+        // A big state makes each save take long enough to be caught mid-write.
+        let original = (0..<20_000).map {
+            ResumeStore.Entry(uri: "http://127.0.0.1/item/\($0)/" + String(repeating: "x", count: 60), size: nil, mtime: nil,
+                              position: Double($0), savedAt: 0)
+        }
+        try JSONEncoder().encode(ResumeStore.StateFile(entries: original)).write(to: URL(fileURLWithPath: store.path))
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        var caughtMidWrite = 0
+        for attempt in 0..<15 where caughtMidWrite < 3 {
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: executable)
+            child.arguments = ["BackendTests.ResumeStoreTests/testChildKeepsSaving"]
+            child.environment = ProcessInfo.processInfo.environment.merging(["GSTPLAY_RESUME_CHILD_DIR": dir]) { $1 }
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = FileHandle.nullDevice
+            try child.run()
+            let temp = store.path + ".tmp-\(child.processIdentifier)"
+            // Wait (up to 20 s) for the child to be inside a save: its temp file exists.
+            let deadline = Date().addingTimeInterval(20)
+            var seen = false
+            while Date() < deadline {
+                if FileManager.default.fileExists(atPath: temp) {
+                    // Vary the moment: right away, or a little into the write.
+                    if attempt % 3 != 0 { usleep(useconds_t(attempt * 1500)) }
+                    seen = true
+                    break
+                }
+                usleep(200)
+            }
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+            if seen && FileManager.default.fileExists(atPath: temp) { caughtMidWrite += 1 }
+            // Whatever the moment, the state file is whole and keeps every other entry.
+            let entries = try store.entries()
+            XCTAssertEqual(entries.filter { !$0.uri.hasSuffix("/child") }, original, "attempt \(attempt)")
+        }
+        print("ResumeStoreTests: killed mid-write \(caughtMidWrite) time(s)")
+        XCTAssertGreaterThan(caughtMidWrite, 0, "the child was never killed with its temp file open: the test proved nothing")
+        // The next save cleans the dead writer's temp file.
+        try store.save(uri: "http://127.0.0.1/after", position: MediaTime(seconds: 1), duration: nil)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }
+        XCTAssertEqual(leftovers, [])
+    }
+}

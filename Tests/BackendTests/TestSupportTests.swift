@@ -1,0 +1,139 @@
+import Backend
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Glibc
+import ProcessProbe
+import Synchronization
+import TestSupport
+import XCTest
+
+/// The test support itself: each helper must be able to tell a broken behaviour from a working one.
+final class TestSupportTests: XCTestCase {
+    // MARK: EventRecorder
+
+    func testRecorderTellsTheLoopThreadFromOtherThreads() {
+        let onLoop = EventRecorder()
+        let player = Player.forTesting(onLoop) { $0.autoplay = false }
+        player.load(TestMedia.short)
+        onLoop.waitFor("ready") { onLoop.reachedState(.ready)($0) }
+        player.shutdown()
+        XCTAssertNotNil(onLoop.loopThreadID)
+        XCTAssertTrue(onLoop.all.allSatisfy { $0.threadID == onLoop.loopThreadID })
+
+        // Delivered on a queue: every event comes from another thread, and the recorder sees it.
+        let onQueue = EventRecorder()
+        let queued = Player.forTesting(onQueue) {
+            $0.autoplay = false
+            $0.delegateQueue = DispatchQueue(label: "delegate")
+        }
+        queued.load(TestMedia.short)
+        onQueue.waitFor("ready") { onQueue.reachedState(.ready)($0) }
+        queued.shutdown()
+        XCTAssertNotNil(onQueue.loopThreadID)
+        XCTAssertFalse(onQueue.all.isEmpty)
+        XCTAssertTrue(onQueue.all.allSatisfy { $0.threadID != onQueue.loopThreadID && $0.threadID > 0 })
+    }
+
+    // MARK: Player.waitFor
+
+    func testWaitForReturnsTheEventAndThrowsOnTimeoutAndShutdown() async throws {
+        let player = Player.forTesting(sync: false) { $0.autoplay = false }
+        let ready = try await player.waitFor("ready", where: { $0.newState == .ready }) { player.load(TestMedia.short) }
+        XCTAssertEqual(ready, .stateChanged(from: .opening, to: .ready))
+        do {
+            try await player.waitFor("EOS without play", where: \.isEndOfStream, timeout: .milliseconds(300))
+            XCTFail("no EOS can come without play")
+        } catch let error as EventWaitError {
+            XCTAssertTrue(error.description.contains("timed out"), error.description)
+        }
+        do {
+            try await player.waitFor("EOS", where: \.isEndOfStream) { player.shutdown() }
+            XCTFail("shutdown ends the stream")
+        } catch let error as EventWaitError {
+            XCTAssertTrue(error.description.contains("stream ended"), error.description)
+        }
+    }
+
+    // MARK: HTTPTestServer
+
+    func testServerRangesStatusesAndRequestLog() async throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        var request = URLRequest(url: URL(string: server.url("/file/short-0.2s.mp4"))!)
+        request.setValue("bytes=100-", forHTTPHeaderField: "Range")
+        let (ranged, rangedResponse) = try await URLSession.shared.data(for: request)
+        XCTAssertEqual((rangedResponse as? HTTPURLResponse)?.statusCode, 206)
+        XCTAssertEqual(ranged.count, 5725 - 100)
+        let (whole, wholeResponse) = try await URLSession.shared.data(for: {
+            var r = URLRequest(url: URL(string: server.url("/file/short-0.2s.mp4?norange=1"))!)
+            r.setValue("bytes=100-", forHTTPHeaderField: "Range")
+            return r
+        }())
+        XCTAssertEqual((wholeResponse as? HTTPURLResponse)?.statusCode, 200, "no-Range mode ignores Range")
+        XCTAssertEqual(whole.count, 5725)
+        XCTAssertNil((wholeResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Accept-Ranges"))
+        let (_, missing) = try await URLSession.shared.data(from: URL(string: server.url("/status/503"))!)
+        XCTAssertEqual((missing as? HTTPURLResponse)?.statusCode, 503)
+        let log = server.requests(clear: true)
+        XCTAssertEqual(log.map(\.path), ["/file/short-0.2s.mp4", "/file/short-0.2s.mp4?norange=1", "/status/503"])
+        XCTAssertEqual(log.map(\.status), [206, 200, 503])
+        XCTAssertEqual(log.first?.range, "bytes=100-")
+        XCTAssertEqual(server.requests(), [], "cleared")
+    }
+
+    func testThrottleChangesPerPathWhileATransferRuns() async throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        // 64 KiB at 1000 B/s would take over a minute.
+        XCTAssertTrue(server.throttle("/file/garbage.bin", bytesPerSecond: 1000))
+        let slow = Task { try await URLSession.shared.data(from: URL(string: server.url("/file/garbage.bin"))!).0.count }
+        XCTAssertTrue(eventually(timeout: .seconds(10)) { server.requests().contains { $0.path == "/file/garbage.bin" && $0.status == 200 } },
+                      "the transfer started")
+        // Other paths are not throttled.
+        let (other, _) = try await URLSession.shared.data(from: URL(string: server.url("/file/short-0.2s.mp4"))!)
+        XCTAssertEqual(other.count, 5725)
+        // Lifting the limit speeds up the transfer under way.
+        let started = ContinuousClock.now
+        XCTAssertTrue(server.throttle("/file/garbage.bin", bytesPerSecond: nil))
+        let received = try await slow.value
+        XCTAssertEqual(received, 65536)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "finished long before the throttled minute")
+    }
+
+    // MARK: ProcessProbe
+
+    func testProbeSeesThreadsDescriptorsAndMemoryOfThisProcess() {
+        let probe = ProcessProbe.current
+        let threads = probe.threadCount ?? -1
+        let release = DispatchSemaphore(value: 0), running = DispatchSemaphore(value: 0)
+        let tid = Atomic<Int32>(0)
+        let thread = Thread { tid.store(ProcessProbe.currentThreadID, ordering: .relaxed); running.signal(); release.wait() }
+        thread.start()
+        running.wait()
+        XCTAssertEqual(probe.threadCount, threads + 1)
+        XCTAssertTrue(probe.threadIDs?.contains(String(tid.load(ordering: .relaxed))) ?? false)
+        XCTAssertNotEqual(tid.load(ordering: .relaxed), getpid())
+        release.signal()
+
+        let descriptors = probe.descriptorCount ?? -1
+        let fd = open("/dev/null", O_RDONLY)
+        XCTAssertEqual(probe.descriptorCount, descriptors + 1)
+        XCTAssertEqual(probe.descriptorTarget(fd), "/dev/null")
+        close(fd)
+        XCTAssertEqual(probe.descriptorCount, descriptors)
+
+        // smaps is far longer than one read(2) chunk of a naive reader; every mapping is parsed.
+        let smaps = ProcFS.read("/proc/self/smaps") ?? ""
+        XCTAssertGreaterThan(smaps.utf8.count, 65536)
+        let mappings = probe.mappings ?? []
+        let rssLines = smaps.split(separator: "\n").filter { $0.hasPrefix("Rss:") }.count
+        XCTAssertEqual(Double(mappings.count), Double(rssLines), accuracy: 10, "one mapping per Rss line (a few come and go between reads)")
+        let total = mappings.reduce(0) { $0 + $1.rssKiB }, rss = probe.rssKiB ?? 0
+        XCTAssertEqual(Double(total), Double(rss), accuracy: Double(rss) * 0.2, "smaps adds up to VmRSS")
+        XCTAssertEqual(probe.state, "R", "this process is running")
+        XCTAssertEqual(ProcessProbe(pid: getpid()).executable, probe.executable)
+    }
+}

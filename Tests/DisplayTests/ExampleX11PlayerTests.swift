@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// Sources/ExampleX11Player on a private X server: the video lands in the app's own window
+/// (`Player.setRenderTarget(windowHandle:)`) and the sink opens no window of its own.
+final class ExampleX11PlayerTests: XCTestCase {
+    func testTheFixturePlaysIntoTheAppsWindow() throws {
+        let picture = try playIntoWindow(gravity: "fit", shot: "example-x11-player-fit.png")
+        // 320x240 in 480x270 with bars: 360x270 in the middle; the time text starts below row 16.
+        XCTAssertEqual(picture.top, 0, "fit: something was drawn in the top rows")
+    }
+
+    func testFillCropsThePictureToTheWindowsShape() throws {
+        let picture = try playIntoWindow(gravity: "fill", shot: "example-x11-player-fill.png")
+        // 320x240 cropped to 320x180 and scaled to 480x270: the burnt-in time moves up into the top rows.
+        XCTAssertGreaterThan(picture.top, 0.01, "fill: the picture was not cropped")
+    }
+
+    /// Runs the example with `gravity` into a 480x270 window until a second has played; returns the
+    /// bright fraction of the whole window and of its top 16 rows.
+    private func playIntoWindow(gravity: String, shot name: String) throws -> (all: Double, top: Double) {
+        let server = try XvfbServer(width: 800, height: 600)
+        let example = try ChildProcess("ExampleX11Player", ["--size", "480x270", "--gravity", gravity, "--seconds", "20", DisplayMedia.h264],
+                                       environment: server.environment())
+        defer {
+            example.process.interrupt()
+            _ = example.waitForExit(timeout: 10)
+        }
+        let window = try X11Tools.waitForWindow(on: server) { $0.title == "ExampleX11Player" }
+        XCTAssertEqual(window.width, 480)
+        XCTAssertEqual(window.height, 270)
+        // Wait until a second has been played, i.e. frames were drawn.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !example.stdout.contains("position 1") { Thread.sleep(forTimeInterval: 0.05) }
+        XCTAssertTrue(example.stdout.contains("position 1"), "not playing:\n\(example.stdout)\n\(example.stderr)")
+
+        XCTAssertEqual(try X11Tools.topLevelWindows(on: server).map(\.title), ["ExampleX11Player"], "the sink opened a window of its own")
+        let shot = X11Tools.screenshotDirectory.appendingPathComponent(name).path
+        try X11Tools.screenshot(window.id, on: server, to: shot)
+        let picture = try X11Tools.brightness(of: shot)
+        XCTAssertEqual(picture.width, 480)
+        XCTAssertGreaterThan(picture.brightFraction, 0.001, "nothing was drawn into the app's window: \(shot)")
+        let top = try X11Tools.brightness(of: shot, region: "480x16+0+0")
+        return (picture.brightFraction, top.brightFraction)
+    }
+
+    func testBadArgumentsExitWithStatusTwo() throws {
+        let example = try ChildProcess("ExampleX11Player", ["--gravity", "sideways", DisplayMedia.h264],
+                                       environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(example.waitForExit(timeout: 10), 2)
+        XCTAssertTrue(example.stderr.hasPrefix("error: --gravity takes fit, fill or stretch"), example.stderr)
+    }
+}

@@ -1,0 +1,102 @@
+@testable import Backend
+import Foundation
+import Synchronization
+import XCTest
+
+/// The Backend's ``Player`` on a private Xvfb: automatic sinks probe to `ximagesink`, keys typed
+/// into its window arrive as ``PlayerEvent/windowKey(_:)``, ``Player/toggleFullscreen()`` resizes it.
+final class PlayerWindowTests: XCTestCase {
+    func testTheWindowReportsKeysAndGoesFullscreen() throws {
+        let server = try XvfbServer(width: 1024, height: 768)
+        try withDisplay(server) {
+            let recorder = WindowEventRecorder()
+            var configuration = PlayerConfiguration()
+            configuration.audioSink = .description("fakeaudiosink")
+            let player = Player(configuration: configuration, delegate: recorder)
+            defer { player.shutdown() }
+            player.load(DisplayMedia.nonSquare)
+
+            let sinks = recorder.wait(timeout: 15) { if case .sinksChosen(let video, let audio, let reason) = $0 { return (video, audio, reason) } else { return nil } }
+            XCTAssertEqual(sinks?.0, "ximagesink")
+            XCTAssertEqual(sinks?.1, "fakeaudiosink")
+            XCTAssertEqual(sinks?.2, "", "a real sink was found: no note")
+            let window = try X11Tools.waitForWindow(on: server) { $0.title == "par-64-45.mkv" }
+            XCTAssertEqual(window.width, 1024)
+            XCTAssertEqual(window.height, 576)
+
+            try X11Tools.type(["Left", "space"], into: window.id, on: server)
+            let keys = recorder.wait(timeout: 10) { _ in
+                let keys = recorder.events.compactMap { if case .windowKey(let key) = $0 { return key } else { return nil } }
+                return keys.count >= 2 ? keys : nil
+            }
+            XCTAssertEqual(keys, ["Left", "space"])
+
+            player.toggleFullscreen()
+            XCTAssertEqual(recorder.wait(timeout: 10) { if case .fullscreenChanged(let on) = $0 { return on } else { return nil } }, true)
+            _ = try X11Tools.waitForWindow(on: server) { $0.id == window.id && $0.width == 1024 && $0.height == 768 }
+        }
+    }
+
+    func testTheMediasTitleTagWinsOverTheFileName() throws {
+        // A 1 s clip with a title tag, made here (taginject) so the committed fixtures stay as they are.
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gstplay-titled-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("untitled-name.webm").path
+        let made = try X11Tools.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=30", "!", "video/x-raw,width=160,height=120",
+                                                       "!", "taginject", "tags=title=DeskTitle", "!", "vp8enc", "!", "webmmux",
+                                                       "!", "filesink", "location=\(clip)"],
+                                    environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(made.status, 0)
+        let server = try XvfbServer()
+        try withDisplay(server) {
+            let recorder = WindowEventRecorder()
+            var configuration = PlayerConfiguration()
+            configuration.audioSink = .disabled
+            let player = Player(configuration: configuration, delegate: recorder)
+            defer { player.shutdown() }
+            player.load(clip)
+            let window = try X11Tools.waitForWindow(on: server) { $0.title.hasPrefix("DeskTitle") }
+            XCTAssertFalse(window.title.contains("untitled-name"), window.title)
+        }
+    }
+
+    func testAFakeVideoSinkHasNoWindowToMakeFullscreen() throws {
+        let recorder = WindowEventRecorder()
+        var configuration = PlayerConfiguration()
+        configuration.videoSink = .description("fakevideosink")
+        configuration.audioSink = .description("fakeaudiosink")
+        let player = Player(configuration: configuration, delegate: recorder)
+        defer { player.shutdown() }
+        player.load(DisplayMedia.h264)
+        XCTAssertNotNil(recorder.wait(timeout: 15) { if case .stateChanged(_, .playing) = $0 { return true } else { return nil } })
+        player.toggleFullscreen()
+        player.pause()
+        XCTAssertNotNil(recorder.wait(timeout: 10) { if case .stateChanged(_, .paused) = $0 { return true } else { return nil } })
+        XCTAssertFalse(recorder.events.contains { if case .fullscreenChanged = $0 { return true } else { return false } })
+    }
+}
+
+/// Collects a player's events (loop thread) and lets the test wait for one.
+final class WindowEventRecorder: PlayerDelegate, Sendable {
+    private let records = Mutex<[PlayerEvent]>([])
+    private let condition = NSCondition()
+
+    func player(_ player: Player, didReceive event: PlayerEvent) {
+        records.withLock { $0.append(event) }
+        condition.lock(); condition.broadcast(); condition.unlock()
+    }
+
+    var events: [PlayerEvent] { records.withLock { $0 } }
+
+    /// The first value `match` extracts from an event (in order), waiting up to `timeout` seconds.
+    func wait<T>(timeout: TimeInterval, _ match: (PlayerEvent) -> T?) -> T? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let found = events.lazy.compactMap(match).first { return found }
+            if !condition.wait(until: deadline) { return events.lazy.compactMap(match).first }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+/// The X client tools the display tests look through (x11-utils, xdotool, imagemagick; `make test`
+/// installs them): find a window and its size, screenshot it, measure how bright it is, type keys.
+enum X11Tools {
+    /// A top-level window as `xwininfo -root -tree` lists it.
+    struct WindowInfo: Equatable {
+        var id: String
+        var title: String
+        var width: Int
+        var height: Int
+    }
+
+    /// Runs `tool` with `arguments` under `environment`; returns exit status and standard output.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+        guard let path = XvfbServer.which(tool) else { throw XvfbError("\(tool) not found: `make test` installs it") }
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = pipe
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The root window's children: lines like `0x200002 "title": ("res" "class")  768x576+0+0  +0+0`.
+    static func topLevelWindows(on server: XvfbServer) throws -> [WindowInfo] {
+        let output = try run("xwininfo", ["-root", "-children"], environment: server.environment()).output
+        var windows: [WindowInfo] = []
+        for line in output.split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("0x"), let firstQuote = text.firstIndex(of: "\"") else { continue }
+            let id = String(text[..<text.firstIndex(of: " ")!])
+            let afterQuote = text.index(after: firstQuote)
+            guard let closing = text[afterQuote...].firstIndex(of: "\"") else { continue }
+            let title = String(text[afterQuote..<closing])
+            // The geometry is the first token shaped WxH+X+Y after the title.
+            let geometry = text[closing...].split(separator: " ").first { $0.contains("x") && $0.contains("+") && $0.first?.isNumber == true }
+            guard let geometry, let size = geometry.split(separator: "+").first else { continue }
+            let parts = size.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { continue }
+            windows.append(WindowInfo(id: id, title: title, width: parts[0], height: parts[1]))
+        }
+        return windows
+    }
+
+    /// Waits (polling every 100 ms) until a top-level window satisfying `predicate` exists.
+    static func waitForWindow(on server: XvfbServer, timeout: TimeInterval = 20,
+                              where predicate: (WindowInfo) -> Bool = { _ in true }) throws -> WindowInfo {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let window = try topLevelWindows(on: server).first(where: predicate) { return window }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < deadline
+        throw XvfbError("no such window after \(timeout) s; windows: \(try topLevelWindows(on: server))")
+    }
+
+    /// Writes a PNG of `window` to `path` (`import -window`).
+    static func screenshot(_ window: String, on server: XvfbServer, to path: String) throws {
+        let result = try run("import", ["-window", window, path], environment: server.environment())
+        guard result.status == 0 else { throw XvfbError("import failed with status \(result.status)") }
+    }
+
+    /// Width, height and the fraction of pixels brighter than 50 % grey in a PNG (ImageMagick
+    /// `convert … -colorspace Gray -threshold 50% -format "%w %h %[fx:mean]"`). A black frame gives 0.
+    /// `region` (ImageMagick geometry such as `480x16+0+0`) measures only that part.
+    static func brightness(of path: String, region: String? = nil) throws -> (width: Int, height: Int, brightFraction: Double) {
+        let crop = region.map { ["-crop", $0] } ?? []
+        let output = try run("convert", [path] + crop + ["-colorspace", "Gray", "-threshold", "50%", "-format", "%w %h %[fx:mean]", "info:"],
+                             environment: ProcessInfo.processInfo.environment).output
+        let parts = output.split(separator: " ")
+        guard parts.count == 3, let width = Int(parts[0]), let height = Int(parts[1]), let mean = Double(parts[2]) else {
+            throw XvfbError("cannot read \(path): \(output)")
+        }
+        return (width, height, mean)
+    }
+
+    /// Types `keys` (xdotool key names, e.g. "space") into `window`.
+    static func type(_ keys: [String], into window: String, on server: XvfbServer) throws {
+        let result = try run("xdotool", ["key", "--window", window] + keys, environment: server.environment())
+        guard result.status == 0 else { throw XvfbError("xdotool failed with status \(result.status)") }
+    }
+
+    /// A directory for this test run's screenshots, kept after the run so they can be looked at.
+    static let screenshotDirectory: URL = {
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gstplay-display-tests")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+}

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""A real HTTP server on 127.0.0.1 for gstplay's network tests, with faults on command.
+
+Started by the tests (Tests/TestSupport/HTTPTestServer.swift); prints "PORT <n>" once listening and exits when
+its stdin closes, so it never outlives the test process. Paths:
+
+  /file/<name>?rate=B&chunk=C&norange=1   a Fixtures/ file, Range-capable unless norange,
+                                          throttled to B bytes/s when rate is given
+  /status/<code>                          an empty response with that status (404, 500, ...)
+  /reset/<name>?after=N&key=K             the first request for key K gets a TCP reset at file
+                                          offset N; later ones (Range resumes) are served
+  /stall/<name>?after=N                   every request goes silent at file offset N
+  /flaky/<name>?after=N&key=K             the first request for key K goes silent at offset N,
+                                          later ones are served normally (retry tests)
+  /redirect-loop                          302 to itself, forever
+  /hits?key=K                             how many requests /flaky got for K
+
+Control (not logged):
+  /control/throttle?path=P&rate=B         from now on, requests for path P (e.g. /file/x.webm, no
+                                          query) are sent at B bytes/s, transfers under way too;
+                                          rate=0 lifts it. Overrides the rate= of the URL.
+  /log[?clear=1]                          the requests so far as a JSON array of
+                                          {"method", "path", "range", "status"} (then cleared);
+                                          /hls responses add "bytes", "start", "end" (monotonic s)
+
+Adaptive streaming (issue 14), over the ladder `Fixtures/make-fixtures.sh --hls DIR` makes; start
+the server with `--hls DIR/hls`:
+
+  /hls/<mode>/master.m3u8                 the master playlist (variant URIs stay relative)
+  /hls/<mode>/<variant>/playlist.m3u8     a media playlist synthesised from the VOD one:
+                                            mode `vod`     all segments, #EXT-X-ENDLIST
+                                            mode `vod-N`   the first N segments, #EXT-X-ENDLIST
+                                            mode `live-K`  a sliding window of LIVE_WINDOW segments
+                                                           that advances one segment per segment
+                                                           duration from K's first request (wraps
+                                                           with #EXT-X-DISCONTINUITY), no ENDLIST
+  /hls/<mode>/<variant>/<segment>.ts      the segment (live: seg-<sequence>.ts)
+  /control/throttle?match=S&rate=B        /hls responses whose path contains S are paced to B bytes/s
+                                          from the next chunk on (also mid-transfer); rate=0 lifts it
+  /control/fail?match=S&status=C&count=N  the next N (default: all) /hls requests whose path contains
+                                          S get status C; count=0 lifts it
+  /control/clear                          lifts every match throttle and failure
+"""
+import json
+import os
+import re
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures")
+HITS = {}
+HITS_LOCK = threading.Lock()
+STOP = threading.Event()
+THROTTLE = {}  # path -> bytes/s, set through /control/throttle
+LOG = []  # one dict per request (under LOG_LOCK)
+LOG_LOCK = threading.Lock()
+HLS_ROOT = None            # --hls DIR
+LIVE_WINDOW = 6            # segments in a live playlist
+MATCH_THROTTLES = {}       # substring -> bytes/s (/control/throttle?match=)
+FAILURES = {}              # substring -> [status, remaining or None]
+LIVE_CLOCKS = {}           # live mode -> monotonic start
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def do_HEAD(self):
+        self.do_GET(head=True)
+
+    def send_response(self, code, message=None):
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with LOG_LOCK:
+                entry["status"] = code
+        super().send_response(code, message)
+
+    def control(self, kind, name, query):
+        """/control/... and /log: answers with a JSON body; True when the request was one."""
+        if kind == "control" and name in ("throttle", "fail", "clear") and (name != "throttle" or "match" in query):
+            self.hls_control(name, query)
+            body = b"{}"
+        elif kind == "control" and name == "throttle":
+            rate = float(query.get("rate", 0))
+            with LOG_LOCK:
+                if rate > 0:
+                    THROTTLE[query.get("path", "")] = rate
+                else:
+                    THROTTLE.pop(query.get("path", ""), None)
+            body = b"{}"
+        elif kind == "log":
+            with LOG_LOCK:
+                body = json.dumps(LOG).encode()
+                if "clear" in query:
+                    LOG.clear()
+        else:
+            return False
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        return True
+
+    def do_GET(self, head=False):
+        url = urlparse(self.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        parts = url.path.strip("/").split("/", 1)
+        kind, name = parts[0], (parts[1] if len(parts) > 1 else "")
+        self.log_entry = None
+        if kind not in ("control", "log", "hits"):
+            self.log_entry = {"method": "HEAD" if head else "GET", "path": self.path,
+                              "range": self.headers.get("Range"), "status": None}
+            with LOG_LOCK:
+                LOG.append(self.log_entry)
+        try:
+            if self.control(kind, name, query):
+                pass
+            elif kind == "status":
+                self.send_response(int(name))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif kind == "redirect-loop":
+                self.send_response(302)
+                self.send_header("Location", "/redirect-loop")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif kind == "hits":
+                body = str(HITS.get(query.get("key", ""), 0)).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            elif kind in ("file", "reset", "stall", "flaky"):
+                self.serve_file(kind, name, query, head)
+            elif kind == "hls":
+                self.serve_hls(url.path, name, head)
+            else:
+                self.send_error(404)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def serve_file(self, kind, name, query, head):
+        path = os.path.join(FIXTURES, os.path.basename(name))
+        if not os.path.isfile(path):
+            self.send_error(404)
+            return
+        data = open(path, "rb").read()
+        start, end = 0, len(data) - 1
+        ranged = False
+        if "norange" not in query and self.headers.get("Range", "").startswith("bytes="):
+            first, _, last = self.headers["Range"][6:].partition("-")
+            start = int(first or 0)
+            end = int(last) if last else len(data) - 1
+            ranged = True
+        if start >= len(data):
+            self.send_response(416)
+            self.send_header("Content-Range", "bytes */%d" % len(data))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = data[start:end + 1]
+        self.send_response(206 if ranged else 200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        if "norange" not in query:
+            self.send_header("Accept-Ranges", "bytes")
+        if ranged:
+            self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
+        self.end_headers()
+        if head:
+            return
+        fault = kind
+        if kind in ("flaky", "reset"):
+            key = query.get("key", "")
+            with HITS_LOCK:
+                HITS[key] = HITS.get(key, 0) + 1
+                first = HITS[key] == 1
+            fault = ("stall" if kind == "flaky" else "reset") if first else "file"
+        # The fault strikes at an absolute file offset, whatever range was asked for.
+        after = max(0, int(query.get("after", len(data))) - start)
+        if fault in ("reset", "stall") and after < len(body):
+            self.wfile.write(body[:after])
+            self.wfile.flush()
+            if fault == "reset":
+                # SO_LINGER with zero timeout: close() sends RST instead of FIN.
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+                self.close_connection = True
+            else:
+                STOP.wait(120)
+                self.close_connection = True
+            return
+        path = urlparse(self.path).path
+        chunk = int(query.get("chunk", 4096))
+        sent = 0
+        began, paced, current = time.monotonic(), 0, None
+        while sent < len(body) and not STOP.is_set():
+            piece = body[sent:sent + chunk]
+            self.wfile.write(piece)
+            sent += len(piece)
+            # The rate may change while the transfer runs (/control/throttle): pace from then on,
+            # looking again at least every 50 ms.
+            while not STOP.is_set():
+                rate = THROTTLE.get(path, float(query.get("rate", 0)))
+                if rate != current:
+                    began, paced, current = time.monotonic(), sent - len(piece), rate
+                delay = began + (sent - paced) / rate - time.monotonic() if rate > 0 else 0
+                if delay <= 0:
+                    break
+                time.sleep(min(delay, 0.05))
+
+    # --- adaptive streaming -------------------------------------------------
+
+    @staticmethod
+    def hls_control(name, query):
+        match = query.get("match", "")
+        with LOG_LOCK:
+            if name == "throttle":
+                rate = float(query.get("rate", 0))
+                if rate > 0:
+                    MATCH_THROTTLES[match] = rate
+                else:
+                    MATCH_THROTTLES.pop(match, None)
+            elif name == "fail":
+                count = query.get("count")
+                if count == "0":
+                    FAILURES.pop(match, None)
+                else:
+                    FAILURES[match] = [int(query.get("status", 404)), int(count) if count else None]
+            else:
+                MATCH_THROTTLES.clear()
+                FAILURES.clear()
+
+    @staticmethod
+    def hls_rate(path):
+        with LOG_LOCK:
+            rates = [r for m, r in MATCH_THROTTLES.items() if m in path]
+        return min(rates) if rates else 0
+
+    @staticmethod
+    def take_failure(path):
+        with LOG_LOCK:
+            for m, entry in FAILURES.items():
+                if m in path:
+                    status, left = entry
+                    if left is not None:
+                        if left <= 1:
+                            del FAILURES[m]
+                        else:
+                            entry[1] = left - 1
+                    return status
+        return None
+
+    @staticmethod
+    def vod_playlist(variant):
+        text = open(os.path.join(HLS_ROOT, variant, "playlist.m3u8")).read()
+        return re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
+
+    def media_playlist(self, mode, variant):
+        segments = self.vod_playlist(variant)
+        lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2"]
+        if mode.startswith("live"):
+            with LOG_LOCK:
+                began = LIVE_CLOCKS.setdefault(mode, time.monotonic())
+            step = float(segments[0][0])
+            edge = LIVE_WINDOW - 1 + int((time.monotonic() - began) / step)
+            first = edge - LIVE_WINDOW + 1
+            lines.append("#EXT-X-MEDIA-SEQUENCE:%d" % first)
+            for seq in range(first, edge + 1):
+                if seq > 0 and seq % len(segments) == 0:
+                    lines.append("#EXT-X-DISCONTINUITY")
+                lines.append("#EXTINF:%s," % segments[seq % len(segments)][0])
+                lines.append("seg-%d.ts" % seq)
+        else:
+            count = int(mode[4:]) if mode.startswith("vod-") else len(segments)
+            lines.append("#EXT-X-MEDIA-SEQUENCE:0")
+            lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
+            for duration, name in segments[:count]:
+                lines.append("#EXTINF:%s," % duration)
+                lines.append(name)
+            lines.append("#EXT-X-ENDLIST")
+        return ("\n".join(lines) + "\n").encode()
+
+    def serve_hls(self, path, name, head):
+        began = time.monotonic()
+        parts = name.split("/")
+        status = self.take_failure(path)
+        body = None
+        if status is None and HLS_ROOT:
+            try:
+                if len(parts) == 2 and parts[1] == "master.m3u8":
+                    body = open(os.path.join(HLS_ROOT, "master.m3u8"), "rb").read()
+                elif len(parts) == 3 and parts[2] == "playlist.m3u8":
+                    body = self.media_playlist(parts[0], os.path.basename(parts[1]))
+                elif len(parts) == 3 and parts[2].endswith(".ts"):
+                    segment = parts[2]
+                    live = re.fullmatch(r"seg-(\d+)\.ts", segment)
+                    variant = os.path.basename(parts[1])
+                    if live:
+                        segments = self.vod_playlist(variant)
+                        segment = segments[int(live.group(1)) % len(segments)][1]
+                    body = open(os.path.join(HLS_ROOT, variant, os.path.basename(segment)), "rb").read()
+            except (OSError, ValueError, IndexError):
+                body = None
+            status = 200 if body is not None else 404
+        if status != 200:
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            self.note_transfer(0, began)
+            return
+        kind = "application/vnd.apple.mpegurl" if path.endswith(".m3u8") else "video/mp2t"
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        sent = 0
+        if not head:
+            # Paced chunk by chunk against the rate in force at each chunk, so a throttle
+            # set during a transfer slows the rest of it.
+            # Each chunk waits its size / rate, in slices of at most 0.25 s that re-read the rate.
+            chunk = 4096
+            while sent < len(body) and not STOP.is_set():
+                piece = body[sent:sent + chunk]
+                self.wfile.write(piece)
+                sent += len(piece)
+                owed = float(len(piece))
+                while owed > 0 and not STOP.is_set():
+                    rate = self.hls_rate(path)
+                    if rate <= 0:
+                        break
+                    step = min(0.25, owed / rate)
+                    STOP.wait(step)
+                    owed -= step * rate
+        self.note_transfer(sent, began)
+
+    def note_transfer(self, sent, began):
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with LOG_LOCK:
+                entry.update({"bytes": sent, "start": round(began, 4), "end": round(time.monotonic(), 4)})
+
+
+def main():
+    global HLS_ROOT
+    if len(sys.argv) >= 3 and sys.argv[1] == "--hls":
+        HLS_ROOT = sys.argv[2]
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("PORT %d" % server.server_address[1], flush=True)
+    sys.stdin.read()  # returns when the test closes our stdin or exits
+    STOP.set()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

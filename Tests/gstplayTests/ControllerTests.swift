@@ -1,0 +1,101 @@
+import Backend
+import Foundation
+import XCTest
+@testable import gstplay
+
+/// The CLI actor in-process, on real pipelines (fixtures, fake sinks): inputs go into its inbox,
+/// its output is captured through pipes, and `run` returns the exit code.
+final class ControllerTests: XCTestCase {
+    private let webm = GstplayProcess.fixture("vp8-opus-4s.webm")
+    private let short = GstplayProcess.fixture("short-0.2s.mp4")
+
+    /// A controller with a real player, writing into pipes.
+    private struct Harness {
+        let out = Pipe()
+        let err = Pipe()
+        let inbox = Inbox()
+        let controller: PlaybackController
+
+        init(items: [String], arguments: [String]? = nil, json: Bool = true, keepOpen: Bool = false) {
+            let output = Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor)
+            let player = Player(configuration: RunOptions(locations: items).playerConfiguration(showsStatistics: false))
+            inbox.forward(player.events)
+            controller = PlaybackController(player: player, playlist: Playlist(items: items, arguments: arguments),
+                                            settings: .init(keepOpen: keepOpen, json: json), reporting: json ? .json : .text(statusLine: false),
+                                            quiet: false, showsVideoSize: true, output: output)
+        }
+
+        /// Runs the controller; after `timeout` seconds a SIGTERM input ends a run that hangs (and the test fails).
+        func run(timeout: Double = 20) async -> Int32 {
+            let watchdog = Task { [inbox] in
+                try await Task.sleep(for: .seconds(timeout))
+                XCTFail("the controller did not finish within \(timeout) s")
+                inbox.send(.signal(ExitStatus.terminated))
+            }
+            let code = await controller.run(inbox, stopInput: {})
+            watchdog.cancel()
+            return code
+        }
+
+        func finish() -> (stdout: [String], stderr: [String]) {
+            try? out.fileHandleForWriting.close()
+            try? err.fileHandleForWriting.close()
+            return (GstplayProcess.completeLines(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)),
+                    GstplayProcess.completeLines(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)))
+        }
+    }
+
+    func testQuitIsAnsweredBeforeTheShutdownEventsAndTheStreamEnds() async {
+        let harness = Harness(items: [webm])
+        harness.inbox.send(.line(#"{"command":"quit","request_id":1}"#))
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.success)
+        let (out, err) = harness.finish()
+        XCTAssertEqual(err, [])
+        guard let reply = out.firstIndex(of: #"{"data":null,"error":"success","request_id":1}"#) else {
+            return XCTFail("no reply: \(out)")
+        }
+        let stopping = out.firstIndex { $0.contains(#""to":"stopping""#) }
+        XCTAssertNotNil(stopping, "the shutdown's own events are still written: \(out)")
+        XCTAssertLessThan(reply, stopping ?? -1, "the reply comes before the shutdown")
+        XCTAssertEqual(out.last, #"{"event":"state","from":"stopping","to":"idle"}"#, "run returns once the player's stream ended")
+    }
+
+    func testASignalDecidesTheExitCode() async {
+        let harness = Harness(items: [webm])
+        harness.inbox.send(.signal(ExitStatus.interrupted))
+        harness.inbox.send(.line(#"{"command":"quit","request_id":1}"#))   // after the decision: not taken
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.interrupted)
+        XCTAssertFalse(harness.finish().stdout.contains { $0.contains(#""request_id":1"#) })
+    }
+
+    func testAFailedItemThenAPlayedOneExitsOneWithOneErrorLine() async {
+        let missing = GstplayProcess.fixture("does-not-exist.webm")
+        let harness = Harness(items: [missing, short], json: false)
+        harness.inbox.send(.inputEnded)
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.playbackError)
+        let (out, err) = harness.finish()
+        XCTAssertEqual(out, [])
+        XCTAssertEqual(err.filter { $0.contains("error") }, ["gstplay: error: \(missing): Resource not found."])
+        XCTAssertTrue(err.contains("Now playing \(short) (2/2)"), "\(err)")
+    }
+
+    func testOnlyEmptyDirectoriesExitOneAtOnce() async {
+        let harness = Harness(items: [], arguments: ["/tmp/empty-a", "/tmp/empty-b"], json: false)
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.playbackError)
+        XCTAssertEqual(harness.finish().stderr.filter { $0.contains("error") },
+                       ["gstplay: error: /tmp/empty-a, /tmp/empty-b: nothing to play (the directories contain no files)"])
+    }
+
+    func testKeysStepFromTheLatestRequest() async {
+        let harness = Harness(items: [webm], json: false, keepOpen: true)
+        for _ in 0..<3 { harness.inbox.send(.key(.character("-"))) }        // 1 → 0.9 → 0.8 → 0.7 at once
+        harness.inbox.send(.key(.character("q")))
+        _ = await harness.run()
+        let rate = await harness.controller.requested.rate
+        XCTAssertEqual(rate, 0.7, accuracy: 1e-9)
+    }
+}

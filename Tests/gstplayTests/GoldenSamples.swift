@@ -1,0 +1,94 @@
+import Backend
+import Foundation
+@testable import gstplay
+
+/// One value of each JSON event and reply the CLI writes, and the line each becomes on the wire.
+/// `Golden/values.jsonl` holds the lines as the protocol fixes them (see docs/PROTOCOL.md); a
+/// line is `<name> <json>`.
+enum GoldenSamples {
+    static let size = VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45)
+
+    /// Text with every character class the string escaping treats specially.
+    static let awkward = "d\n\"x\"\t\r\u{1}\u{8}\u{C}\u{1F}\u{7F} \u{2028}\u{2029} é / \\ 🎬"
+
+    static var fullError: PlayerError {
+        PlayerError(kind: .resource, code: 3, element: "source", message: "Resource not found.", debug: awkward,
+                    missingPlugins: ["AC-3", "H.265"], uri: "file:///x%20y/z.mp4", httpStatus: 404)
+    }
+
+    static var fullStatistics: PlayerStatistics {
+        var s = PlayerStatistics()
+        s.renderedFrames = 120
+        s.droppedFrames = 3
+        s.bitrate = 128_000
+        s.averageBitrate = 130_500
+        s.bufferingPercent = 40
+        s.position = .milliseconds(2_205)
+        s.duration = .milliseconds(4_021)
+        s.rate = 1.5
+        s.seekCount = 2
+        s.instantRateChanges = 1
+        s.lastSeekLatencyMilliseconds = 12.3456
+        s.bufferingTimeMilliseconds = 250.0004
+        s.videoSize = size
+        s.videoCodec = "VP8"
+        s.audioCodec = "Opus"
+        s.networkRetries = 1
+        s.clockLostRecoveries = 2
+        s.rejectedStateTransitions = 5
+        return s
+    }
+
+    static var fullSnapshot: PlayerSnapshot {
+        var s = PlayerSnapshot()
+        s.state = .playing
+        s.uri = "file:///work/Fixtures/vp8-opus-4s.webm"
+        s.position = .milliseconds(2_705)
+        s.duration = .milliseconds(4_000)
+        s.mediaSize = VideoSize(codedWidth: 320, height: 240, parNumerator: 1, parDenominator: 1)
+        s.rate = 1.5
+        s.volume = 0.125
+        s.muted = true
+        s.isSeekable = true
+        s.bufferingPercent = 100
+        s.lastError = PlayerError(kind: .stream, message: "decode failed")
+        return s
+    }
+
+    /// The events, each with the playlist item its `uri` event names.
+    static var events: [(name: String, event: PlayerEvent, item: (index: Int, count: Int)?)] {
+        let info = MediaInfo(uri: "file:///a/b.webm", isLive: false, isSeekable: true, duration: .milliseconds(4_000),
+                             hasVideo: true, hasAudio: false, subtitleStreams: 1)
+        let live = MediaInfo(uri: "http://host/live", isLive: true, isSeekable: false, duration: nil,
+                             hasVideo: false, hasAudio: true, subtitleStreams: 0)
+        return [
+            ("initialized", .initialized, nil),
+            ("sinks", .sinksChosen(video: "fakevideosink", audio: "fakeaudiosink", reason: "no display"), nil),
+            ("uri", .uriLoaded("file:///a%20b.mp4"), (1, 3)),
+            ("uri-no-item", .uriLoaded("file:///a.mp4"), nil),
+            ("state", .stateChanged(from: .opening, to: .ready), nil),
+            ("position", .position(.milliseconds(1_250), duration: .milliseconds(10_021)), nil),
+            ("position-unknown-duration", .position(.zero, duration: nil), nil),
+            ("duration", .durationChanged(.milliseconds(4_000)), nil),
+            ("duration-unknown", .durationChanged(nil), nil),
+            ("media-size", .mediaSize(size), nil),
+            ("media-size-none", .mediaSize(nil), nil),
+            ("media-info", .mediaInfo(info), nil),
+            ("media-info-live", .mediaInfo(live), nil),
+            ("buffering", .buffering(percent: 40), nil),
+            ("seek-done", .seekDone(.milliseconds(2_000)), nil),
+            ("eos", .endOfStream(position: .milliseconds(4_005)), nil),
+            ("warning", .warning(PlayerError(kind: .other, message: "w")), nil),
+            ("error", .error(fullError), nil),
+            ("volume", .volumeChanged(volume: 0.125, muted: false), nil),
+            ("volume-muted", .volumeChanged(volume: 1, muted: true), nil),
+            ("volume-odd", .volumeChanged(volume: 0.3, muted: false), nil),
+            ("rate", .rateChanged(1.5), nil),
+            ("rate-reverse", .rateChanged(-1), nil),
+            ("statistics-empty", .statistics(PlayerStatistics()), nil),
+            ("statistics", .statistics(fullStatistics), nil),
+            ("window-key", .windowKey("space"), nil),
+            ("fullscreen", .fullscreenChanged(true), nil),
+        ]
+    }
+}

@@ -1,0 +1,34 @@
+import Backend
+import Foundation
+@testable import gstplay
+
+/// The wire lines of ``GoldenSamples`` as the CLI writes them (Wire/).
+enum GoldenWireLines {
+    static func all() -> [(name: String, line: String)] {
+        var lines: [(String, String)] = [("hello", WireEvents.hello(version: "0.1.0", gstreamer: "1.22.0"))]
+        for sample in GoldenSamples.events {
+            lines.append((sample.name, WireEvents.line(for: sample.event, item: sample.item)))
+        }
+        lines.append(("message", WireEvents.message("Buffering 40%")))
+        let status = StatusReport(snapshot: GoldenSamples.fullSnapshot, index: 0, count: 2, location: "Fixtures/vp8-opus-4s.webm")
+        let emptyStatus = StatusReport(snapshot: PlayerSnapshot(), index: nil, count: 0, location: nil)
+        let help = ReplyData.help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys))
+        lines += [
+            ("reply-success", Reply(id: .int(7), error: nil).line),
+            ("reply-error-null-id", Reply(id: .null, error: "invalid JSON: bad").line),
+            ("reply-string-id", Reply(id: .string("p/1 \u{2028}"), error: nil).line),
+            ("reply-double-id", Reply(id: .double(2.5), error: nil).line),
+            ("reply-negative-id", Reply(id: .int(-3), error: nil).line),
+            ("reply-text-command", Reply(id: .absent, error: nil).line),
+            ("reply-text-error", Reply(id: .absent, error: GoldenSamples.awkward).line),
+            ("reply-mute", Reply(id: .int(1), error: nil, data: .muted(true)).line),
+            ("reply-status", Reply(id: .int(2), error: nil, data: .status(status.wire)).line),
+            ("reply-status-idle", Reply(id: .absent, error: nil, data: .status(emptyStatus.wire)).line),
+            ("reply-stats", Reply(id: .int(3), error: nil, data: .statistics(StatisticsReport(statistics: GoldenSamples.fullStatistics).wire)).line),
+            ("reply-stats-empty", Reply(id: .int(4), error: nil, data: .statistics(StatisticsReport(statistics: PlayerStatistics()).wire)).line),
+            ("reply-help", Reply(id: .int(5), error: nil, data: help).line),
+            ("reply-snapshot", Reply(id: .int(6), error: nil, data: .snapshot(SnapshotFile.Written(path: "gstplay-clip-00-01-02.500.png", width: 1024, height: 576))).line),
+        ]
+        return lines
+    }
+}
