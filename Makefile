@@ -89,7 +89,7 @@ fixtures: setup
 # ~15 MB, not committed). Regenerated when missing or older than the script.
 HLS_DIR ?= .build-fixtures
 hls-fixtures:
-	@if [ ! -s $(HLS_DIR)/hls/master.m3u8 ] || [ Fixtures/make-fixtures.sh -nt $(HLS_DIR)/hls/master.m3u8 ]; then \
+	@if [ ! -s $(HLS_DIR)/hls/master.m3u8 ] || [ ! -s $(HLS_DIR)/hls/manifest.mpd ] || [ Fixtures/make-fixtures.sh -nt $(HLS_DIR)/hls/master.m3u8 ]; then \
 	  Fixtures/make-fixtures.sh --hls $(HLS_DIR); fi
 
 # The full benchmark (~10 min): interleaved runs of gstplay, gst-play-1.0, gst-launch-1.0 and mpv,

@@ -284,6 +284,8 @@ sys.stdout.buffer.write(random.Random(20240601).randbytes(65536))
 #
 #   DIR/hls/master.m3u8                    3 variants, BANDWIDTH measured from the segments
 #   DIR/hls/{240p,480p,720p}/playlist.m3u8 + segment00000.ts ...  (VOD, ENDLIST)
+#   DIR/hls/manifest.mpd                   the same ladder as MPEG-DASH (mp2t-simple profile,
+#                                          SegmentTemplate over the same .ts segments)
 #
 # 30 s, 2 s segments (keyframe every 2 s), 15 fps (halves the encoding time;
 # the bitrate is what matters), H.264 (openh264, Constrained Baseline) + AAC
@@ -356,6 +358,28 @@ for rung in ladder:
     print('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,RESOLUTION=%sx%s,CODECS="avc1.42c01f,mp4a.40.2"'
           % (peak, mean, w, h))
     print("%s/playlist.m3u8" % name)
+# The same ladder as an MPEG-DASH manifest over the very same segments, so one
+# set of bytes serves both protocols (and both carry the same measured bandwidths).
+mpd = ['<?xml version="1.0" encoding="UTF-8"?>',
+       '<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:mp2t-simple:2011"'
+       ' type="static" mediaPresentationDuration="PT%.3fS" minBufferTime="PT2S">',
+       '  <Period id="0" start="PT0S">',
+       '    <AdaptationSet id="0" contentType="video" mimeType="video/mp2t" segmentAlignment="true" bitstreamSwitching="true">']
+total = 0.0
+for rung in ladder:
+    name, w, h, _ = rung.split()
+    text = open(os.path.join(root, name, "playlist.m3u8")).read()
+    pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
+    sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
+    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    total = sum(float(d) for d, _ in pairs)
+    step = float(pairs[0][0])
+    mpd.append('      <Representation id="%s" bandwidth="%d" width="%s" height="%s" codecs="avc1.42c01f,mp4a.40.2">' % (name, peak, w, h))
+    mpd.append('        <SegmentTemplate media="%s/segment$Number%%05d$.ts" startNumber="0" timescale="1000" duration="%d"/>' % (name, step * 1000))
+    mpd.append('      </Representation>')
+mpd[1] = mpd[1] % total
+mpd += ['    </AdaptationSet>', '  </Period>', '</MPD>']
+open(os.path.join(root, "manifest.mpd"), "w").write("\n".join(mpd) + "\n")
 EOF
     rm -rf "$dir"
     mv "$tmp" "$dir"

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The uncommitted HLS ladder (`Fixtures/make-fixtures.sh --hls .build-fixtures`, issue 14),
+/// The uncommitted HLS ladder and its DASH manifest (`Fixtures/make-fixtures.sh --hls .build-fixtures`, issue 14),
 /// generated on first use when `make test` has not made it yet (~15–20 s once). Any thread.
 public enum HLSFixture {
     static let buildDirectory = TestMedia.root.appendingPathComponent(".build-fixtures")
@@ -15,14 +15,15 @@ public enum HLSFixture {
         lock.lock(); defer { lock.unlock() }
         let directory = buildDirectory.appendingPathComponent("hls")
         let master = directory.appendingPathComponent("master.m3u8").path
-        if FileManager.default.fileExists(atPath: master) { return directory.path }
+        let dash = directory.appendingPathComponent("manifest.mpd").path
+        if FileManager.default.fileExists(atPath: master), FileManager.default.fileExists(atPath: dash) { return directory.path }
         let script = Process()
         script.executableURL = TestMedia.root.appendingPathComponent("Fixtures/make-fixtures.sh")
         script.arguments = ["--hls", buildDirectory.path]
         script.standardOutput = FileHandle.nullDevice
         try script.run()
         script.waitUntilExit()
-        guard script.terminationStatus == 0, FileManager.default.fileExists(atPath: master) else {
+        guard script.terminationStatus == 0, FileManager.default.fileExists(atPath: master), FileManager.default.fileExists(atPath: dash) else {
             throw NSError(domain: "HLSFixture", code: 1, userInfo: [NSLocalizedDescriptionKey: "make-fixtures.sh --hls failed"])
         }
         return directory.path

@@ -35,6 +35,8 @@ the server with `--hls DIR/hls`:
                                                            duration from K's first request (wraps
                                                            with #EXT-X-DISCONTINUITY), no ENDLIST
   /hls/<mode>/<variant>/<segment>.ts      the segment (live: seg-<sequence>.ts)
+  /hls/<mode>/manifest.mpd                the same ladder as an MPEG-DASH manifest (VOD modes only;
+                                          `vod-N` shortens mediaPresentationDuration to N segments)
   /control/throttle?match=S&rate=B        /hls responses whose path contains S are paced to B bytes/s
                                           from the next chunk on (also mid-transfer); rate=0 lifts it
   /control/fail?match=S&status=C&count=N  the next N (default: all) /hls requests whose path contains
@@ -264,6 +266,14 @@ class Handler(BaseHTTPRequestHandler):
         text = open(os.path.join(HLS_ROOT, variant, "playlist.m3u8")).read()
         return re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
 
+    def dash_manifest(self, mode):
+        text = open(os.path.join(HLS_ROOT, "manifest.mpd")).read()
+        if mode.startswith("vod-"):
+            first = sorted(d for d in os.listdir(HLS_ROOT) if os.path.isdir(os.path.join(HLS_ROOT, d)))[0]
+            seconds = sum(float(d) for d, _ in self.vod_playlist(first)[:int(mode[4:])])
+            text = re.sub(r'mediaPresentationDuration="[^"]*"', 'mediaPresentationDuration="PT%.3fS"' % seconds, text)
+        return text.encode()
+
     def media_playlist(self, mode, variant):
         segments = self.vod_playlist(variant)
         lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2"]
@@ -298,6 +308,8 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 if len(parts) == 2 and parts[1] == "master.m3u8":
                     body = open(os.path.join(HLS_ROOT, "master.m3u8"), "rb").read()
+                elif len(parts) == 2 and parts[1] == "manifest.mpd" and not parts[0].startswith("live"):
+                    body = self.dash_manifest(parts[0])
                 elif len(parts) == 3 and parts[2] == "playlist.m3u8":
                     body = self.media_playlist(parts[0], os.path.basename(parts[1]))
                 elif len(parts) == 3 and parts[2].endswith(".ts"):
@@ -317,7 +329,8 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.note_transfer(0, began)
             return
-        kind = "application/vnd.apple.mpegurl" if path.endswith(".m3u8") else "video/mp2t"
+        kind = ("application/vnd.apple.mpegurl" if path.endswith(".m3u8")
+                else "application/dash+xml" if path.endswith(".mpd") else "video/mp2t")
         self.send_response(200)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))

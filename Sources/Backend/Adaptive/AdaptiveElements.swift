@@ -157,7 +157,7 @@ final class AdaptiveElements: Sendable {
         let base = baseURI.withLock { $0 }
         let policy = policy.withLock { $0 }
         let (playlist, demuxer) = state.withLock { s -> (MasterPlaylist.Kind, Ref?) in
-            let parsed = MasterPlaylist.parse(String(decoding: s.manifest, as: UTF8.self), baseURI: base)
+            let parsed = AdaptiveManifest.parse(String(decoding: s.manifest, as: UTF8.self), baseURI: base)
             s.playlist = parsed
             s.manifest = []
             if case .master(let variants) = parsed { s.initial = policy.initialVariant(variants) }

@@ -3,7 +3,7 @@
 /// Raised on the loop thread by `AdaptiveMonitor` from the master playlist, the demuxer's
 /// `adaptive-streaming-statistics` messages and `GST_MESSAGE_BUFFERING`.
 public enum AdaptiveEvent: Sendable, Hashable {
-    /// The master playlist was read: its variants, lowest bandwidth first.
+    /// The master playlist (or DASH manifest) was read: its variants, lowest bandwidth first.
     case variantsAvailable([Variant])
     /// Downloads moved to another variant (`from` is nil for the first one).
     case variantSwitched(from: Variant?, to: Variant, reason: VariantSwitchReason)

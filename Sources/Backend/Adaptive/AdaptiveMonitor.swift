@@ -4,10 +4,11 @@ import Synchronization
 /// The adaptive-streaming component of the engine: follows the demuxer, runs the ABR policy
 /// and raises ``AdaptiveEvent``s and the seed's ABR metrics.
 ///
-/// - Reads the master playlist through ``AdaptiveElements`` (the demuxer's own input).
+/// - Reads the master playlist or DASH manifest through ``AdaptiveElements`` (the demuxer's own input).
 /// - Reads `adaptive-streaming-statistics` element messages: per-fragment `uri`, `fragment-size`
-///   (cumulative per variant in 1.22's `hlsdemux`, turned into per-segment sizes here) and
-///   `fragment-download-time` (ns) feed the ``BandwidthEstimator``; `uri` + `bitrate` mark a switch.
+///   (cumulative per variant in 1.22's `hlsdemux` and `dashdemux`, turned into per-segment sizes
+///   here) and `fragment-download-time` (ns) feed the ``BandwidthEstimator``; `uri` + `bitrate`
+///   mark an HLS switch, a segment from another representation's directory a DASH one.
 /// - Applies each ``AdaptivePolicy`` decision by setting the demuxer's `connection-speed` (kbit/s)
 ///   to a value that selects exactly that variant; `hlsdemux2` has no per-fragment messages, so
 ///   there its `current-bandwidth` is the estimate, read on ``tick()``.
@@ -107,7 +108,12 @@ final class AdaptiveMonitor {
         if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
         estimator.add(bytes: bytes, seconds: download.seconds)
         current.estimatedBandwidth = estimator.bitsPerSecond.map { Int($0) }
-        if let variant, current.current == nil { events += switched(to: variant, reason: .start) }
+        if let variant, current.current == nil {
+            events += switched(to: variant, reason: .start)
+        } else if let variant, variant != current.current, elements.found.demuxerKind?.hasPrefix("dashdemux") == true {
+            // dashdemux announces no representation change; the segment's directory tells it.
+            events += switched(to: variant, reason: applied.flatMap { $0.index == variant ? $0.reason : nil } ?? .demuxer)
+        }
         current.metrics.requestedSegment = uri
         current.metrics.requestedSequence = download.sequence
         current.metrics.requestedProfile = variant.map { current.variants[$0].bandwidth }
