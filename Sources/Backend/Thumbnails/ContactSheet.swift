@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 
 /// Lays images out in a grid with an optional caption on each tile and encodes the sheet as PNG,
 /// all in GStreamer: one `appsrc ! pngdec|jpegdec [! videoconvert ! textoverlay]` branch per tile into

@@ -1,5 +1,9 @@
 import CGStreamer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Helpers shared by snapshots and thumbnails: a raw frame's size and pixel aspect ratio, the
 /// output size and caps for an encoded image of the display size, copying an encoded sample

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An encoded still image (a snapshot or a thumbnail), encoded by GStreamer (`pngenc` /
 /// `jpegenc`), with the pixel aspect ratio already applied: its pixels are square, so

@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 import Synchronization
 
 /// The GStreamer pipeline behind ``ContactSheet``. Blocking; one thread from init to close.

@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 import Synchronization
 
 /// Which times to take thumbnails at.
@@ -95,7 +94,7 @@ public struct ThumbnailGenerator: Sendable {
         let cancelled = CancelFlag()
         continuation.onTermination = { _ in cancelled.set() }
         let request = self
-        let thread = Thread {
+        DetachedThread.start(name: "gstplay-thumbs") {
             ThumbnailWorker.running.add(1, ordering: .relaxed)
             defer { ThumbnailWorker.running.subtract(1, ordering: .relaxed) }
             do throws(ImageError) {
@@ -105,8 +104,6 @@ public struct ThumbnailGenerator: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "gstplay-thumbnails"
-        thread.start()
         return stream
     }
 
@@ -130,8 +127,7 @@ public struct ThumbnailGenerator: Sendable {
             throw ImageError(kind: .open, message: error.message, underlying: error)
         }
         if let path = Self.localPath(of: uri) {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if g_file_test(path, G_FILE_TEST_IS_DIR) != 0 {
                 throw ImageError(kind: .isDirectory, message: "is a directory, not a media file")
             }
         }

@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 
 /// The private decoding pipeline of a ``ThumbnailGenerator``: a `playbin` decoding only video
 /// (flags `video|deinterlace`, no audio or subtitle decoding) into an ``EncodingSink`` that

@@ -1,0 +1,18 @@
+import CGStreamer
+
+/// A named GLib worker thread that nobody joins (`g_thread_new`, then `g_thread_unref` so the
+/// thread frees itself when `body` returns). For blocking work off the caller's thread, such as
+/// a thumbnail request, without Foundation's `Thread`.
+enum DetachedThread {
+    /// Runs `body` once on a new thread called `name` (shown by `ps -L` and debuggers).
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        let box = CallbackBox(body)
+        let thread = g_thread_new(name, { data in
+            let body = CallbackBox<@Sendable () -> Void>.from(data!).value
+            Unmanaged<CallbackBox<@Sendable () -> Void>>.fromOpaque(data!).release()
+            body()
+            return nil
+        }, box.retainedPointer)
+        g_thread_unref(thread)
+    }
+}
