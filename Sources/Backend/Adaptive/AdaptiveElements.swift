@@ -33,18 +33,26 @@ final class AdaptiveElements: Sendable {
     }
 
     private let state = Mutex(Found())
-    /// The policy the start decision uses; the loop thread updates it.
-    private let policy: Mutex<AdaptivePolicy>
+    /// The ABR decisions, made on the demuxer's thread (see ``VariantSelector``).
+    let selector: VariantSelector
     /// The master playlist's URI (the loaded URI), for resolving variant URIs.
     private let baseURI = Mutex("")
 
     /// Demuxer factories handled.
     static let demuxers: Set<String> = ["hlsdemux", "hlsdemux2", "dashdemux", "dashdemux2"]
 
-    init(policy: AdaptivePolicy) { self.policy = Mutex(policy) }
+    init(policy: AdaptivePolicy) { selector = VariantSelector(policy: policy) }
 
-    /// Sets the policy used for the start decision (loop thread).
-    func update(policy: AdaptivePolicy) { self.policy.withLock { $0 = policy } }
+    /// Applies a new policy at once (loop thread): a changed choice becomes the demuxer's
+    /// `connection-speed`.
+    func update(policy: AdaptivePolicy) {
+        if let speed = selector.update(policy: policy) { setConnectionSpeed(speed) }
+    }
+
+    /// Sets the demuxer's `connection-speed` (kbit/s), which picks the next fragment's variant.
+    func setConnectionSpeed(_ speed: UInt32) {
+        _ = withDemuxer { demuxer, _ in CGStreamer_set_uint(demuxer, "connection-speed", speed) }
+    }
 
     /// A snapshot of what was found.
     var found: Found { state.withLock { $0 } }
@@ -52,6 +60,7 @@ final class AdaptiveElements: Sendable {
     /// Forgets the previous media: drops every reference (loop thread, at load/stop/teardown).
     func reset(uri: String) {
         baseURI.withLock { $0 = uri }
+        selector.reset()
         let old = state.withLock { found -> Found in
             let old = found
             found = Found()
@@ -82,7 +91,7 @@ final class AdaptiveElements: Sendable {
         g_free(cName)
         let object = UnsafeMutableRawPointer(element)
         if Self.demuxers.contains(name) {
-            let minBuffer = policy.withLock { $0.minBufferSeconds }
+            let minBuffer = selector.policy.minBufferSeconds
             // The app's ABR picks a variant by setting connection-speed; with the demuxer's own
             // margin at 1.0 the speed maps to exactly one variant (AdaptivePolicy.connectionSpeed).
             if CGStreamer_has_property(object, "bitrate-limit") != 0 { CGStreamer_set_double(object, "bitrate-limit", 1.0) }
@@ -155,20 +164,33 @@ final class AdaptiveElements: Sendable {
     /// The playlist is complete: parse it and set the start variant on the demuxer.
     private func manifestComplete() {
         let base = baseURI.withLock { $0 }
-        let policy = policy.withLock { $0 }
-        let (playlist, demuxer) = state.withLock { s -> (MasterPlaylist.Kind, Ref?) in
-            let parsed = AdaptiveManifest.parse(String(decoding: s.manifest, as: UTF8.self), baseURI: base)
-            s.playlist = parsed
-            s.manifest = []
-            if case .master(let variants) = parsed { s.initial = policy.initialVariant(variants) }
-            if let d = s.demuxer { gst_object_ref(d.object) }
-            return (parsed, s.demuxer)
+        let text = state.withLock { s -> String in
+            defer { s.manifest = [] }
+            return String(decoding: s.manifest, as: UTF8.self)
         }
-        guard let demuxer else { return }
-        defer { gst_object_unref(demuxer.object) }
-        if case .master(let variants) = playlist, let initial = policy.initialVariant(variants) {
-            CGStreamer_set_uint(demuxer.object, "connection-speed", AdaptivePolicy.connectionSpeed(selecting: initial, of: variants))
+        let playlist = AdaptiveManifest.parse(text, baseURI: base)
+        var start: (index: Int, speed: UInt32)?
+        if case .master(let variants) = playlist { start = selector.start(with: variants) }
+        state.withLock { s in
+            s.playlist = playlist
+            s.initial = start?.index
         }
+        if let start { setConnectionSpeed(start.speed) }
+    }
+
+    /// `sync-message::element` on playbin's bus, on the thread that posted it: a finished
+    /// fragment's `adaptive-streaming-statistics` goes to the ``selector`` before the demuxer
+    /// picks the next fragment, and a changed choice is set at once.
+    func messagePosted(_ message: UnsafeMutablePointer<GstMessage>) {
+        guard let structure = gst_message_get_structure(message),
+              gst_structure_has_name(structure, "adaptive-streaming-statistics") != 0,
+              let uri = gst_structure_get_string(structure, "uri") else { return }
+        var downloadTime: guint64 = 0, size: guint64 = 0
+        guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
+              gst_structure_get_uint64(structure, "fragment-size", &size) != 0,
+              let speed = selector.fragmentDownloaded(uri: String(cString: uri), cumulativeBytes: Int(size),
+                                                      seconds: Double(downloadTime) / 1e9) else { return }
+        setConnectionSpeed(speed)
     }
 
     // MARK: Loop thread

@@ -18,14 +18,9 @@ import Synchronization
 final class AdaptiveMonitor {
     private(set) var policy: AdaptivePolicy
     let elements: AdaptiveElements
-    private var estimator = BandwidthEstimator()
     private var stalls = StallTracker()
     private var current = AdaptiveInfo()
     private let shared = Mutex(AdaptiveInfo())
-    /// The last cumulative `fragment-size` and the variant it counted.
-    private var lastCumulative: (variant: Int?, bytes: Int)?
-    /// The variant the current `connection-speed` selects, and why it was chosen.
-    private var applied: (index: Int, reason: VariantSwitchReason)?
     private var announced = false
 
     /// The engine's frozen-position watch: where the position was and since when, or the level it
@@ -58,15 +53,21 @@ final class AdaptiveMonitor {
             CallbackBox<AdaptiveElements>.from(data).value.removed(element.assumingMemoryBound(to: GstElement.self))
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
         pipeline.track(handler: removed, on: playbin)
+        // The ABR decision runs where the statistics are posted (``VariantSelector``).
+        guard let element = pipeline.element, let bus = gst_element_get_bus(element) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        gst_bus_enable_sync_message_emission(bus)
+        let posted = CGStreamer_signal_connect_2(bus, "sync-message::element", { _, message, data in
+            guard let message, let data else { return }
+            CallbackBox<AdaptiveElements>.from(data).value.messagePosted(message.assumingMemoryBound(to: GstMessage.self))
+        }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
+        pipeline.track(handler: posted, on: UnsafeMutableRawPointer(bus))
     }
 
     /// Forgets the previous media (new load, stop, teardown) and drops element references.
     func reset(uri: String?) {
         elements.reset(uri: uri ?? "")
-        estimator.reset()
         stalls = StallTracker()
-        lastCumulative = nil
-        applied = nil
         announced = false
         watch = .idle
         current = AdaptiveInfo()
@@ -83,44 +84,37 @@ final class AdaptiveMonitor {
     func handleStatistics(_ structure: UnsafePointer<GstStructure>) -> [AdaptiveEvent] {
         var events = announceVariants()
         guard let uri = string(structure, "uri") else { return events }
-        var bitrate: guint = 0
         if gst_structure_has_field(structure, "bitrate") != 0 {
-            if gst_structure_get_uint(structure, "bitrate", &bitrate) == 0 {
-                var signed: gint = 0
-                if gst_structure_get_int(structure, "bitrate", &signed) != 0 { bitrate = guint(max(signed, 0)) }
-            }
+            // hlsdemux fetched a media playlist: downloads move to that variant.
             if let index = current.variants.firstIndex(where: { $0.uri == uri }) {
-                events += switched(to: index, reason: applied.flatMap { $0.index == index ? $0.reason : nil } ?? .demuxer)
+                events += switched(to: index, reason: decisionReason(for: index))
             }
             return events
         }
-        var downloadTime: guint64 = 0, size: guint64 = 0
-        guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
-              gst_structure_get_uint64(structure, "fragment-size", &size) != 0 else { return events }
-        let variant = variantIndex(ofSegment: uri)
-        // 1.22's hlsdemux counts fragment-size cumulatively per variant since the last switch.
-        var bytes = Int(size)
-        if let last = lastCumulative, last.variant == variant, bytes > last.bytes { bytes -= last.bytes }
-        lastCumulative = (variant, Int(size))
-        let download = SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri),
-                                       bytes: bytes, seconds: Double(downloadTime) / 1e9)
-        current.downloads.append(download)
-        if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
-        estimator.add(bytes: bytes, seconds: download.seconds)
-        current.estimatedBandwidth = estimator.bitsPerSecond.map { Int($0) }
-        if let variant, current.current == nil {
-            events += switched(to: variant, reason: .start)
-        } else if let variant, variant != current.current, elements.found.demuxerKind?.hasPrefix("dashdemux") == true {
-            // dashdemux announces no representation change; the segment's directory tells it.
-            events += switched(to: variant, reason: applied.flatMap { $0.index == variant ? $0.reason : nil } ?? .demuxer)
+        // The selector already counted the fragment and decided, on the demuxer's thread.
+        let dash = elements.found.demuxerKind?.hasPrefix("dashdemux") == true
+        for download in elements.selector.takeDownloads() {
+            current.downloads.append(download)
+            if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
+            if let variant = download.variant, current.current == nil || (dash && variant != current.current) {
+                // dashdemux announces no representation change; the segment's directory tells it.
+                events += switched(to: variant, reason: decisionReason(for: variant))
+            }
+            current.metrics.requestedSegment = download.uri
+            current.metrics.requestedSequence = download.sequence
+            current.metrics.requestedProfile = download.variant.map { current.variants[$0].bandwidth }
         }
-        current.metrics.requestedSegment = uri
-        current.metrics.requestedSequence = download.sequence
-        current.metrics.requestedProfile = variant.map { current.variants[$0].bandwidth }
+        current.estimatedBandwidth = elements.selector.estimate.map { Int($0) }
         current.metrics.maxProfile = policy.maxProfile(current.variants)?.bandwidth
-        decide()
         publishInfo()
         return events
+    }
+
+    /// Why the downloads moved to `index`: the reason of the decision that asked for it, else
+    /// the demuxer's own choice.
+    private func decisionReason(for index: Int) -> VariantSwitchReason {
+        guard let applied = elements.selector.applied, applied.index == index else { return .demuxer }
+        return applied.reason
     }
 
     /// An `http-headers` message (souphttpsrc) for a segment or media playlist of this stream
@@ -156,7 +150,7 @@ final class AdaptiveMonitor {
         if elements.found.demuxerKind == "hlsdemux2" || elements.found.demuxerKind == "dashdemux2",
            let bandwidth = elements.withDemuxer({ d, _ in CGStreamer_get_uint(d, "current-bandwidth") }), bandwidth > 0 {
             current.estimatedBandwidth = Int(bandwidth)
-            decide()
+            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth)) { elements.setConnectionSpeed(speed) }
         }
         publishInfo()
         return events
@@ -168,23 +162,10 @@ final class AdaptiveMonitor {
         elements.update(policy: policy)
         current.pinned = policy.pinned
         current.metrics.maxProfile = isAdaptive ? policy.maxProfile(current.variants)?.bandwidth : nil
-        decide()
         publishInfo()
     }
 
-    // MARK: Decisions
-
-    /// Runs the policy and sets `connection-speed` when the chosen variant changes.
-    private func decide() {
-        guard isAdaptive else { return }
-        let reference = applied?.index ?? current.current
-        guard let (target, reason) = policy.select(current.variants, current: reference,
-                                                   estimate: estimator.bitsPerSecond ?? current.estimatedBandwidth.map(Double.init)) else { return }
-        if applied?.index == target { return }
-        let speed = AdaptivePolicy.connectionSpeed(selecting: target, of: current.variants)
-        _ = elements.withDemuxer { demuxer, _ in CGStreamer_set_uint(demuxer, "connection-speed", speed) }
-        applied = (target, target == current.current ? .start : reason)
-    }
+    // MARK: Reports
 
     private func switched(to index: Int, reason: VariantSwitchReason) -> [AdaptiveEvent] {
         guard current.variants.indices.contains(index), current.current != index else { return [] }
@@ -202,7 +183,6 @@ final class AdaptiveMonitor {
         case .master(let variants):
             current.variants = variants
             current.metrics.maxProfile = policy.maxProfile(variants)?.bandwidth
-            if let initial = elements.found.initial { applied = (initial, .start) }
             publishInfo()
             return [.variantsAvailable(variants)]
         case .media(let isLive):
@@ -246,22 +226,6 @@ final class AdaptiveMonitor {
     private func publishInfo() {
         let snapshot = current
         shared.withLock { $0 = snapshot }
-    }
-
-    /// The variant whose media playlist directory holds `segment`.
-    private func variantIndex(ofSegment segment: String) -> Int? {
-        current.variants.last { variant in
-            guard let slash = variant.uri.lastIndex(of: "/") else { return false }
-            return segment.hasPrefix(variant.uri[...slash])
-        }?.index
-    }
-
-    /// The media sequence number in a segment name: its last run of digits (`segment00012.ts` → 12).
-    static func sequence(of uri: String) -> Int? {
-        let name = uri.split(separator: "/").last.map(String.init) ?? uri
-        let stem = name.split(separator: ".").first.map(String.init) ?? name
-        let digits = stem.reversed().prefix { $0.isNumber }
-        return digits.isEmpty ? nil : Int(String(digits.reversed()))
     }
 
     private func string(_ structure: UnsafePointer<GstStructure>, _ field: String) -> String? {

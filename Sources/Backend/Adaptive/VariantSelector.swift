@@ -1,0 +1,124 @@
+import Synchronization
+
+/// The ABR decision, made where the demuxer waits for it.
+///
+/// The legacy adaptive demuxers (1.22's `hlsdemux`, `dashdemux`) post a finished fragment's
+/// `adaptive-streaming-statistics` and then pick the next fragment's bitrate from
+/// `connection-speed`. The engine hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:)``
+/// synchronously, on the demuxer's own thread (`sync-message::element` on playbin's bus), so
+/// each decision applies to the very next fragment. Made later on the loop thread, every
+/// decision came one fragment late: under the bench's bandwidth profile the switch up came
+/// after a second 240p segment, and the read-ahead that followed was four seconds shorter.
+///
+/// Owns the estimate (``BandwidthEstimator``), the policy and the variant last asked for; the
+/// loop thread's `AdaptiveMonitor` reads them and takes the downloads for its reports.
+///
+/// **Threads:** any; the state sits behind one `Mutex`.
+final class VariantSelector: Sendable {
+    /// The variant the demuxer was last told to pick, and why.
+    struct Applied: Sendable, Equatable {
+        var index: Int
+        var reason: VariantSwitchReason
+    }
+
+    private struct State {
+        var policy: AdaptivePolicy
+        var variants: [Variant] = []
+        var estimator = BandwidthEstimator()
+        /// The last cumulative `fragment-size` and the variant it counted.
+        var lastCumulative: (variant: Int?, bytes: Int)?
+        var applied: Applied?
+        /// Downloads the loop thread has not taken yet (bounded).
+        var downloads: [SegmentDownload] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(policy: AdaptivePolicy) { state = Mutex(State(policy: policy)) }
+
+    /// The policy in force.
+    var policy: AdaptivePolicy { state.withLock { $0.policy } }
+    /// The variant last asked for.
+    var applied: Applied? { state.withLock { $0.applied } }
+    /// The bandwidth estimate, bits/s.
+    var estimate: Double? { state.withLock { $0.estimator.bitsPerSecond } }
+
+    /// Forgets the previous stream; keeps the policy.
+    func reset() {
+        state.withLock { s in s = State(policy: s.policy) }
+    }
+
+    /// The ladder was read: the start variant (nil: the demuxer's own choice) and the
+    /// `connection-speed` that selects it.
+    func start(with variants: [Variant]) -> (index: Int, speed: UInt32)? {
+        state.withLock { s in
+            s.variants = variants
+            guard let initial = s.policy.initialVariant(variants) else { return nil }
+            s.applied = Applied(index: initial, reason: .start)
+            return (initial, AdaptivePolicy.connectionSpeed(selecting: initial, of: variants))
+        }
+    }
+
+    /// A new policy (caps, pin, ratio…): the `connection-speed` to set when the choice changed.
+    func update(policy: AdaptivePolicy) -> UInt32? {
+        state.withLock { s in
+            s.policy = policy
+            return Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+        }
+    }
+
+    /// One finished fragment (`fragment-size` is cumulative per variant in 1.22's legacy
+    /// demuxers; turned into this segment's bytes here): feeds the estimate, decides, and returns
+    /// the `connection-speed` to set when the choice changed.
+    func fragmentDownloaded(uri: String, cumulativeBytes: Int, seconds: Double) -> UInt32? {
+        state.withLock { s in
+            let variant = Self.variantIndex(ofSegment: uri, in: s.variants)
+            var bytes = cumulativeBytes
+            if let last = s.lastCumulative, last.variant == variant, bytes > last.bytes { bytes -= last.bytes }
+            s.lastCumulative = (variant, cumulativeBytes)
+            s.downloads.append(SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds))
+            if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
+            s.estimator.add(bytes: bytes, seconds: seconds)
+            return Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+        }
+    }
+
+    /// An estimate read from the demuxer (`current-bandwidth` of the demuxer2 family, which posts
+    /// no per-fragment statistics): decides, returns the `connection-speed` to set on a change.
+    func demuxerEstimated(bitsPerSecond: Double) -> UInt32? {
+        state.withLock { s in Self.decide(&s, estimate: s.estimator.bitsPerSecond ?? bitsPerSecond) }
+    }
+
+    /// The downloads since the last call, oldest first.
+    func takeDownloads() -> [SegmentDownload] {
+        state.withLock { s in
+            defer { s.downloads.removeAll() }
+            return s.downloads
+        }
+    }
+
+    private static func decide(_ s: inout State, estimate: Double?) -> UInt32? {
+        // Relative to what was asked for, else to what the demuxer chose itself (start `auto`).
+        let reference = s.applied?.index ?? s.lastCumulative?.variant
+        guard let (target, reason) = s.policy.select(s.variants, current: reference, estimate: estimate),
+              s.applied?.index != target else { return nil }
+        s.applied = Applied(index: target, reason: reason)
+        return AdaptivePolicy.connectionSpeed(selecting: target, of: s.variants)
+    }
+
+    /// The variant whose media playlist (or DASH segment template) directory holds `segment`.
+    static func variantIndex(ofSegment segment: String, in variants: [Variant]) -> Int? {
+        variants.last { variant in
+            guard let slash = variant.uri.lastIndex(of: "/") else { return false }
+            return segment.hasPrefix(variant.uri[...slash])
+        }?.index
+    }
+
+    /// The media sequence number in a segment name: its last run of digits (`segment00012.ts` → 12).
+    static func sequence(of uri: String) -> Int? {
+        let name = uri.split(separator: "/").last.map(String.init) ?? uri
+        let stem = name.split(separator: ".").first.map(String.init) ?? name
+        let digits = stem.reversed().prefix { $0.isNumber }
+        return digits.isEmpty ? nil : Int(String(digits.reversed()))
+    }
+}
