@@ -29,12 +29,13 @@ extension Engine {
         pipeline.track(handler: queue.feeder.connect(to: playbin), on: playbin)
     }
 
-    /// Runs a queue command. Index errors (the queue changed since the caller checked) become a warning.
+    /// Runs a queue command and announces the queue if it changed. Index errors (the queue
+    /// changed since the caller checked) become a warning.
     func runQueue(_ command: QueueCommand) {
         preconditionOnLoop()
         let driver = queue
         driver.isActive = true
-        let before = driver.queue.currentIndex
+        let before = driver.queue.currentIndex, published = driver.snapshot
         do {
             switch command {
             case .replace(let items, let start):
@@ -82,7 +83,8 @@ extension Engine {
             publish(.warning(PlayerError(kind: .invalidArgument, message: error.description)))
         }
         prepareHandover()
-        publish(.queueChanged(driver.publishSnapshot()))
+        let after = driver.publishSnapshot()
+        if after != published { publish(.queueChanged(after)) }   // settings that change nothing stay quiet
     }
 
     /// Loads the item at `index` (a fresh load: READY, uri, PAUSED), keeping the user's play/pause intent.
