@@ -36,9 +36,10 @@ struct App {
 
         let controller = PlaybackController(
             player: player,
-            playlist: Playlist.expanding(expanded.locations, loops: options.loop),
+            setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
-                            resumeStore: options.resume ? ResumeStore() : nil),
+                            resumeStore: options.resume ? ResumeStore() : nil,
+                            loop: options.loop, shuffle: options.shuffle, gapless: options.gapless),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)

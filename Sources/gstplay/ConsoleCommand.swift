@@ -36,6 +36,8 @@ enum ConsoleCommand: Equatable, Sendable {
     case variant(Int?)
     /// Writes the frame on screen as PNG (or JPEG for a `.jpg` path); nil: the default name.
     case snapshot(String?)
+    /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (QueueCommands.swift).
+    case queue(QueueConsoleCommand)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -112,6 +114,17 @@ enum ConsoleCommand: Equatable, Sendable {
         Registration(name: "load", syntax: "load <uri-or-path>", summary: "play this now (inserted after the current item)") { arguments in
             guard !arguments.rest.isEmpty else { return .failure(ConsoleError("load: missing argument (expected a URI or path)")) }
             return .success(.load(arguments.rest))
+        },
+        Registration(name: "playlist", syntax: "playlist [save <path>]", summary: "list the items (current marked), or save them as .m3u") {
+            QueueConsoleCommand.parsePlaylist($0)
+        },
+        Registration(name: "jump", syntax: "jump <N>", summary: "play item N (0-based, as 'playlist' lists them)") { QueueConsoleCommand.parseJump($0) },
+        Registration(name: "remove", syntax: "remove <N>", summary: "remove item N (the current one: play the next)") { QueueConsoleCommand.parseRemove($0) },
+        Registration(name: "move", syntax: "move <A> <B>", summary: "move item A to position B") { QueueConsoleCommand.parseMove($0) },
+        Registration(name: "clear", syntax: "clear", summary: "remove every item and stop") { $0.none(.queue(.clear)) },
+        Registration(name: "shuffle", syntax: "shuffle on|off", summary: "shuffled play order (a new order each pass)") { QueueConsoleCommand.parseShuffle($0) },
+        Registration(name: "loop", syntax: "loop none|one|all", summary: "at the end of an item: stop at the last, repeat it, or repeat the list") {
+            QueueConsoleCommand.parseLoop($0)
         },
         Registration(name: "variants", syntax: "variants", summary: "adaptive stream: list the variants") { $0.none(.variants) },
         Registration(name: "variant", syntax: "variant <N|auto>", summary: "adaptive stream: pin variant N, or automatic") { AdaptiveCommands.parseVariant($0) },

@@ -1,12 +1,13 @@
 import Backend
 import Foundation
 
-/// Where a Backend event belongs in the playlist: its 0-based index, the list size, and the
-/// location as the user typed it. A plain value; any thread.
+/// Where a Backend event belongs in the playlist: its 0-based index, the list size, the
+/// location as the user typed it, and its URI. A plain value; any thread.
 struct ItemContext: Equatable, Sendable {
     var index: Int
     var count: Int
     var location: String
+    var uri: String? = nil
 }
 
 /// Shows Backend events to the user in the chosen mode:

@@ -58,8 +58,19 @@ struct GstplayCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
     var keepOpen = false
 
-    @Flag(help: "Repeat the playlist.")
+    @Flag(help: "Repeat the playlist; --loop=one repeats each item, --loop=none (the default) stops after the last.")
     var loop = false
+
+    // `--loop=MODE` reaches here through ``LoopArgument/rewrite(_:)`` (ArgumentParser has no
+    // options with an optional value).
+    @Option(name: .customLong(LoopArgument.hiddenName), help: .hidden)
+    var loopMode: String?
+
+    @Flag(help: "Play the items in a shuffled order (a new order on each pass with --loop).")
+    var shuffle = false
+
+    @Flag(inversion: .prefixedNo, help: "Audio items follow each other without a gap (playbin's about-to-finish).")
+    var gapless = true
 
     @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
     var resume = false
@@ -123,7 +134,9 @@ struct GstplayCommand: AsyncParsableCommand {
         options.quiet = quiet
         options.json = json
         options.keepOpen = keepOpen
-        options.loop = loop
+        options.loop = try LoopArgument.mode(flag: loop, value: loopMode)
+        options.shuffle = shuffle
+        options.gapless = gapless
         options.adaptivePolicy = try adaptive.policy()
         options.resume = resume
         options.forget = forget
@@ -150,7 +163,7 @@ struct GstplayCommand: AsyncParsableCommand {
         Output.reopenClosedStandardDescriptors()
         await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
         do {
-            let command = try parseAsRoot()
+            let command = try parseAsRoot(LoopArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
             if let gstplay = command as? GstplayCommand {
                 try await gstplay.run()
             } else {

@@ -88,7 +88,7 @@ extension PlaybackController {
         case .stop: player.stop()
         case .seek(let target):
             let snapshot = player.snapshot
-            guard !pendingLoads.isEmpty || ![.idle, .error, .stopping].contains(snapshot.state) else {
+            guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
                 return .failure("seek: nothing is playing")
             }
             if snapshot.isLive { return .failure("seek: a live stream cannot seek") }
@@ -115,26 +115,17 @@ extension PlaybackController {
             player.setMuted(requested.muted)
             return Outcome(data: .muted(requested.muted))
         case .status:
-            let report = StatusReport(snapshot: player.snapshot, index: eventsItem?.index, count: playlist.count,
-                                      location: eventsItem?.location)
+            let queue = player.currentQueue()
+            let report = StatusReport(snapshot: player.snapshot, index: queue.currentIndex, count: queue.items.count,
+                                      location: queue.currentIndex.map { name(of: queue.items[$0].uri) })
             return Outcome(data: .status(report.wire), text: [report.text])
         case .stats:
             let report = StatisticsReport(statistics: player.refreshStatistics())
             return Outcome(data: .statistics(report.wire), text: [report.text])
-        case .next:
-            guard playlist.advance() else { return .failure("next: already at the last item") }
-            loadCurrent()
-        case .prev:
-            guard playlist.goBack() else { return .failure("prev: already at the first item") }
-            loadCurrent()
-        case .load(let location):
-            do {
-                _ = try MediaLocation.uri(for: location)
-            } catch {
-                return .failure("load: \(error.message)")
-            }
-            playlist.insertAfterCurrent(location)
-            loadCurrent()
+        case .next, .prev, .load:
+            return navigate(command)
+        case .queue(let queueCommand):
+            return execute(queueCommand)
         case .help:
             return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys)),
                            text: ["Commands:"] + HelpText.commands)

@@ -2,9 +2,10 @@ import Backend
 import Foundation
 
 /// The CLI actor: the one owner of all CLI state. It consumes the ``Inbox`` (player events,
-/// console lines, keys, signals) one input at a time, walks the playlist, reacts to end of
-/// stream and errors, runs console commands and keys (PlaybackController+Input.swift), writes
-/// events and replies, and decides the exit code.
+/// console lines, keys, signals) one input at a time, hands the items to the Backend's queue
+/// (which walks them, gaplessly), reacts to the end of the queue and to errors, runs console
+/// commands and keys (PlaybackController+Input.swift, QueueCommands.swift), writes events and
+/// replies, and decides the exit code.
 ///
 /// **Thread:** the actor's own executor (Swift's cooperative pool). Player commands issued from
 /// here are queued to the Backend's loop thread; their effects come back as events in the inbox.
@@ -19,6 +20,10 @@ actor PlaybackController {
         var json = false
         /// `--resume`: the store positions are kept in (nil without `--resume`).
         var resumeStore: ResumeStore?
+        /// `--loop[=mode]`, `--shuffle`, `--no-gapless`: the queue's modes at start.
+        var loop: LoopMode = .none
+        var shuffle = false
+        var gapless = true
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {
@@ -43,22 +48,37 @@ actor PlaybackController {
     let reporter: EventReporter
     let output: Output
     let player: Player
-    var playlist: Playlist
-    /// Loads issued whose `uriLoaded` has not arrived yet (events until then are the old item's).
-    var pendingLoads: [ItemContext] = []
+    /// The start-up items (handed to the Backend's queue in ``start()``, then not used as a list).
+    let setup: QueueSetup
+    /// URI → the location as the user typed it (start-up items and `load`).
+    var names: [String: String]
+    /// Resume positions not yet announced, by URI (`gstplay: resuming … at …` when the item loads).
+    var resumeNotes: [String: MediaTime] = [:]
+    /// A load was asked for (start, `next`, `jump`, `load`…) and its `uriLoaded` has not arrived:
+    /// an end of stream until then is the old item's.
+    var loadRequested = false
+    /// The index of the current item, from the last `itemChanged` event.
+    var currentIndex: Int?
+    /// The current item's last reported position and duration (for the `eos` of an item the
+    /// queue moved on from).
+    var itemEnd: (position: MediaTime?, duration: MediaTime?) = (nil, nil)
     /// The item the arriving events belong to.
     var eventsItem: ItemContext?
     var anyFailed = false
-    /// Something played since the playlist last wrapped (guards `--loop` over failing items).
-    var playedInPass = false
+    /// An item failed and the queue has not said yet whether it goes on (`itemChanged` with
+    /// reason `error`) or stopped (a `queueChanged` first).
+    var awaitingAfterError = false
+    /// The console input ended (an emptied queue then ends the run).
+    var inputEnded = false
     var requested: Requested
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
 
-    init(player: Player, playlist: Playlist, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
+    init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
          showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1) {
         self.player = player
-        self.playlist = playlist
+        self.setup = setup
+        self.names = setup.names
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
@@ -95,18 +115,36 @@ actor PlaybackController {
         case .line(let line): handle(line: line)
         case .lineTooLong(let limit): lineTooLong(limit: limit)
         case .key(let key): handle(key: key)
-        case .inputEnded: break                                   // playback goes on to the end
+        case .inputEnded:                                         // playback goes on to the end
+            inputEnded = true
+            if player.queue.items.isEmpty && !loadRequested { finish(exitCodeNow) }
         case .signal(let code): finish(code)
         }
     }
 
-    /// Loads the first item; with only empty directories given, one error line and exit 1.
+    /// Reports start-up items that are not usable locations, sets the queue's modes and hands it
+    /// the items (the first loads at once); with nothing left to play, exit 1 (with only empty
+    /// directories given, one error line says so).
     private func start() {
-        guard playlist.isEmpty else { return loadCurrent() }
-        let arguments = playlist.arguments
-        let contain = arguments.count == 1 ? "the directory contains" : "the directories contain"
-        output.err("gstplay: error: \(arguments.joined(separator: ", ")): nothing to play (\(contain) no files)")
-        finish(ExitStatus.playbackError)
+        for failure in setup.failures {
+            output.err("gstplay: error: \(failure.location): \(failure.message)")
+            anyFailed = true
+        }
+        guard !setup.isEmpty else {
+            if setup.failures.isEmpty {
+                let arguments = setup.arguments
+                let contain = arguments.count == 1 ? "the directory contains" : "the directories contain"
+                output.err("gstplay: error: \(arguments.joined(separator: ", ")): nothing to play (\(contain) no files)")
+            }
+            return finish(ExitStatus.playbackError)
+        }
+        player.setLoopMode(settings.loop)
+        if settings.shuffle { player.setShuffled(true, seed: UInt64.random(in: 0 ... .max)) }
+        player.setGapless(settings.gapless)
+        player.setAdvancesAutomatically(!settings.keepOpen)
+        player.setQueueItemStart(settings.startPosition)
+        loadRequested = true
+        try? player.setQueue(setup.items.map(withResumePosition))             // no start index: cannot throw
     }
 
     /// Decides the exit code (the first decision wins).
@@ -116,59 +154,68 @@ actor PlaybackController {
 
     var exitCodeNow: Int32 { anyFailed ? ExitStatus.playbackError : ExitStatus.success }
 
-    /// Loads the playlist's current item as typed; the Backend resolves it (once) and reports an
-    /// unusable location as `uriLoaded` + `error`, handled like any failed item.
-    func loadCurrent() {
-        guard let location = playlist.current else { return }
-        pendingLoads.append(ItemContext(index: playlist.index, count: playlist.count, location: location))
-        player.load(location, startAt: startPosition(for: location))
-    }
-
-    /// After an item ended or failed: moves to the next item (wrapping with `--loop` unless a
-    /// whole pass played nothing). Returns true when there is a new current item to load;
-    /// otherwise finishes (or, with `--keep-open`, stays) and returns false.
-    private func moveOn() -> Bool {
-        if playlist.nextWraps {
-            guard playedInPass else {
-                if !settings.keepOpen { finish(exitCodeNow) }
-                return false
-            }
-            playedInPass = false
-        }
-        if playlist.advance() { return true }
-        if !settings.keepOpen { finish(exitCodeNow) }
-        return false
-    }
-
     // MARK: Player events
 
-    /// Shows `event` as belonging to the item it came from.
+    /// The location to show for `uri`: as the user typed it, else the URI.
+    func name(of uri: String) -> String { names[uri] ?? uri }
+
+    /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
+    /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
+    /// protocol promises one per item; the Backend reports only the end of the whole queue.
     private func report(_ event: PlayerEvent) {
-        if case .uriLoaded = event, !pendingLoads.isEmpty { eventsItem = pendingLoads.removeFirst() }
+        switch event {
+        case .itemChanged(let index, let reason):
+            if reason == .ended, let ended = eventsItem {
+                reporter.report(.endOfStream(position: itemEnd.duration ?? itemEnd.position ?? .zero), item: ended)
+            }
+            currentIndex = index
+        case .uriLoaded(let uri):
+            loadRequested = false
+            itemEnd = (nil, nil)
+            eventsItem = ItemContext(index: currentIndex ?? player.queue.currentIndex ?? 0, count: player.queue.items.count,
+                                     location: name(of: uri), uri: uri)
+        case .position(let position, let duration):
+            itemEnd = (position, duration ?? itemEnd.duration)
+        case .durationChanged(let duration):
+            itemEnd.duration = duration
+        default:
+            break
+        }
         reporter.report(event, item: eventsItem)
+        if case .uriLoaded(let uri) = event, let position = resumeNotes.removeValue(forKey: uri) {
+            output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
+        }
     }
 
-    /// Reports `event` and reacts to it (end of stream, errors).
+    /// Reports `event` and reacts to it: the end of the queue (or of each item with
+    /// `--keep-open`), failed items, the queue stopping after a failure.
     private func handle(_ event: PlayerEvent) {
         report(event)
-        guard pendingLoads.isEmpty else { return }            // the old item's late events
         switch event {
-        case .stateChanged(_, .playing):
-            playedInPass = true
+        case .itemChanged(_, let reason):
+            if reason == .error { awaitingAfterError = false }
+            if reason == .ended, let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
+        case .queueChanged(let queue):
+            if awaitingAfterError {                          // the queue stopped after a failure
+                awaitingAfterError = false
+                if !settings.keepOpen { finish(exitCodeNow) }
+            }
+            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         case .endOfStream(let position):
-            playedInPass = true
+            guard !loadRequested else { return }             // the old item's, a new one is on its way
             saveResumePosition(ended: position)
             if settings.keepOpen {
                 player.pause()
-            } else if moveOn() {
-                loadCurrent()
+            } else {
+                finish(exitCodeNow)
             }
         case .windowKey(let name):
             if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
         case .error(let error):
-            reporter.failure(location: eventsItem?.location ?? error.uri ?? "?", error: error)
+            let location = error.uri.flatMap { names[$0] } ?? eventsItem?.location ?? error.uri ?? "?"
+            reporter.failure(location: location, error: error)
             anyFailed = true
-            if moveOn() { loadCurrent() }
+            awaitingAfterError = true
         default:
             break
         }

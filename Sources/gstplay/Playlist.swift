@@ -1,65 +1,59 @@
 import Backend
 
-/// The list of things to play and where we are in it. A plain value owned by the
-/// ``PlaybackController`` (used on its queue only).
-struct Playlist: Equatable, Sendable {
-    /// The locations as the user gave them (after directory expansion).
-    private(set) var items: [String]
-    /// The current item.
-    private(set) var index: Int
-    /// `--loop`: the list wraps around at both ends.
-    let loops: Bool
-    /// The command-line arguments the items came from (before directory expansion), to name
+/// What the command line asks to play, made ready for the Backend's queue (``Player/setQueue(_:startingAt:)``).
+/// Built once at start-up; the queue is the Backend's from then on — the CLI keeps no list of
+/// its own, only ``names`` to show each item the way the user typed it. A plain value; any thread.
+struct QueueSetup: Equatable, Sendable {
+    /// One entry after directory and playlist-file expansion: the location as typed (a playlist
+    /// file's entries: their URIs) and its `#EXTINF`/`TitleN=` title.
+    struct Entry: Equatable, Sendable {
+        var location: String
+        var title: String?
+
+        init(location: String, title: String? = nil) {
+            self.location = location
+            self.title = title
+        }
+    }
+
+    /// A location that is not a usable URI or path (one `gstplay: error:` line at start-up).
+    struct Failure: Equatable, Sendable {
+        var location: String
+        var message: String
+    }
+
+    /// The queue items, in order.
+    private(set) var items: [QueueItem] = []
+    /// URI → the location as the user typed it (for `Now playing`, error lines and `status`).
+    private(set) var names: [String: String] = [:]
+    /// Entries that could not be made into a URI.
+    private(set) var failures: [Failure] = []
+    /// The command-line arguments the entries came from (before directory expansion), to name
     /// them when they expand to nothing.
     let arguments: [String]
 
-    init(items: [String], loops: Bool = false, arguments: [String]? = nil) {
-        self.items = items
-        self.index = 0
-        self.loops = loops
-        self.arguments = arguments ?? items
+    /// Resolves `entries` to URIs (``MediaLocation/uri(for:)``); `arguments` are what the user typed.
+    init(entries: [Entry], arguments: [String]? = nil) {
+        self.arguments = arguments ?? entries.map(\.location)
+        for entry in entries {
+            do {
+                let uri = try MediaLocation.uri(for: entry.location)
+                items.append(QueueItem(uri: uri, title: entry.title))
+                if names[uri] == nil { names[uri] = entry.location }
+            } catch {
+                failures.append(Failure(location: entry.location, message: error.message))
+            }
+        }
     }
 
     /// Expands the command-line arguments: directories become their files, sorted
     /// (``ArgumentExpansion/expand(_:)``); everything else is kept as typed.
-    static func expanding(_ arguments: [String], loops: Bool) -> Playlist {
-        Playlist(items: arguments.flatMap(ArgumentExpansion.expand), loops: loops, arguments: arguments)
+    static func expanding(_ entries: [Entry], arguments: [String]) -> QueueSetup {
+        let expanded = entries.flatMap { entry in
+            ArgumentExpansion.expand(entry.location).map { Entry(location: $0, title: $0 == entry.location ? entry.title : nil) }
+        }
+        return QueueSetup(entries: expanded, arguments: arguments)
     }
 
     var isEmpty: Bool { items.isEmpty }
-    var count: Int { items.count }
-    /// The current location, nil for an empty list.
-    var current: String? { items.indices.contains(index) ? items[index] : nil }
-    /// True on the last item (never true with ``loops``).
-    var isAtEnd: Bool { !loops && index >= items.count - 1 }
-
-    /// Moves to the next item; wraps when looping. Returns false (and stays) at the end.
-    mutating func advance() -> Bool {
-        guard !items.isEmpty else { return false }
-        if index + 1 < items.count { index += 1; return true }
-        guard loops else { return false }
-        index = 0
-        return true
-    }
-
-    /// Whether ``advance()`` would wrap around to the first item.
-    var nextWraps: Bool { loops && index + 1 >= items.count }
-
-    /// Moves to the previous item; wraps when looping. Returns false (and stays) at the start.
-    mutating func goBack() -> Bool {
-        guard !items.isEmpty else { return false }
-        if index > 0 { index -= 1; return true }
-        guard loops else { return false }
-        index = items.count - 1
-        return true
-    }
-
-    /// Inserts `location` after the current item and makes it current; returns its index.
-    @discardableResult
-    mutating func insertAfterCurrent(_ location: String) -> Int {
-        let position = items.isEmpty ? 0 : index + 1
-        items.insert(location, at: position)
-        index = position
-        return position
-    }
 }

@@ -6,24 +6,25 @@ import Foundation
 /// nested playlists expanded once, an HLS playlist kept as one stream), through the Backend's
 /// ``PlaylistFile``. Pure apart from reading the files; any thread.
 enum PlaylistArguments {
-    /// The arguments with playlist files expanded, and how many playlists could not be used.
-    /// A bad playlist (unreadable, binary, empty) is one `gstplay: error: …` line through `report`
-    /// and is dropped; notes about skipped entries are `gstplay: warning: …` lines.
-    static func expand(_ arguments: [String], report: (String) -> Void) -> (locations: [String], failed: Int) {
-        var locations: [String] = []
+    /// The arguments with playlist files expanded (entries keep their titles), and how many
+    /// playlists could not be used. A bad playlist (unreadable, binary, empty) is one
+    /// `gstplay: error: …` line through `report` and is dropped; notes about skipped entries are
+    /// `gstplay: warning: …` lines.
+    static func expand(_ arguments: [String], report: (String) -> Void) -> (locations: [QueueSetup.Entry], failed: Int) {
+        var locations: [QueueSetup.Entry] = []
         var failed = 0
         for argument in arguments {
             guard PlaylistFile.isPlaylist(argument), !isDirectory(argument) else {
-                locations.append(argument)
+                locations.append(QueueSetup.Entry(location: argument))
                 continue
             }
             do {
                 switch try PlaylistFile.load(argument) {
                 case .stream(let uri):
-                    locations.append(uri)
+                    locations.append(QueueSetup.Entry(location: uri))
                 case .items(let items, let warnings):
                     for warning in warnings { report("gstplay: warning: \(warning)") }
-                    locations += items.map(\.uri)
+                    locations += items.map { QueueSetup.Entry(location: $0.uri, title: $0.title) }
                 }
             } catch {
                 report("gstplay: error: \(error.description)")

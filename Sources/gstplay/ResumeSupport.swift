@@ -7,30 +7,40 @@ import Foundation
 ///
 /// **Thread:** the ``PlaybackController`` actor (each call does a little file I/O).
 extension PlaybackController {
-    /// Where the item at `location` should start: `--start` when given, else its stored resume
-    /// position with `--resume` (and a note saying so), else the beginning.
-    func startPosition(for location: String) -> StartPosition? {
-        if let start = settings.startPosition { return start }
-        guard let store = settings.resumeStore, let uri = try? MediaLocation.uri(for: location) else { return nil }
+    /// `item` with its stored resume position as its start (`--resume` without `--start`); the
+    /// note `gstplay: resuming <item> at …` is printed when it loads.
+    func withResumePosition(_ item: QueueItem) -> QueueItem {
+        guard settings.start == nil, let store = settings.resumeStore else { return item }
         do {
-            guard let position = try store.position(for: uri) else { return nil }
-            output.err("gstplay: resuming \(location) at \(position.formatted(fractionDigits: 1))")
-            return .time(position)
+            guard let position = try store.position(for: item.uri) else { return item }
+            resumeNotes[item.uri] = position
+            var resumed = item
+            resumed.start = position
+            return resumed
         } catch {
             output.err("gstplay: warning: \(error.description)")
-            return nil
+            return item
         }
     }
 
-    /// With `--resume`: stores where the current item is (on quit, on a signal, at the end of an
-    /// item; an item with less than 5 % left is forgotten instead).
+    /// With `--resume`: stores where the current item is (on quit, on a signal, at the end of the
+    /// queue; an item with less than 5 % left is forgotten instead).
     func saveResumePosition(ended: MediaTime? = nil) {
-        guard let store = settings.resumeStore, let location = eventsItem?.location,
-              let uri = try? MediaLocation.uri(for: location) else { return }
+        guard let store = settings.resumeStore, let uri = eventsItem?.uri else { return }
         let snapshot = player.snapshot
         guard let position = ended ?? player.currentPosition() ?? snapshot.position else { return }
         do {
             try store.save(uri: uri, position: position, duration: snapshot.duration)
+        } catch {
+            output.err("gstplay: warning: \(error.description)")
+        }
+    }
+
+    /// With `--resume`: forgets the item at `uri`, which played to its end (the queue moved on).
+    func forgetResumePosition(uri: String) {
+        guard let store = settings.resumeStore else { return }
+        do {
+            try store.forget(uri: uri)
         } catch {
             output.err("gstplay: warning: \(error.description)")
         }

@@ -13,7 +13,10 @@ struct RunOptions: Equatable, Sendable {
     var quiet = false
     var json = false
     var keepOpen = false
-    var loop = false
+    /// `--loop` (= `all`), `--loop=none|one|all`; `--shuffle`; `--gapless`/`--no-gapless` (issue #12).
+    var loop: LoopMode = .none
+    var shuffle = false
+    var gapless = true
     /// `--resume` / `--forget` (issue #12).
     var resume = false
     var forget = false

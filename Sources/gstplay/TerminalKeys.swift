@@ -85,7 +85,7 @@ enum KeyAction: Equatable, Sendable {
         ("- / +", "rate -0.1 / +0.1"),
         ("m", "mute / unmute"),
         ("f", "fullscreen on / off (video window)"),
-        ("n / p", "next / previous item"),
+        ("n / p, > / <", "next / previous item"),
         ("S", "snapshot (PNG in the current directory)"),
         ("?", "show the keys"),
         ("q", "quit"),

@@ -13,6 +13,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(parsed, RunOptions(locations: ["a.mp4", "b.webm"]))
     }
 
+    func testQueueOptions() throws {
+        func parsed(_ arguments: [String]) throws -> RunOptions { try options(LoopArgument.rewrite(arguments)) }
+        XCTAssertEqual(try parsed(["x.ogg"]).loop, LoopMode.none)
+        XCTAssertEqual(try parsed(["--loop", "x.ogg"]).loop, .all, "bare --loop stays 'all'")
+        for mode in LoopMode.allCases { XCTAssertEqual(try parsed(["--loop=\(mode.rawValue)", "x.ogg"]).loop, mode) }
+        XCTAssertEqual(try parsed(["--loop=ONE", "x.ogg"]).loop, .one)
+        XCTAssertThrowsError(try parsed(["--loop=twice", "x.ogg"])) { error in
+            XCTAssertTrue(GstplayCommand.message(for: error).contains("--loop must be none, one or all (got 'twice')"), "\(error)")
+        }
+        XCTAssertEqual(LoopArgument.rewrite(["--", "--loop=one"]), ["--", "--loop=one"], "after -- it is a location")
+        let defaults = try parsed(["x.ogg"])
+        XCTAssertTrue(defaults.gapless && !defaults.shuffle)
+        let set = try parsed(["--shuffle", "--no-gapless", "x.ogg"])
+        XCTAssertTrue(set.shuffle && !set.gapless)
+        XCTAssertTrue(try parsed(["--gapless", "x.ogg"]).gapless)
+    }
+
     func testEveryOption() throws {
         let parsed = try options(["--audio-sink", "fakesink sync=true", "--video-sink", "ximagesink", "--volume", "80",
                                   "--start", "1:30", "--rate", "1.5", "--mute", "--quiet", "--json", "--keep-open", "--loop",
@@ -22,7 +39,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(parsed.volumePercent, 80)
         XCTAssertEqual(parsed.start, .absolute(MediaTime(seconds: 90)))
         XCTAssertEqual(parsed.rate, 1.5)
-        XCTAssertTrue(parsed.mute && parsed.quiet && parsed.json && parsed.keepOpen && parsed.loop)
+        XCTAssertTrue(parsed.mute && parsed.quiet && parsed.json && parsed.keepOpen && parsed.loop == .all)
         XCTAssertEqual(parsed.positionIntervalMilliseconds, 100)
         let configuration = parsed.playerConfiguration(showsStatistics: true)
         XCTAssertEqual(configuration.statisticsInterval, .seconds(1))

@@ -81,6 +81,35 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(error("load   "), "load: missing argument (expected a URI or path)")
     }
 
+    func testQueueCommands() {
+        XCTAssertEqual(command("playlist"), .queue(.list))
+        XCTAssertEqual(command("PLAYLIST Save  /tmp/my list.m3u "), .queue(.save("/tmp/my list.m3u")))
+        XCTAssertEqual(try ConsoleCommand.parse(words: ["playlist", "save", "/a b.m3u"]).get(), .queue(.save("/a b.m3u")))
+        XCTAssertEqual(command("jump 2"), .queue(.jump(2)))
+        XCTAssertEqual(command("remove 0"), .queue(.remove(0)))
+        XCTAssertEqual(command("move 3 0"), .queue(.move(from: 3, to: 0)))
+        XCTAssertEqual(command("clear"), .queue(.clear))
+        XCTAssertEqual(command("shuffle On"), .queue(.shuffle(true)))
+        XCTAssertEqual(command("shuffle off"), .queue(.shuffle(false)))
+        XCTAssertEqual(command("loop none"), .queue(.loop(.none)))
+        XCTAssertEqual(command("loop ONE"), .queue(.loop(.one)))
+        XCTAssertEqual(command("loop all"), .queue(.loop(.all)))
+
+        XCTAssertEqual(error("playlist show"), "playlist: unexpected argument 'show' (expected nothing or 'save <path>')")
+        XCTAssertEqual(error("playlist save"), "playlist save: missing argument (expected a file path)")
+        XCTAssertEqual(error("jump"), "jump: missing argument (expected an item number)")
+        XCTAssertEqual(error("jump x"), "jump: expected an item number (0, 1, … as 'playlist' lists them), got 'x'")
+        XCTAssertEqual(error("jump +1"), "jump: expected an item number (0, 1, … as 'playlist' lists them), got '+1'")
+        XCTAssertEqual(error("remove 1 2"), "remove: unexpected argument '2'")
+        XCTAssertEqual(error("move 1"), "move: missing argument (expected two item numbers: from and to)")
+        XCTAssertEqual(error("move 1 2 3"), "move: unexpected argument '3'")
+        XCTAssertEqual(error("move 1 -2"), "move: expected an item number (0, 1, … as 'playlist' lists them), got '-2'")
+        XCTAssertEqual(error("clear all"), "clear: unexpected argument 'all'")
+        XCTAssertEqual(error("shuffle"), "shuffle: missing argument (expected on or off)")
+        XCTAssertEqual(error("shuffle maybe"), "shuffle: expected 'on' or 'off', got 'maybe'")
+        XCTAssertEqual(error("loop twice"), "loop: expected 'none', 'one' or 'all', got 'twice'")
+    }
+
     func testHostileInput() {
         XCTAssertEqual(error("\u{FFFD}\u{FFFD}x"), "unknown command '\u{FFFD}\u{FFFD}x' (type 'help' for the list)")
         XCTAssertEqual(error("a\u{1B}[2Jb"), "unknown command 'a?[2Jb' (type 'help' for the list)", "control characters are not echoed")
@@ -91,8 +120,9 @@ final class ConsoleCommandTests: XCTestCase {
     func testUsageCoversEveryCommand() {
         let words = Set(ConsoleCommand.usage.map { String($0.syntax.split(separator: " ")[0]) })
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
-                               "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot"])
-        for word in words where !["seek", "rate", "volume", "load", "variant"].contains(word) {
+                               "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
+                               "playlist", "jump", "remove", "move", "clear", "shuffle", "loop"])
+        for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }

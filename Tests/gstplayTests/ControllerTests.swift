@@ -20,7 +20,7 @@ final class ControllerTests: XCTestCase {
             let output = Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor)
             let player = Player(configuration: RunOptions(locations: items).playerConfiguration(showsStatistics: false))
             inbox.forward(player.events)
-            controller = PlaybackController(player: player, playlist: Playlist(items: items, arguments: arguments),
+            controller = PlaybackController(player: player, setup: QueueSetup(entries: items.map { QueueSetup.Entry(location: $0) }, arguments: arguments),
                                             settings: .init(keepOpen: keepOpen, json: json), reporting: json ? .json : .text(statusLine: false),
                                             quiet: false, showsVideoSize: true, output: output)
         }

@@ -55,6 +55,12 @@ enum GoldenSamples {
         return s
     }
 
+    /// A queue of two items, the second current.
+    static var queue: QueueSnapshot {
+        QueueSnapshot(items: [QueueItem(uri: "file:///a/one.ogg", title: awkward), QueueItem(uri: "http://host/two.ogg")],
+                      currentIndex: 1, loop: .all, shuffled: true, gapless: true)
+    }
+
     /// The events, each with the playlist item its `uri` event names.
     static var events: [(name: String, event: PlayerEvent, item: (index: Int, count: Int)?)] {
         let info = MediaInfo(uri: "file:///a/b.webm", isLive: false, isSeekable: true, duration: .milliseconds(4_000),
@@ -89,6 +95,9 @@ enum GoldenSamples {
             ("statistics", .statistics(fullStatistics), nil),
             ("window-key", .windowKey("space"), nil),
             ("fullscreen", .fullscreenChanged(true), nil),
+            ("playlist", .queueChanged(queue), nil),
+            ("playlist-empty", .queueChanged(QueueSnapshot()), nil),
+            ("item", .itemChanged(index: 1, reason: .ended), nil),
         ]
     }
 }

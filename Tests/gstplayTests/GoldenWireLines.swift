@@ -27,6 +27,7 @@ enum GoldenWireLines {
             ("reply-stats", Reply(id: .int(3), error: nil, data: .statistics(StatisticsReport(statistics: GoldenSamples.fullStatistics).wire)).line),
             ("reply-stats-empty", Reply(id: .int(4), error: nil, data: .statistics(StatisticsReport(statistics: PlayerStatistics()).wire)).line),
             ("reply-help", Reply(id: .int(5), error: nil, data: help).line),
+            ("reply-playlist", Reply(id: .int(8), error: nil, data: .playlist(WireEvents.Playlist(GoldenSamples.queue))).line),
             ("reply-snapshot", Reply(id: .int(6), error: nil, data: .snapshot(SnapshotFile.Written(path: "gstplay-clip-00-01-02.500.png", width: 1024, height: 576))).line),
         ]
         return lines

@@ -30,6 +30,8 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(KeyAction.action(for: .character("-")), .rate(step: -0.1))
         XCTAssertEqual(KeyAction.action(for: .character("m")), .toggleMute)
         XCTAssertEqual(KeyAction.action(for: .character("n")), .next)
+        XCTAssertEqual(KeyAction.action(for: .character(">")), .next, "mpv's keys")
+        XCTAssertEqual(KeyAction.action(for: .character("<")), .previous)
         XCTAssertEqual(KeyAction.action(for: .character("p")), .previous)
         XCTAssertEqual(KeyAction.action(for: .character("?")), .help)
         XCTAssertEqual(KeyAction.action(for: .character("q")), .quit)
@@ -58,32 +60,12 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(splitter.feed(megabyte), [.tooLong(64 * 1024), .line("status")])
     }
 
-    func testPlaylist() {
-        var list = Playlist(items: ["a", "b", "c"])
-        XCTAssertEqual(list.current, "a")
-        XCTAssertFalse(list.goBack())
-        XCTAssertTrue(list.advance())
-        XCTAssertTrue(list.advance())
-        XCTAssertTrue(list.isAtEnd)
-        XCTAssertFalse(list.advance())
-        XCTAssertEqual(list.current, "c")
-        XCTAssertEqual(list.insertAfterCurrent("d"), 3)
-        XCTAssertEqual(list.items, ["a", "b", "c", "d"])
-        XCTAssertTrue(list.goBack())
-        XCTAssertEqual(list.current, "c")
-
-        var looping = Playlist(items: ["a", "b"], loops: true)
-        XCTAssertTrue(looping.goBack())
-        XCTAssertEqual(looping.current, "b")
-        XCTAssertTrue(looping.nextWraps)
-        XCTAssertTrue(looping.advance())
-        XCTAssertEqual(looping.current, "a")
-        XCTAssertFalse(looping.isAtEnd)
-
-        var empty = Playlist(items: [])
-        XCTAssertNil(empty.current)
-        XCTAssertFalse(empty.advance())
-        XCTAssertEqual(empty.insertAfterCurrent("x"), 0)
+    func testQueueSetupResolvesLocationsAndKeepsTheirNames() {
+        let setup = QueueSetup(entries: [QueueSetup.Entry(location: "/tmp/a b.ogg"), QueueSetup.Entry(location: "http://host/x", title: "X")])
+        XCTAssertEqual(setup.items, [QueueItem(uri: "file:///tmp/a%20b.ogg"), QueueItem(uri: "http://host/x", title: "X")])
+        XCTAssertEqual(setup.names["file:///tmp/a%20b.ogg"], "/tmp/a b.ogg")
+        XCTAssertEqual(setup.failures, [])
+        XCTAssertEqual(setup.arguments, ["/tmp/a b.ogg", "http://host/x"])
     }
 
     func testDirectoryExpansion() throws {
@@ -91,9 +73,10 @@ final class InputTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for name in ["b.ogg", "a.mp4", ".hidden"] { _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: Data()) }
-        let list = Playlist.expanding([directory.path, "x.webm", "http://host/y"], loops: false)
-        XCTAssertEqual(list.items, [directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.ogg").path,
-                                    "x.webm", "http://host/y"])
-        XCTAssertEqual(list.arguments, [directory.path, "x.webm", "http://host/y"], "kept to name empty directories")
+        let arguments = [directory.path, "x.webm", "http://host/y"]
+        let setup = QueueSetup.expanding(arguments.map { QueueSetup.Entry(location: $0) }, arguments: arguments)
+        XCTAssertEqual(setup.items.compactMap { setup.names[$0.uri] },
+                       [directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.ogg").path, "x.webm", "http://host/y"])
+        XCTAssertEqual(setup.arguments, arguments, "kept to name empty directories")
     }
 }

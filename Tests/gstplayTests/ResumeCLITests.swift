@@ -1,3 +1,4 @@
+import Backend
 import Foundation
 import XCTest
 
@@ -58,6 +59,23 @@ final class ResumeCLITests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(positions(plain).first), 1.0)
         plain.send("quit")
         XCTAssertEqual(plain.waitForExit(), 0)
+    }
+
+    func testEveryQueueItemResumesAndItemsPlayedToTheEndAreForgotten() throws {
+        let tones = ["gapless-440.ogg", "gapless-660.ogg"].map(GstplayProcess.fixture)
+        let store = ResumeStore(directory: stateHome + "/gstplay")
+        for tone in tones { try store.save(uri: URL(fileURLWithPath: tone).absoluteString, position: .milliseconds(400), duration: MediaTime(seconds: 1)) }
+        XCTAssertEqual(try store.entries().count, 2)
+        let child = GstplayProcess(["--json", "--resume"] + tones, input: .devNull, environment: environment)
+        try child.start()
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        let result = (stdout: child.stdout, stderr: child.stderr)
+        for tone in tones { XCTAssertTrue(result.stderr.contains("gstplay: resuming \(tone) at 0:00:00.4"), result.stderr) }
+        let seeks = GstplayProcess.completeLines(result.stdout).compactMap(jsonObject).filter { $0["event"] as? String == "seek-done" }
+            .compactMap { $0["position"] as? Double }
+        XCTAssertEqual(seeks.count, 2, "each item started at its stored position: \(seeks)")
+        for seek in seeks { XCTAssertEqual(seek, 0.4, accuracy: 0.05) }
+        XCTAssertEqual(try store.entries(), [], "both played to their end: forgotten")
     }
 
     func testForgetClearsTheStateFile() throws {

@@ -48,9 +48,10 @@ extension Engine {
             self.timers.openWatchdog = nil
             let inputs = self.playback.inputs
             if inputs.loaded && !inputs.prerolled && !inputs.failed {
-                self.fail(PlayerError(kind: .stream, element: "playbin",
-                                      message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
-                                      missingPlugins: self.facts.missingPlugins, uri: self.facts.uri))
+                let error = PlayerError(kind: .stream, element: "playbin",
+                                        message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
+                                        missingPlugins: self.facts.missingPlugins, uri: self.facts.uri)
+                if !self.queueError(error) { self.fail(error) }     // a queue reports it and goes on
             }
             return false
         }

@@ -6,6 +6,7 @@ enum QueueCommand: Sendable {
     case replace([QueueItem], start: Int?)
     case append([QueueItem])
     case insert(QueueItem, at: Int)
+    case playNow(QueueItem)
     case remove(Int)
     case move(from: Int, to: Int)
     case clear
@@ -15,6 +16,8 @@ enum QueueCommand: Sendable {
     case loop(LoopMode)
     case shuffle(Bool, seed: UInt64?)
     case gapless(Bool)
+    case autoAdvance(Bool)
+    case itemStart(StartPosition?)
 }
 
 /// Queue routing (loop thread): commands from ``Player``, and the bus messages that move a
@@ -26,12 +29,13 @@ extension Engine {
         pipeline.track(handler: queue.feeder.connect(to: playbin), on: playbin)
     }
 
-    /// Runs a queue command. Index errors (the queue changed since the caller checked) become a warning.
+    /// Runs a queue command and announces the queue if it changed. Index errors (the queue
+    /// changed since the caller checked) become a warning.
     func runQueue(_ command: QueueCommand) {
         preconditionOnLoop()
         let driver = queue
         driver.isActive = true
-        let before = driver.queue.currentIndex
+        let before = driver.queue.currentIndex, published = driver.snapshot
         do {
             switch command {
             case .replace(let items, let start):
@@ -42,6 +46,11 @@ extension Engine {
                 stop()
             case .append(let items): for item in items { driver.queue.append(item) }
             case .insert(let item, let index): try driver.queue.insert(item, at: index)
+            case .playNow(let item):
+                let index = driver.queue.currentIndex.map { $0 + 1 } ?? driver.queue.count
+                try driver.queue.insert(item, at: index)
+                try driver.queue.jump(to: index)
+                return loadQueueItem(index, reason: .skipped)
             case .remove(let index):
                 if try driver.queue.remove(at: index).currentRemoved {
                     if let next = driver.queue.currentIndex { return loadQueueItem(next, reason: .skipped) }
@@ -67,12 +76,15 @@ extension Engine {
                 }
                 driver.queue.setShuffled(on)
             case .gapless(let on): driver.gapless = on
+            case .autoAdvance(let on): driver.autoAdvance = on
+            case .itemStart(let start): driver.itemStart = start
             }
         } catch {
             publish(.warning(PlayerError(kind: .invalidArgument, message: error.description)))
         }
         prepareHandover()
-        publish(.queueChanged(driver.publishSnapshot()))
+        let after = driver.publishSnapshot()
+        if after != published { publish(.queueChanged(after)) }   // settings that change nothing stay quiet
     }
 
     /// Loads the item at `index` (a fresh load: READY, uri, PAUSED), keeping the user's play/pause intent.
@@ -83,7 +95,7 @@ extension Engine {
         let intent = playback.inputs.intent, target = playback.target
         driver.reset()
         publish(.itemChanged(index: index, reason: reason))
-        load(.success(item.uri), original: item.uri, start: item.start.map { .time($0) })
+        load(.success(item.uri), original: item.uri, start: item.start.map { .time($0) } ?? driver.itemStart)
         if item.start != nil { try? driver.queue.setStart(nil, at: index) }
         if wasLoaded && intent != .none {
             playback.inputs.intent = intent
@@ -93,11 +105,14 @@ extension Engine {
         publish(.queueChanged(driver.publishSnapshot()))
     }
 
-    /// Tells the feeder what comes next (two items ahead), or nothing when gapless is off, the
-    /// rate is negative, the media is live, or the next item needs a start position.
+    /// Tells the feeder what comes next (two items ahead), or nothing when gapless is off, items
+    /// do not follow each other automatically, the rate is negative, the media is live, or the
+    /// next item needs a start position.
     func prepareHandover() {
         let driver = queue
-        guard driver.isActive, driver.gapless, playback.rate > 0, !facts.isLive else { return driver.feeder.prepare(upcoming: []) }
+        guard driver.isActive, driver.gapless, driver.autoAdvance, driver.itemStart == nil, playback.rate > 0, !facts.isLive else {
+            return driver.feeder.prepare(upcoming: [])
+        }
         var lookahead = driver.queue
         for _ in driver.pending { lookahead.advance(reason: .ended) } // already handed over
         var uris: [String] = []
@@ -147,10 +162,10 @@ extension Engine {
     }
 
     /// End of stream with no hand-over: moves to the next item. False when the queue is not in
-    /// use or has nothing next (the end of stream then stands).
+    /// use, does not advance automatically, or has nothing next (the end of stream then stands).
     func queueEndOfStream() -> Bool {
         let driver = queue
-        guard driver.isActive, driver.queue.peekNext(reason: .ended) != nil, let next = driver.queue.advance(reason: .ended) else { return false }
+        guard driver.isActive, driver.autoAdvance, driver.queue.peekNext(reason: .ended) != nil, let next = driver.queue.advance(reason: .ended) else { return false }
         loadQueueItem(next, reason: .ended)
         return true
     }

@@ -59,6 +59,12 @@ public struct PlayQueue: Sendable, Hashable {
         return copy.advance(reason: reason)
     }
 
+    /// The index ``previous()`` would move to, without moving.
+    public func peekPrevious() -> Int? {
+        var copy = self
+        return copy.previous()
+    }
+
     /// The remaining play order from the current item on (list indices), for display.
     public var upcoming: [Int] {
         if isShuffled {
@@ -140,7 +146,8 @@ public struct PlayQueue: Sendable, Hashable {
 
     /// The current item as a snapshot value with the given modes.
     func snapshot(gapless: Bool) -> QueueSnapshot {
-        QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless)
+        QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless,
+                      nextIndex: peekNext(reason: .skipped), previousIndex: peekPrevious())
     }
 
     // MARK: Moving

@@ -18,6 +18,14 @@ public extension Player {
     /// The queue as last published (any thread, no waiting).
     var queue: QueueSnapshot { engine.queue.snapshot }
 
+    /// The queue once every command issued before this call has run: waits for the loop thread
+    /// (like ``currentPosition()``; never call it from a delegate callback on that thread). After
+    /// shutdown, the last published state. The index checks of the calls below then see it too.
+    func currentQueue() -> QueueSnapshot {
+        _ = queryAndWait { _ in }
+        return queue
+    }
+
     /// Replaces the queue with `items` and loads the item at `index` — or, when nil, the first
     /// in play order (a shuffled queue starts with a random item). An empty list stops playback.
     func setQueue(_ items: [QueueItem], startingAt index: Int? = nil) throws(QueueError) {
@@ -34,6 +42,10 @@ public extension Player {
         guard index >= 0 && index <= count else { throw .indexOutOfRange(index: index, count: count) }
         command { $0.runQueue(.insert(item, at: index)) }
     }
+
+    /// Inserts `item` right after the current item (at the end when there is none, as the queue
+    /// stands when the command runs) and plays it (mpv's `loadfile … insert-next-play`).
+    func playNow(_ item: QueueItem) { command { $0.runQueue(.playNow(item)) } }
 
     /// Removes the item at `index`; removing the current item plays the one that follows it.
     func removeFromQueue(at index: Int) throws(QueueError) {
@@ -75,6 +87,15 @@ public extension Player {
     /// Turns gapless hand-over (playbin's `about-to-finish`) on or off. Off: each item ends with
     /// EOS and the next is loaded afresh.
     func setGapless(_ on: Bool) { command { $0.runQueue(.gapless(on)) } }
+
+    /// Turns automatic advancing on (the default) or off. Off: each item stops at its end with an
+    /// ``PlayerEvent/endOfStream(position:)`` (no gapless hand-over); ``advanceToNextItem()`` and
+    /// ``jumpInQueue(to:)`` move on, and a failing item is still skipped. For `--keep-open`.
+    func setAdvancesAutomatically(_ on: Bool) { command { $0.runQueue(.autoAdvance(on)) } }
+
+    /// Where every item without a ``QueueItem/start`` of its own starts (nil: at the beginning),
+    /// also when it repeats. Such items load afresh, never gaplessly. For `--start`.
+    func setQueueItemStart(_ start: StartPosition?) { command { $0.runQueue(.itemStart(start)) } }
 
     private func checkQueueIndex(_ index: Int) throws(QueueError) {
         let count = queue.items.count

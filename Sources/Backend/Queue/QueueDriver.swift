@@ -14,6 +14,11 @@ final class QueueDriver: @unchecked Sendable {
     var isActive = false
     /// Items follow each other through `about-to-finish` (on by default).
     var gapless = true
+    /// The end of an item moves on to the next (on by default). Off: every item ends with an end
+    /// of stream and stays there (mpv's `keep-open=always`); only errors move on.
+    var autoAdvance = true
+    /// Where an item without a ``QueueItem/start`` of its own starts (nil: at the beginning).
+    var itemStart: StartPosition?
     /// URIs handed to playbin at `about-to-finish` whose stream has not started at the sinks yet.
     var pending: [String] = []
     /// Items that failed in a row (to stop when every item fails).

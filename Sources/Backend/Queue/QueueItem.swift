@@ -65,13 +65,20 @@ public struct QueueSnapshot: Sendable, Hashable, Codable {
     public var shuffled: Bool
     /// Whether items follow each other gaplessly (playbin's `about-to-finish`).
     public var gapless: Bool
+    /// The index ``Player/advanceToNextItem()`` would play, nil when it would stop.
+    public var nextIndex: Int?
+    /// The index ``Player/returnToPreviousItem()`` would play, nil when it would do nothing.
+    public var previousIndex: Int?
 
     /// Creates the value.
-    public init(items: [QueueItem] = [], currentIndex: Int? = nil, loop: LoopMode = .none, shuffled: Bool = false, gapless: Bool = true) {
+    public init(items: [QueueItem] = [], currentIndex: Int? = nil, loop: LoopMode = .none, shuffled: Bool = false, gapless: Bool = true,
+                nextIndex: Int? = nil, previousIndex: Int? = nil) {
         self.items = items
         self.currentIndex = currentIndex
         self.loop = loop
         self.shuffled = shuffled
         self.gapless = gapless
+        self.nextIndex = nextIndex
+        self.previousIndex = previousIndex
     }
 }

@@ -45,8 +45,8 @@ enum WireEvents {
     struct WindowKey: Encodable, Sendable { var key: String }
     struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
     // Queue (issue #12): `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Sendable { var uri: String; @Nullable var title: String? }
-    struct Playlist: Encodable, Sendable {
+    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String? }
+    struct Playlist: Encodable, Equatable, Sendable {
         @Nullable var current: Int?
         var loop: String
         var shuffle: Bool
@@ -114,8 +114,7 @@ enum WireEvents {
         case .fullscreenChanged(let fullscreen):
             return line("fullscreen", Fullscreen(fullscreen: fullscreen))
         case .queueChanged(let queue):
-            return line("playlist", Playlist(current: queue.currentIndex, loop: queue.loop.rawValue, shuffle: queue.shuffled, gapless: queue.gapless,
-                                             items: queue.items.map { PlaylistEntry(uri: $0.uri, title: $0.title) }))
+            return line("playlist", Playlist(queue))
         case .itemChanged(let index, let reason):
             return line("item", Item(index: index, reason: reason.rawValue))
         }

@@ -21,6 +21,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case help(commands: [String], keys: [String])
     case variants(WireAdaptive.Reply)
     case snapshot(SnapshotFile.Written)
+    case playlist(WireEvents.Playlist)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -36,6 +37,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .help(let commands, let keys): try Help(commands: commands, keys: keys).encode(to: encoder)
         case .variants(let reply): try reply.encode(to: encoder)
         case .snapshot(let written): try written.encode(to: encoder)
+        case .playlist(let playlist): try playlist.encode(to: encoder)
         }
     }
 }
