@@ -12,7 +12,7 @@ import Glibc
 /// - An HLS media or master playlist (any `#EXT-X-` tag) is **not** a list of items: it is
 ///   one stream for GStreamer (``Contents/stream(_:)``).
 /// - Entries that are playlists themselves are expanded in place; a playlist that includes
-///   itself (directly or through others) is not expanded again (``Contents/warnings``).
+///   itself (directly or through others) is not expanded again (a warning in ``Contents/items(_:warnings:)``).
 public enum PlaylistFile {
     /// What a playlist file turned out to hold.
     public enum Contents: Sendable, Hashable {
