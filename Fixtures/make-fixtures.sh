@@ -52,7 +52,7 @@ for tool in gst-launch-1.0 gst-inspect-1.0 python3; do
 done
 for el in videotestsrc audiotestsrc timeoverlay videoconvert audioconvert concat \
           openh264enc h264parse avenc_aac aacparse mp4mux \
-          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse; do
+          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse taginject; do
     gst-inspect-1.0 --exists "$el" || { echo "error: GStreamer element '$el' is missing" >&2; exit 1; }
 done
 
@@ -199,6 +199,93 @@ EOF
         ! vp8enc keyframe-max-dist=$FPS target-bitrate=120000 deadline=1 cpu-used=4 threads=2 ! queue ! mux.video_0 \
         "${ASRC[@]}" ! vorbisenc quality=0.1 ! queue ! mux.audio_0 \
         filesrc location=subtitles.srt ! subparse ! queue ! mux.subtitle_0
+
+    # --- media info, tracks and subtitles (issue #11) ------------------------------
+    # tracks.mkv: 4 s, VP8 160x120 + two Vorbis tracks (eng stereo 440 Hz, deu mono
+    # 880 Hz: channel count and pitch tell which one is decoded) + two embedded
+    # subtitle tracks (eng, deu) from two temporary SRT files. Languages and titles
+    # come from taginject (matroskamux writes them as Language/Name). matroskamux
+    # 1.22 cannot write FlagForced, so the deu subtitle is "forced" by title only.
+    # tracks-external.srt: the external subtitle file; broken-timestamps.srt and
+    # binary.srt: bad input for addSubtitleFile. subparse's type finder reads the
+    # first 129 bytes, so a shorter .srt is "Could not determine type of stream":
+    # keep every text fixture here longer than that.
+    cat > .tmp-tracks-eng.srt <<'EOS'
+1
+00:00:00,500 --> 00:00:01,500
+Hello
+
+2
+00:00:02,000 --> 00:00:03,000
+Goodbye
+EOS
+    cat > .tmp-tracks-deu.srt <<'EOS'
+1
+00:00:00,500 --> 00:00:01,500
+Hallo
+
+2
+00:00:02,000 --> 00:00:03,000
+Auf Wiedersehen
+EOS
+    TMPFILES+=(.tmp-tracks-eng.srt .tmp-tracks-deu.srt)
+    run_gst tracks.mkv \
+        matroskamux name=mux ! filesink location=@OUT@ \
+        videotestsrc num-buffers=120 pattern=ball \
+            ! "video/x-raw,width=160,height=120,framerate=$FPS/1,pixel-aspect-ratio=1/1" \
+            ! timeoverlay "font-desc=Sans 12" halignment=left valignment=top ! videoconvert \
+            ! vp8enc keyframe-max-dist=$FPS target-bitrate=60000 deadline=1 cpu-used=4 threads=2 ! queue ! mux.video_0 \
+        audiotestsrc num-buffers=120 samplesperbuffer=$SPB wave=sine freq=440 volume=0.3 \
+            ! audio/x-raw,rate=48000,channels=2 ! audioconvert ! vorbisenc quality=0.1 \
+            ! taginject "tags=language-code=eng,title=English-stereo" ! queue ! mux.audio_0 \
+        audiotestsrc num-buffers=120 samplesperbuffer=$SPB wave=sine freq=880 volume=0.3 \
+            ! audio/x-raw,rate=48000,channels=1 ! audioconvert ! vorbisenc quality=0.1 \
+            ! taginject "tags=language-code=deu,title=Deutsch-mono" ! queue ! mux.audio_1 \
+        filesrc location=.tmp-tracks-eng.srt ! subparse \
+            ! taginject "tags=language-code=eng,title=English" ! queue ! mux.subtitle_0 \
+        filesrc location=.tmp-tracks-deu.srt ! subparse \
+            ! taginject "tags=language-code=deu,title=Deutsch-forced" ! queue ! mux.subtitle_1
+    rm -f .tmp-tracks-eng.srt .tmp-tracks-deu.srt
+    cat > .tmp-tracks-external.srt <<'EOS'
+1
+00:00:01,000 --> 00:00:02,000
+External one
+
+2
+00:00:02,500 --> 00:00:03,500
+External two
+
+3
+00:00:03,600 --> 00:00:03,900
+External three
+EOS
+    mv -f .tmp-tracks-external.srt tracks-external.srt
+    echo "  tracks-external.srt ($(wc -c < tracks-external.srt) bytes)"
+    cat > .tmp-broken-timestamps.srt <<'EOS'
+1
+00:00:xx,000 --> soon
+Never shown
+
+2
+99:99 -> 00:00
+Nor this
+
+3
+12:ab:00,000 --> 12:ab:01,000
+Nor this one either
+
+4
+--> --> -->
+Broken timestamps all the way down
+EOS
+    mv -f .tmp-broken-timestamps.srt broken-timestamps.srt
+    echo "  broken-timestamps.srt ($(wc -c < broken-timestamps.srt) bytes)"
+    python3 -c '
+import random, sys
+sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
+' > .tmp-binary.srt
+    mv -f .tmp-binary.srt binary.srt
+    echo "  binary.srt ($(wc -c < binary.srt) bytes)"
 
     # --- snapshots and thumbnails (issue 15) ------------------------------------
     # colour-steps-4s.webm: 4 s VP8, 320x240, solid red/green/blue/white for one
