@@ -137,7 +137,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .build-fuzz
 FUZZ_FLAGS = -swift-version 6 -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I Modules/CGStreamer \
 	$(addprefix -Xcc ,$(filter-out -pthread,$(shell pkg-config --cflags gstreamer-1.0)))
-FUZZ_LIBS = $(shell pkg-config --libs gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0)
+FUZZ_LIBS = $(shell pkg-config --libs gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0 gstreamer-tag-1.0)
 FUZZ_BACKEND_SOURCES := $(filter-out %/PlayerDelegate.swift,$(wildcard Sources/Backend/Model/*.swift)) \
 	Sources/Backend/GLib/GStreamerRuntime.swift
 FUZZ_PARSER_SOURCES := $(addprefix Sources/gstplay/,LineConsole.swift ConsoleCommand.swift SeekArgument.swift \

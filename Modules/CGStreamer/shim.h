@@ -14,6 +14,7 @@
 #include <gst/audio/audio.h>
 #include <gst/audio/streamvolume.h>
 #include <gst/pbutils/pbutils.h>
+#include <gst/tag/tag.h>
 
 /* ---- Clock-time constants: GST_CLOCK_TIME_NONE and GST_SECOND are macros. ---- */
 static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }
@@ -150,6 +151,20 @@ static inline gulong CGStreamer_signal_connect_1(gpointer instance, const gchar 
         void (*handler)(gpointer instance, gpointer user_data),
         gpointer user_data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
+}
+
+/* ---- Tracks (issue #11): playbin's per-stream action signals return values through varargs. ---- */
+/* `get-video-tags` / `get-audio-tags` / `get-text-tags`: a new tag list or NULL (caller unrefs). */
+static inline GstTagList *CGStreamer_playbin_stream_tags(GstElement *playbin, const gchar *signal, gint index) {
+    GstTagList *tags = NULL;
+    g_signal_emit_by_name(playbin, signal, index, &tags);
+    return tags;
+}
+/* `get-video-pad` / `get-audio-pad` / `get-text-pad`: a new pad reference or NULL (caller unrefs). */
+static inline GstPad *CGStreamer_playbin_stream_pad(GstElement *playbin, const gchar *signal, gint index) {
+    GstPad *pad = NULL;
+    g_signal_emit_by_name(playbin, signal, index, &pad);
+    return pad;
 }
 
 #endif /* CGSTREAMER_SHIM_H */

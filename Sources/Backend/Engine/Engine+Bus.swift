@@ -45,6 +45,7 @@ extension Engine {
             if let tags {
                 statistics.absorb(tags: tags)
                 videoWindow.absorb(tags: tags)
+                StreamInspector.absorb(tags, into: &tracks.tags)
                 gst_tag_list_unref(tags)
             }
         default: break
@@ -122,6 +123,7 @@ extension Engine {
         queryDuration()
         checkMediaSize()
         adaptivePrerolled()
+        tracksPrerolled()
         publishMediaInfo()
         updateState()
         if seeks.pending == nil && !facts.isLive {
@@ -149,10 +151,12 @@ extension Engine {
 
     private func publishMediaInfo() {
         guard let pipeline, let playbin = pipeline.object, let uri = facts.uri else { return }
-        let info = MediaInfo(uri: uri, isLive: facts.isLive || adaptive.info.isLive, isSeekable: pipeline.querySeekable(), duration: facts.duration,
+        var info = MediaInfo(uri: uri, isLive: facts.isLive || adaptive.info.isLive, isSeekable: pipeline.querySeekable(), duration: facts.duration,
                              hasVideo: CGStreamer_get_int(playbin, "n-video") > 0,
                              hasAudio: CGStreamer_get_int(playbin, "n-audio") > 0,
                              subtitleStreams: Int(CGStreamer_get_int(playbin, "n-text")))
+        (info.tracks, info.selection) = tracks.published.withLock { ($0.tracks, $0.selection) }
+        info.tags = tracks.tags
         hub.updateSnapshot { $0.isSeekable = info.isSeekable }
         publish(.mediaInfo(info))
     }

@@ -21,6 +21,7 @@ extension Engine {
         case .success(let uri):
             publish(.uriLoaded(uri))
             CGStreamer_set_string(playbin, "uri", uri)
+            prepareTracks(forLoadOf: uri)
         }
         playback.inputs.loaded = true
         updateState()

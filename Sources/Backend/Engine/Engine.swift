@@ -16,6 +16,7 @@ import Glibc
 /// | ``ObserverRegistry`` | time observers |
 /// | ``VideoWindow`` | the video window: render target, title, keys, fullscreen, gravity |
 /// | ``QueueDriver`` | the play queue and its gapless hand-over |
+/// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
 /// points). Commands arrive queued from ``Player`` (never inline, so the engine is never
@@ -37,6 +38,7 @@ final class Engine: @unchecked Sendable {
     let adaptive: AdaptiveMonitor
     let videoWindow = VideoWindow()
     let queue = QueueDriver()
+    let tracks = TrackState()
 
     init(configuration: PlayerConfiguration, loop: MainLoopThread, hub: EventHub) {
         self.configuration = configuration
@@ -58,6 +60,7 @@ final class Engine: @unchecked Sendable {
         connectSourceSetup()
         adaptive.attach(to: pipeline)
         connectQueue()
+        connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
     }
@@ -99,6 +102,7 @@ final class Engine: @unchecked Sendable {
         adaptive.reset(uri: nil)
         videoWindow.teardown()
         sinks.release()
+        tracks.cueSink?.release()
         if playback.inputs.loaded {
             playback.inputs = PlayerStateInputs()
             updateState()

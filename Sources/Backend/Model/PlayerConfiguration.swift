@@ -53,6 +53,12 @@ public struct PlayerConfiguration: Sendable {
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
     /// after a stall. Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
+    /// Text subtitles as ``PlayerEvent/subtitleCue(_:)`` events (default) or drawn into the video.
+    public var subtitleRendering: SubtitleRendering = .events
+    /// After switching the audio or video track, seek (accurate, flushing) to the current
+    /// position so the new track is heard/seen at once instead of after what playbin already
+    /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
+    public var flushOnTrackSwitch = true
 
     public init() {}
 }

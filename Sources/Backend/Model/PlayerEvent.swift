@@ -51,6 +51,14 @@ public enum PlayerEvent: Sendable, Hashable {
     case windowKey(String)
     /// The sink's own window entered (true) or left (false) fullscreen (``Player/toggleFullscreen()``).
     case fullscreenChanged(Bool)
+    /// The streams or the selection changed: after preroll and whenever playbin reports new
+    /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
+    case tracksChanged([MediaTrack], selection: TrackSelection)
+    /// A track of `kind` was selected (nil: subtitles off) by ``Player/selectTrack(_:_:)`` or
+    /// by adding a subtitle file.
+    case trackSelected(TrackKind, index: Int?)
+    /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
+    case subtitleCue(SubtitleCue)
 }
 
 /// Facts about the loaded media, known after preroll.
@@ -68,6 +76,12 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var hasAudio: Bool
     /// Number of subtitle (text) streams.
     public var subtitleStreams: Int
+    /// Global tags (title, artist, album, comment, language, container format).
+    public var tags = MediaTags()
+    /// Every stream with codec, language, title and flags (``MediaTrack``).
+    public var tracks: [MediaTrack] = []
+    /// The tracks playing at preroll.
+    public var selection = TrackSelection()
 
     /// Creates the value.
     public init(uri: String, isLive: Bool, isSeekable: Bool, duration: MediaTime?, hasVideo: Bool, hasAudio: Bool, subtitleStreams: Int) {

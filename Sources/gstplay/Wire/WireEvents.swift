@@ -36,6 +36,7 @@ enum WireEvents {
         var hasVideo: Bool
         var hasAudio: Bool
         var subtitleStreams: Int
+        var tags: WireTracks.Tags
     }
     struct Buffering: Encodable, Sendable { var percent: Int }
     struct At: Encodable, Sendable { var position: Seconds }
@@ -104,7 +105,8 @@ enum WireEvents {
             return line("rate", Rate(rate: rate))
         case .mediaInfo(let info):
             return line("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
-                                                hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams))
+                                                hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams,
+                                                tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
         case .adaptive(let event):
@@ -117,6 +119,8 @@ enum WireEvents {
             return line("playlist", Playlist(queue))
         case .itemChanged(let index, let reason):
             return line("item", Item(index: index, reason: reason.rawValue))
+        case .tracksChanged, .trackSelected, .subtitleCue:
+            return WireTracks.line(for: event) ?? ""
         }
     }
 }

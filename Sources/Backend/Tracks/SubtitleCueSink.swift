@@ -1,0 +1,96 @@
+import CGStreamer
+
+/// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
+/// `fakesink` that renders on the clock (`sync=true`, so a cue arrives when it is due). It stays
+/// `async=true` like the other sinks: with `async=false` it skipped the state change a flushing
+/// seek does and answered playbin's position query (the maximum over all sinks) with its stale
+/// last position (3.09 s for a seek to 1.53 s, measured). Its `handoff` signal (streaming
+/// thread) reads each buffer's text and times and hands them to the loop thread.
+///
+/// **Thread:** built and released on the loop thread; the handler runs on a streaming thread
+/// and only posts to the loop. The engine's ``PlaybinPipeline`` disconnects it at teardown.
+final class SubtitleCueSink {
+    /// The sink (an owned reference) or nil when `fakesink` is missing.
+    private(set) var element: UnsafeMutablePointer<GstElement>?
+
+    init() {
+        guard let sink = gst_element_factory_make("fakesink", "gstplay-text-sink") else { return }
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(sink))
+        let object = UnsafeMutableRawPointer(sink)
+        CGStreamer_set_boolean(object, "sync", 1)
+        CGStreamer_set_boolean(object, "signal-handoffs", 1)
+        element = sink
+    }
+
+    /// A cue as read on the streaming thread: text, and the buffer's start/end in stream time.
+    struct RawCue: Sendable {
+        var text: String
+        var start: MediaTime
+        var end: MediaTime?
+    }
+
+    /// Connects `handoff`; `deliver` runs on the streaming thread with each cue.
+    func connect(to pipeline: PlaybinPipeline, _ deliver: @escaping @Sendable (RawCue) -> Void) {
+        guard let element else { return }
+        let box = CallbackBox<@Sendable (RawCue) -> Void>(deliver)
+        let object = UnsafeMutableRawPointer(element)
+        let id = CGStreamer_signal_connect_3(object, "handoff", { _, buffer, pad, data in
+            guard let buffer, let pad, let data else { return }
+            let cue = SubtitleCueSink.read(buffer.assumingMemoryBound(to: GstBuffer.self), pad: pad.assumingMemoryBound(to: GstPad.self))
+            if let cue { CallbackBox<@Sendable (RawCue) -> Void>.from(data).value(cue) }
+        }, box.retainedPointer, callbackBoxClosureRelease)
+        pipeline.track(handler: id, on: object)
+    }
+
+    /// Drops the reference (after the pipeline's teardown disconnected the handler).
+    func release() {
+        if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+        element = nil
+    }
+
+    /// Text and stream-time span of `buffer`, using the pad's segment (`gst_segment_to_stream_time`).
+    static func read(_ buffer: UnsafeMutablePointer<GstBuffer>, pad: UnsafeMutablePointer<GstPad>) -> RawCue? {
+        let pts = buffer.pointee.pts
+        guard pts != CGStreamer_CLOCK_TIME_NONE() else { return nil }
+        var info = GstMapInfo()
+        guard gst_buffer_map(buffer, &info, GST_MAP_READ) != 0 else { return nil }
+        let bytes = UnsafeBufferPointer(start: info.data, count: Int(info.size))
+        let markup = String(decoding: bytes, as: UTF8.self)
+        gst_buffer_unmap(buffer, &info)
+        var start = pts
+        var end: GstClockTime? = buffer.pointee.duration == CGStreamer_CLOCK_TIME_NONE() ? nil : pts + buffer.pointee.duration
+        if let event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) {
+            defer { gst_event_unref(event) }
+            var segment: UnsafePointer<GstSegment>?
+            gst_event_parse_segment(event, &segment)
+            if let segment, segment.pointee.format == GST_FORMAT_TIME {
+                let streamStart = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
+                if streamStart != CGStreamer_CLOCK_TIME_NONE() {
+                    if let stop = end { end = stop - start + streamStart }
+                    start = streamStart
+                }
+            }
+        }
+        return RawCue(text: CueText.plain(fromMarkup: markup),
+                      start: MediaTime(nanoseconds: Int64(start)), end: end.map { MediaTime(nanoseconds: Int64($0)) })
+    }
+}
+
+/// Plain text from the pango markup `subparse` and `matroskademux` put in `text/x-raw` buffers.
+/// Pure; unit-tested.
+enum CueText {
+    /// Removes `<tags>`, resolves the five XML entities, trims trailing newlines and NULs.
+    static func plain(fromMarkup markup: String) -> String {
+        var text = ""
+        var inTag = false
+        for character in markup {
+            if character == "<" { inTag = true; continue }
+            if character == ">" && inTag { inTag = false; continue }
+            if !inTag { text.append(character) }
+        }
+        for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: value)
+        }
+        return String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" }.reversed())
+    }
+}

@@ -1,0 +1,129 @@
+import Backend
+import Foundation
+import TestSupport
+import XCTest
+
+/// Subtitle cues as events: embedded, external, shifted; and bad subtitle files.
+final class SubtitleCueTests: XCTestCase {
+    private let frame = 1.0 / 30
+
+    /// Plays `tracks.mkv` to the end (after `prepare`) and returns the cues with the seconds
+    /// between the start of playing and each cue's arrival.
+    private func playCues(_ recorder: EventRecorder = EventRecorder(), configure: (inout PlayerConfiguration) -> Void = { _ in },
+                          prepare: (Player) throws -> Void = { _ in }) throws -> [(cue: SubtitleCue, arrivedAfter: Double)] {
+        let player = Player.forTesting(recorder, configure: configure)
+        defer { player.shutdown() }
+        try prepare(player)
+        player.load(TestMedia.tracks)
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        let records = recorder.all
+        guard let playing = records.first(where: { $0.event.newState == .playing })?.at else { XCTFail("never played"); return [] }
+        return records.compactMap { record in record.event.cue.map { ($0, record.at - playing) } }
+    }
+
+    private func assertCue(_ actual: SubtitleCue?, _ text: String, _ start: Double, _ end: Double, file: StaticString = #filePath, line: UInt = #line) {
+        guard let actual else { return XCTFail("no cue \(text)", file: file, line: line) }
+        XCTAssertEqual(actual.text, text, file: file, line: line)
+        XCTAssertEqual(actual.start.seconds, start, accuracy: frame, "start of \(text)", file: file, line: line)
+        XCTAssertEqual(actual.end?.seconds ?? -1, end, accuracy: frame, "end of \(text)", file: file, line: line)
+    }
+
+    func testEmbeddedCuesArriveWithTextAndTimesWhenDue() throws {
+        let cues = try playCues()
+        XCTAssertEqual(cues.count, 2)
+        assertCue(cues.first?.cue, "Hello", 0.5, 1.5)
+        assertCue(cues.last?.cue, "Goodbye", 2.0, 3.0)
+        // Delivered in real time, when due (fakesink sync=true), not all at once.
+        XCTAssertEqual(cues.first?.arrivedAfter ?? -1, 0.5, accuracy: 0.25)
+        XCTAssertEqual(cues.last?.arrivedAfter ?? -1, 2.0, accuracy: 0.25)
+    }
+
+    func testSubOffset500ShiftsTheCuesBy500Milliseconds() throws {
+        let cues = try playCues(prepare: { $0.setSubtitleOffset(milliseconds: 500) })
+        XCTAssertEqual(cues.count, 2)
+        assertCue(cues.first?.cue, "Hello", 1.0, 2.0)
+        assertCue(cues.last?.cue, "Goodbye", 2.5, 3.5)
+        // GStreamer applied the offset (text-offset): the cues arrive 500 ms later too.
+        XCTAssertEqual(cues.first?.arrivedAfter ?? -1, 1.0, accuracy: 0.25)
+        XCTAssertEqual(cues.last?.arrivedAfter ?? -1, 2.5, accuracy: 0.25)
+    }
+
+    func testExternalSubtitleFileAddedBeforeLoadIsSelectedAndItsCuesArrive() throws {
+        let recorder = EventRecorder()
+        let cues = try playCues(recorder, prepare: { try $0.addSubtitleFile(TestMedia.externalSubtitles) })
+        XCTAssertEqual(cues.map(\.cue.text), ["External one", "External two", "External three"])
+        assertCue(cues.first?.cue, "External one", 1.0, 2.0)
+        assertCue(cues.dropFirst().first?.cue, "External two", 2.5, 3.5)
+        assertCue(cues.last?.cue, "External three", 3.6, 3.9)
+        guard let (tracks, selection) = recorder.events.compactMap(\.tracksChanged).last else { return XCTFail("no tracks") }
+        let subtitles = tracks.filter { $0.kind == .subtitle }
+        XCTAssertEqual(subtitles.count, 3)
+        let external = subtitles.filter(\.isExternal)
+        XCTAssertEqual(external.count, 1, "the suburi stream, found by its stream-id")
+        XCTAssertEqual(selection.subtitle, external.first?.index)
+        XCTAssertTrue(recorder.events.contains(.trackSelected(.subtitle, index: external.first?.index)))
+    }
+
+    func testExternalSubtitleAddedMidPlayKeepsThePosition() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.positionInterval = .milliseconds(50) }
+        defer { player.shutdown() }
+        player.load(TestMedia.tracks)
+        recorder.waitFor("0.6 s") { $0.contains { ($0.position?.seconds ?? 0) >= 0.6 } }
+        let at = player.currentPosition()?.seconds ?? 0
+        let before = recorder.count
+        try player.addSubtitleFile(TestMedia.externalSubtitles)
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        let after = recorder.events.dropFirst(before)
+        // The reload (uri, opening, ready, playing again) starts with an accurate seek back to `at`.
+        guard let landed = after.firstIndex(where: { $0.seekDone != nil }) else { return XCTFail("no seek after the reload") }
+        XCTAssertEqual(after[landed].seekDone?.seconds ?? -1, at, accuracy: frame, "the reload continues where we were")
+        let positions = after[landed...].compactMap(\.position).map(\.seconds)
+        XCTAssertGreaterThanOrEqual(positions.first ?? 0, at - frame)
+        XCTAssertEqual(after.compactMap(\.cue).map(\.text), ["External one", "External two", "External three"])
+        let external = player.tracks.filter(\.isExternal)
+        XCTAssertEqual(external.count, 1)
+        XCTAssertEqual(player.trackSelection.subtitle, external.first?.index)
+        XCTAssertEqual(external.first?.codec, "SubRip")
+    }
+
+    func testMissingSubtitleFileThrowsAndPlaybackGoesOn() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false)
+        defer { player.shutdown() }
+        player.load(TestMedia.tracks)
+        XCTAssertThrowsError(try player.addSubtitleFile("/nonexistent/missing.srt")) { error in
+            XCTAssertEqual((error as? PlayerError)?.kind, .invalidInput)
+            XCTAssertEqual((error as? PlayerError)?.message, "cannot read subtitle file /nonexistent/missing.srt: No such file or directory")
+        }
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        XCTAssertEqual(player.tracks.filter { $0.kind == .subtitle }.count, 2)
+    }
+
+    /// Binary bytes and broken timestamps: a warning naming the file, no new track, playback goes on.
+    func testUnusableSubtitleFilesWarnAndPlaybackGoesOn() throws {
+        for (name, gstreamerSays) in [("binary.srt", "Could not determine type of stream."), ("broken-timestamps.srt", "This appears to be a text file")] {
+            let recorder = EventRecorder()
+            let player = Player.forTesting(recorder, sync: false)
+            player.load(TestMedia.tracks)
+            recorder.waitFor("tracks") { $0.contains { $0.tracksChanged != nil } }
+            let selection = player.trackSelection
+            try player.addSubtitleFile(TestMedia.path(name))
+            recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+            let warnings = recorder.events.compactMap { if case .warning(let w) = $0 { return w.message } else { return nil } }
+            XCTAssertTrue(warnings.contains(gstreamerSays), "\(name): \(warnings)")
+            XCTAssertTrue(warnings.contains { $0.hasPrefix("subtitle file file://") && $0.contains(name) && $0.hasSuffix("playing on without it") },
+                          "\(name): \(warnings)")
+            XCTAssertEqual(player.tracks.filter { $0.kind == .subtitle }.count, 2, name)
+            XCTAssertFalse(player.tracks.contains(where: \.isExternal), name)
+            XCTAssertEqual(player.trackSelection, selection, name)
+            XCTAssertNil(recorder.events.first { $0.error != nil }, name)
+            player.shutdown()
+        }
+    }
+
+    func testOverlayRenderingSendsNoCueEvents() throws {
+        let cues = try playCues(configure: { $0.subtitleRendering = .overlay })
+        XCTAssertTrue(cues.isEmpty)
+    }
+}
