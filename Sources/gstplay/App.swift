@@ -26,6 +26,7 @@ struct App {
         let expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
         if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
 
+        if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
         let statusLine = interactive && !options.quiet
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine))
         inbox.forward(player.events)
@@ -39,7 +40,7 @@ struct App {
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
                             resumeStore: options.resume ? ResumeStore() : nil,
-                            loop: options.loop, shuffle: options.shuffle, gapless: options.gapless),
+                            loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)

@@ -1,3 +1,4 @@
+import Backend
 import Foundation
 
 /// A wrong command or argument, with the one-line message the user sees after `error: `.
@@ -38,6 +39,12 @@ enum ConsoleCommand: Equatable, Sendable {
     case snapshot(String?)
     /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (QueueCommands.swift).
     case queue(QueueConsoleCommand)
+    /// Tracks (issue #11): list; select (nil: subtitles off); add a subtitle file; offsets in ms.
+    case tracks
+    case track(TrackKind, Int?)
+    case subFile(String)
+    case subOffset(Int64)
+    case audioOffset(Int64)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -130,6 +137,20 @@ enum ConsoleCommand: Equatable, Sendable {
         Registration(name: "variant", syntax: "variant <N|auto>", summary: "adaptive stream: pin variant N, or automatic") { AdaptiveCommands.parseVariant($0) },
         Registration(name: "snapshot", syntax: "snapshot [path]", summary: "write the frame on screen to gstplay-<name>-<HH-MM-SS.mmm>.png (or path/dir)") { arguments in
             .success(.snapshot(arguments.rest.isEmpty ? nil : arguments.rest))
+        },
+        Registration(name: "tracks", syntax: "tracks", summary: "list the video, audio and subtitle tracks (* = selected)") { $0.none(.tracks) },
+        Registration(name: "track", syntax: "track <type> <N|none>", summary: "select track N of audio, subtitle or video (none: subtitles off)") {
+            TrackCommands.parseTrack($0)
+        },
+        Registration(name: "sub-file", syntax: "sub-file <path>", summary: "add an external subtitle file (.srt, .vtt, .ass) and show it") { arguments in
+            guard !arguments.rest.isEmpty else { return .failure(ConsoleError("sub-file: missing argument (expected a path)")) }
+            return .success(.subFile(arguments.rest))
+        },
+        Registration(name: "sub-offset", syntax: "sub-offset <ms>", summary: "show subtitles N ms later (negative: earlier)") {
+            TrackCommands.parseOffset($0, ConsoleCommand.subOffset)
+        },
+        Registration(name: "audio-offset", syntax: "audio-offset <ms>", summary: "audio/video offset in ms (playbin av-offset)") {
+            TrackCommands.parseOffset($0, ConsoleCommand.audioOffset)
         },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },

@@ -97,6 +97,13 @@ final class EventReporter {
             updateStatus { $0.position = position }
         case .statistics(let stats):
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
+        case .mediaInfo(let info):
+            if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
+        case .trackSelected(let kind, let index):
+            note(index.map { "\(kind.rawValue.capitalized) track \($0)" } ?? "Subtitles off")
+        case .subtitleCue(let cue):
+            // On a terminal the cue is printed when due, so it stands above the status line.
+            if drawsStatus { output.out("  \(cue.text.replacingOccurrences(of: "\n", with: " / "))") }
         case .adaptive(let adaptive):
             if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
             if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }

@@ -85,6 +85,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Adaptive streaming (HLS, DASH)")
     var adaptive: AdaptiveOptions
 
+    @OptionGroup(title: "Tracks and subtitles")
+    var trackOptions: TrackOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -138,6 +141,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.shuffle = shuffle
         options.gapless = gapless
         options.adaptivePolicy = try adaptive.policy()
+        options.tracks = try trackOptions.settings()
         options.resume = resume
         options.forget = forget
         return options

@@ -72,6 +72,7 @@ extension PlaybackController {
             player.toggleFullscreen()
             outcome = Outcome(text: [])
         case .snapshot: outcome = execute(.snapshot(nil))
+        case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -135,6 +136,8 @@ extension PlaybackController {
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
             return snapshot(to: path)
+        case .tracks, .track, .subFile, .subOffset, .audioOffset:
+            return TrackCommands.execute(command, player: player)
         }
         return .success
     }

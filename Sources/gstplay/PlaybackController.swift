@@ -24,6 +24,8 @@ actor PlaybackController {
         var loop: LoopMode = .none
         var shuffle = false
         var gapless = true
+        /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets (issue #11).
+        var tracks = TrackSettings()
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {
@@ -71,6 +73,8 @@ actor PlaybackController {
     /// The console input ended (an emptied queue then ends the run).
     var inputEnded = false
     var requested: Requested
+    /// Applies the track options per item.
+    let trackSession: TrackSession
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
 
@@ -83,6 +87,7 @@ actor PlaybackController {
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
+        self.trackSession = TrackSession(settings: settings.tracks)
     }
 
     // MARK: Lifecycle
@@ -143,6 +148,7 @@ actor PlaybackController {
         player.setGapless(settings.gapless)
         player.setAdvancesAutomatically(!settings.keepOpen)
         player.setQueueItemStart(settings.startPosition)
+        for line in trackSession.start(player) { output.err(line) }
         loadRequested = true
         try? player.setQueue(setup.items.map(withResumePosition))             // no start index: cannot throw
     }
@@ -193,6 +199,7 @@ actor PlaybackController {
         report(event)
         switch event {
         case .itemChanged(_, let reason):
+            trackSession.itemChanged()
             if reason == .error { awaitingAfterError = false }
             if reason == .ended, let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
         case .queueChanged(let queue):
@@ -209,6 +216,8 @@ actor PlaybackController {
             } else {
                 finish(exitCodeNow)
             }
+        case .tracksChanged:
+            for line in trackSession.tracksArrived(player) { output.err(line) }
         case .windowKey(let name):
             if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
         case .error(let error):

@@ -23,6 +23,8 @@ struct RunOptions: Equatable, Sendable {
     var positionIntervalMilliseconds: UInt32 = 250
     /// Adaptive streaming: start variant and caps (`--start-variant`, `--max-bitrate`, `--max-height`).
     var adaptivePolicy = AdaptivePolicy()
+    /// Tracks, subtitle file and offsets (issue #11).
+    var tracks = TrackSettings()
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend

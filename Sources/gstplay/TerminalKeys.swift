@@ -1,3 +1,4 @@
+import Backend
 import Foundation
 import Synchronization
 
@@ -75,6 +76,8 @@ enum KeyAction: Equatable, Sendable {
     case toggleFullscreen
     /// Writes the frame on screen (`S`; lower-case `s` is left for subtitles, as in gst-play).
     case snapshot
+    /// Selects the next audio / subtitle / video track (`a`, `s` or `j`/`J`, `v`, as in gst-play and mpv).
+    case cycleTrack(TrackKind)
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -87,6 +90,9 @@ enum KeyAction: Equatable, Sendable {
         ("f", "fullscreen on / off (video window)"),
         ("n / p, > / <", "next / previous item"),
         ("S", "snapshot (PNG in the current directory)"),
+        ("a", "next audio track"),
+        ("s / j", "next subtitle track (off after the last)"),
+        ("v", "next video track"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -112,6 +118,9 @@ enum KeyAction: Equatable, Sendable {
             case "q", "Q": return .quit
             case "f", "F": return .toggleFullscreen
             case "S": return .snapshot
+            case "a": return .cycleTrack(.audio)
+            case "s", "j", "J": return .cycleTrack(.subtitle)
+            case "v": return .cycleTrack(.video)
             default: return nil
             }
         }

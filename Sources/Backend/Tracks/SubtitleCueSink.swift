@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 
 /// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
 /// `fakesink` that renders on the clock (`sync=true`, so a cue arrives when it is due). It stays

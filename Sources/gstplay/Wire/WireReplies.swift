@@ -22,6 +22,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case variants(WireAdaptive.Reply)
     case snapshot(SnapshotFile.Written)
     case playlist(WireEvents.Playlist)
+    case tracks(WireTracks.Tracks)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -38,6 +39,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .variants(let reply): try reply.encode(to: encoder)
         case .snapshot(let written): try written.encode(to: encoder)
         case .playlist(let playlist): try playlist.encode(to: encoder)
+        case .tracks(let tracks): try tracks.encode(to: encoder)
         }
     }
 }

@@ -1,0 +1,167 @@
+import Backend
+
+/// The track console commands (`tracks`, `track audio|subtitle|video N|none`, `sub-file`,
+/// `sub-offset`, `audio-offset`), the `a`/`s`/`v` cycling keys and the track table. Runs on the
+/// CLI actor like the other commands; the parsing and formatting are pure.
+enum TrackCommands {
+    // MARK: Parsing
+
+    /// `track audio 1`, `track subtitle none`, `track video 0`.
+    static func parseTrack(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
+        guard arguments.words.count == 2 else {
+            return .failure(ConsoleError("track: expected 'track audio|subtitle|video <N|none>'"))
+        }
+        let kindWord = arguments.words[0].lowercased()
+        guard let kind = kindNames[kindWord] else {
+            return .failure(ConsoleError("track: unknown track type '\(ConsoleCommand.printable(arguments.words[0]))' (expected audio, subtitle or video)"))
+        }
+        let value = arguments.words[1]
+        if value.lowercased() == "none" { return .success(.track(kind, nil)) }
+        guard let index = Int(value), index >= 0 else {
+            return .failure(ConsoleError("track: expected a track number or 'none', got '\(ConsoleCommand.printable(value))'"))
+        }
+        return .success(.track(kind, index))
+    }
+
+    private static let kindNames: [String: TrackKind] = ["audio": .audio, "subtitle": .subtitle, "sub": .subtitle, "video": .video]
+
+    /// `sub-offset 500`, `audio-offset -200` (milliseconds).
+    static func parseOffset(_ arguments: ConsoleCommand.Arguments, _ make: @escaping (Int64) -> ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
+        arguments.one("milliseconds such as 500 or -250").flatMap { argument in
+            guard let value = Int64(argument), abs(value) <= 3_600_000 else {
+                return .failure(ConsoleError("\(arguments.name): expected milliseconds within ±3600000, got '\(ConsoleCommand.printable(argument))'"))
+            }
+            return .success(make(value))
+        }
+    }
+
+    // MARK: Running
+
+    /// Runs a track command.
+    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+        switch command {
+        case .tracks:
+            let tracks = player.tracks
+            guard !tracks.isEmpty else { return .failure("tracks: no streams known yet (nothing loaded, or not prerolled)") }
+            let selection = player.trackSelection
+            return PlaybackController.Outcome(data: .tracks(WireTracks.Tracks(tracks, selection)), text: table(tracks, selection))
+        case .track(let kind, let index):
+            do throws(PlayerError) {
+                try player.selectTrack(kind, index)
+            } catch {
+                return .failure("track: \(error.message)")
+            }
+            let chosen = player.tracks.first { $0.kind == kind && $0.index == index }
+            return PlaybackController.Outcome(text: [chosen.map { "Selected " + describe($0) } ?? "Subtitles off"])
+        case .subFile(let path):
+            do throws(PlayerError) {
+                try player.addSubtitleFile(path)
+            } catch {
+                return .failure("sub-file: \(error.message)")
+            }
+            return PlaybackController.Outcome(text: ["Subtitle file \(path) added"])
+        case .subOffset(let milliseconds):
+            player.setSubtitleOffset(milliseconds: milliseconds)
+            return PlaybackController.Outcome(text: ["Subtitle offset \(milliseconds) ms"])
+        case .audioOffset(let milliseconds):
+            player.setAudioOffset(milliseconds: milliseconds)
+            return PlaybackController.Outcome(text: ["Audio offset \(milliseconds) ms"])
+        default:
+            return .success
+        }
+    }
+
+    /// The `a`/`s`/`v` keys: the next track of `kind` (subtitles go to "none" after the last).
+    static func cycle(_ kind: TrackKind, player: Player) -> PlaybackController.Outcome {
+        switch next(kind, tracks: player.tracks, selection: player.trackSelection) {
+        case .failure(let error): return .failure(error.message)
+        case .success(let index): return execute(.track(kind, index), player: player)
+        }
+    }
+
+    /// The index after the current one (pure): wraps for audio/video; subtitles run 0…n-1, off, 0…
+    static func next(_ kind: TrackKind, tracks: [MediaTrack], selection: TrackSelection) -> Result<Int?, ConsoleError> {
+        let count = tracks.filter { $0.kind == kind }.count
+        guard count > 0 else { return .failure(ConsoleError("no \(kind.rawValue) tracks")) }
+        let current = selection[kind]
+        if kind == .subtitle {
+            guard let current else { return .success(0) }
+            return .success(current + 1 < count ? current + 1 : nil)
+        }
+        return .success(((current ?? -1) + 1) % count)
+    }
+
+    // MARK: Formatting
+
+    /// `audio 1: Vorbis, de (German), "Deutsch-mono", 1 ch, 48000 Hz, 60 kb/s` (pure).
+    static func describe(_ track: MediaTrack) -> String {
+        var parts: [String] = [track.codec ?? "unknown codec"]
+        if let code = track.languageCode { parts.append(track.languageName.map { "\(code) (\($0))" } ?? code) }
+        if let title = track.title { parts.append("\"\(title)\"") }
+        if let video = track.video {
+            var size = "\(video.width)x\(video.height)"
+            if let fps = video.framesPerSecond { size += String(format: " %.3g fps", fps) }
+            if video.pixelAspectNumerator != video.pixelAspectDenominator { size += " PAR \(video.pixelAspectNumerator):\(video.pixelAspectDenominator)" }
+            parts.append(size)
+        }
+        if let audio = track.audio {
+            if audio.channels > 0 { parts.append("\(audio.channels) ch, \(audio.sampleRate) Hz") }
+            if let bitrate = audio.bitrate { parts.append("\(bitrate / 1000) kb/s") }
+        }
+        var flags: [String] = []
+        if track.isDefault { flags.append("default") }
+        if track.isForced == true { flags.append("forced") }
+        if track.isExternal { flags.append("external") }
+        return "\(track.kind.rawValue) \(track.index): " + parts.joined(separator: ", ") + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+    }
+
+    /// The track table: one line per stream, `*` marking the selected ones (pure).
+    static func table(_ tracks: [MediaTrack], _ selection: TrackSelection) -> [String] {
+        tracks.map { (selection[$0.kind] == $0.index ? "* " : "  ") + describe($0) }
+    }
+}
+
+/// Applies the track options (the CLI actor owns it): the offsets and `--sub-file` once before
+/// the queue starts, `--audio-track` / `--sub-track` when each item's first track list arrives.
+final class TrackSession {
+    let settings: TrackSettings
+    private var selectionPending: Bool
+
+    init(settings: TrackSettings) {
+        self.settings = settings
+        selectionPending = settings.audioTrack != nil || settings.subtitleTrack != nil
+    }
+
+    /// Before the first item loads; returns error lines to print.
+    func start(_ player: Player) -> [String] {
+        if settings.subtitleOffset != 0 { player.setSubtitleOffset(milliseconds: settings.subtitleOffset) }
+        if settings.audioOffset != 0 { player.setAudioOffset(milliseconds: settings.audioOffset) }
+        var lines: [String] = []
+        if settings.subtitleFiles.count > 1 {
+            lines.append("gstplay: warning: only one subtitle file is used (playbin takes one): \(settings.subtitleFiles.last!)")
+        }
+        if let file = settings.subtitleFiles.last {
+            do throws(PlayerError) { try player.addSubtitleFile(file) } catch { lines.append("gstplay: error: --sub-file: \(error.message)") }
+        }
+        return lines
+    }
+
+    /// Another queue item became current: its tracks get the options again.
+    func itemChanged() {
+        selectionPending = settings.audioTrack != nil || settings.subtitleTrack != nil
+    }
+
+    /// The first `tracksChanged` of an item: selects what the options ask for; returns error lines.
+    func tracksArrived(_ player: Player) -> [String] {
+        guard selectionPending else { return [] }
+        selectionPending = false
+        var lines: [String] = []
+        if let audio = settings.audioTrack {
+            do throws(PlayerError) { try player.selectAudioTrack(audio) } catch { lines.append("gstplay: error: --audio-track \(audio): \(error.message)") }
+        }
+        if let subtitle = settings.subtitleTrack {
+            do throws(PlayerError) { try player.selectSubtitleTrack(subtitle) } catch { lines.append("gstplay: error: --sub-track: \(error.message)") }
+        }
+        return lines
+    }
+}
