@@ -14,6 +14,10 @@ final class PlaybinPipeline {
     private(set) var transitions: [(GstState, GstState)] = []
     /// Seqnum of the marker posted at the last load/stop; bus messages before it are stale.
     var epochMarkerSeqnum: guint32?
+    /// Sinks to ask for the position instead of playbin, whose answer is the maximum over all
+    /// its sinks, the subtitle cue sink included (see ``SubtitleCueSink``); empty: ask playbin.
+    /// Borrowed (the ``SinkSet`` owns them).
+    var positionSinks: [UnsafeMutablePointer<GstElement>] = []
     private var busWatch: TimerSource?
     private var signalHandlers: [(instance: UnsafeMutableRawPointer, id: gulong)] = []
 
@@ -69,6 +73,12 @@ final class PlaybinPipeline {
     func queryPosition() -> MediaTime? {
         guard let element else { return nil }
         var value: gint64 = 0
+        if !positionSinks.isEmpty {
+            let answers = positionSinks.compactMap { sink -> gint64? in
+                gst_element_query_position(sink, GST_FORMAT_TIME, &value) != 0 && value >= 0 ? value : nil
+            }
+            if let latest = answers.max() { return MediaTime(nanoseconds: Int64(latest)) }
+        }
         guard gst_element_query_position(element, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
         return MediaTime(nanoseconds: Int64(value))
     }
@@ -97,6 +107,7 @@ final class PlaybinPipeline {
         state = GST_STATE_NULL
         for handler in signalHandlers { g_signal_handler_disconnect(handler.instance, handler.id) }
         signalHandlers.removeAll()
+        positionSinks.removeAll()
         busWatch?.destroy()
         busWatch = nil
         gst_object_unref(UnsafeMutableRawPointer(element))

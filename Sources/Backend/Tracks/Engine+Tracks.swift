@@ -16,6 +16,7 @@ extension Engine {
                     _ = loop.invoke { [weak self] in self?.cueArrived(cue) }
                 }
                 tracks.cueSink = sink
+                pipeline.positionSinks = [sinks.video, sinks.audio].compactMap { $0 }
             }
         }
         for signal in ["video-changed", "audio-changed", "text-changed"] {

@@ -2,11 +2,17 @@ import CGStreamer
 import Foundation
 
 /// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
-/// `fakesink` that renders on the clock (`sync=true`, so a cue arrives when it is due). It stays
-/// `async=true` like the other sinks: with `async=false` it skipped the state change a flushing
-/// seek does and answered playbin's position query (the maximum over all sinks) with its stale
-/// last position (3.09 s for a seek to 1.53 s, measured). Its `handoff` signal (streaming
-/// thread) reads each buffer's text and times and hands them to the loop thread.
+/// `fakesink` that renders on the clock (`sync=true`, so its `handoff` fires when a cue is due),
+/// a normal sink otherwise (seeks and EOS go through it; the external subtitle file's branch is
+/// reached only that way). The handler (streaming thread) reads each buffer's text and times
+/// and hands them to the loop thread.
+///
+/// While PAUSED after a flushing seek it holds the next cue, and a position query on playbin
+/// (the maximum over all sinks) then answered with that cue's time (3.04 s after a seek to
+/// 1.53 s on `tracks.mkv`): the engine asks the video and audio sinks instead
+/// (``PlaybinPipeline/positionSinks``). Tried and dropped: clearing its `GST_ELEMENT_FLAG_SINK`
+/// (seeks then never reach `subparse` behind `suburi`) and holding cues in `identity sync=true`
+/// (paused seeks never completed).
 ///
 /// **Thread:** built and released on the loop thread; the handler runs on a streaming thread
 /// and only posts to the loop. The engine's ``PlaybinPipeline`` disconnects it at teardown.

@@ -122,6 +122,34 @@ final class SubtitleCueTests: XCTestCase {
         }
     }
 
+    /// Counted as a sink, the text sink answered the position query after a seek with the end
+    /// of its last subtitle buffer (3.04 s for a seek to 1.53 s).
+    func testTheCueSinkDoesNotSkewThePositionAfterPausedSeeks() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.tracks)
+        recorder.waitFor("ready") { $0.contains { $0.tracksChanged != nil } }
+        for (index, target) in [1.0, 2.2, 0.6].enumerated() {
+            player.seek(to: MediaTime(seconds: target), mode: .accurate)
+            let landed = recorder.waitForValue("seek \(index)", after: recorder.count) { $0.seekDone }
+            XCTAssertEqual(landed?.seconds ?? -1, target, accuracy: frame, "seek \(index)")
+            XCTAssertEqual(player.currentPosition()?.seconds ?? -1, target, accuracy: frame, "position after seek \(index)")
+        }
+    }
+
+    func testShutdownWhilePlayingSubtitlesIsQuick() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        player.load(TestMedia.tracks)
+        recorder.waitFor("Hello") { $0.contains { $0.cue != nil } }
+        let started = Date()
+        player.shutdown()
+        let took = Date().timeIntervalSince(started)
+        print("shutdown with the cue sink: \(Int(took * 1000)) ms")
+        XCTAssertLessThan(took, 0.5)
+    }
+
     func testOverlayRenderingSendsNoCueEvents() throws {
         let cues = try playCues(configure: { $0.subtitleRendering = .overlay })
         XCTAssertTrue(cues.isEmpty)
