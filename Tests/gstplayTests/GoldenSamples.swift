@@ -63,8 +63,9 @@ enum GoldenSamples {
 
     /// The events, each with the playlist item its `uri` event names.
     static var events: [(name: String, event: PlayerEvent, item: (index: Int, count: Int)?)] {
-        let info = MediaInfo(uri: "file:///a/b.webm", isLive: false, isSeekable: true, duration: .milliseconds(4_000),
+        var info = MediaInfo(uri: "file:///a/b.webm", isLive: false, isSeekable: true, duration: .milliseconds(4_000),
                              hasVideo: true, hasAudio: false, subtitleStreams: 1)
+        info.tags = MediaTags(title: "Song", artist: "Band", container: "Matroska")
         let live = MediaInfo(uri: "http://host/live", isLive: true, isSeekable: false, duration: nil,
                              hasVideo: false, hasAudio: true, subtitleStreams: 0)
         return [
@@ -98,6 +99,21 @@ enum GoldenSamples {
             ("playlist", .queueChanged(queue), nil),
             ("playlist-empty", .queueChanged(QueueSnapshot()), nil),
             ("item", .itemChanged(index: 1, reason: .ended), nil),
+            ("tracks", .tracksChanged(tracks, selection: TrackSelection(video: 0, audio: 1, subtitle: nil)), nil),
+            ("track-selected", .trackSelected(.audio, index: 1), nil),
+            ("track-selected-off", .trackSelected(.subtitle, index: nil), nil),
+            ("subtitle", .subtitleCue(SubtitleCue(text: "Two\nlines", start: .milliseconds(500), end: .milliseconds(1_500))), nil),
+            ("subtitle-open-end", .subtitleCue(SubtitleCue(text: "Hello", start: .milliseconds(2_000), end: nil)), nil),
         ]
+    }
+
+    /// A video, an audio and an external subtitle track.
+    static var tracks: [MediaTrack] {
+        [MediaTrack(index: 0, kind: .video, codec: "On2 VP8", isDefault: true,
+                    video: VideoTrackDetails(width: 160, height: 120, frameRateNumerator: 30, frameRateDenominator: 1,
+                                             pixelAspectNumerator: 1, pixelAspectDenominator: 1)),
+         MediaTrack(index: 1, kind: .audio, codec: "Vorbis", languageCode: "de", languageName: "German", title: "Deutsch-mono",
+                    audio: AudioTrackDetails(channels: 1, sampleRate: 48_000, bitrate: 60_000)),
+         MediaTrack(index: 0, kind: .subtitle, codec: "SubRip", isExternal: true)]
     }
 }
