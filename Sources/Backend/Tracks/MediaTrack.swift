@@ -54,14 +54,17 @@ public struct MediaTrack: Sendable, Hashable, Codable {
 
 /// Video stream details from its decoded caps.
 public struct VideoTrackDetails: Sendable, Hashable, Codable {
-    /// Coded width and height in pixels.
+    /// Coded width in pixels (`width` caps field).
     public var width: Int
+    /// Coded height in pixels (`height` caps field).
     public var height: Int
-    /// Frame rate as a fraction (0/1 when variable or unknown).
+    /// Frame rate numerator (`framerate` caps field; 0 when variable or unknown).
     public var frameRateNumerator: Int
+    /// Frame rate denominator.
     public var frameRateDenominator: Int
-    /// Pixel aspect ratio as a fraction.
+    /// Pixel aspect ratio numerator (`pixel-aspect-ratio` caps field).
     public var pixelAspectNumerator: Int
+    /// Pixel aspect ratio denominator.
     public var pixelAspectDenominator: Int
 
     /// Creates the value.
@@ -83,8 +86,9 @@ public struct VideoTrackDetails: Sendable, Hashable, Codable {
 
 /// Audio stream details from its decoded caps and tags.
 public struct AudioTrackDetails: Sendable, Hashable, Codable {
-    /// Channel count and sample rate (Hz) of the decoded stream.
+    /// Channel count of the decoded stream (`channels` caps field; 0 until known).
     public var channels: Int
+    /// Sample rate of the decoded stream in Hz (`rate` caps field; 0 until known).
     public var sampleRate: Int
     /// Bits per second from the `bitrate` or `nominal-bitrate` tag, nil when not tagged.
     public var bitrate: Int?
@@ -99,12 +103,17 @@ public struct AudioTrackDetails: Sendable, Hashable, Codable {
 
 /// Global (container-scope) tags of the loaded media.
 public struct MediaTags: Sendable, Hashable, Codable {
-    /// `title`, `artist`, `album`, `comment`, `language-code` and `container-format` tags.
+    /// The `title` tag.
     public var title: String?
+    /// The `artist` tag.
     public var artist: String?
+    /// The `album` tag.
     public var album: String?
+    /// The `comment` tag.
     public var comment: String?
+    /// The `language-code` tag.
     public var language: String?
+    /// The `container-format` tag (e.g. "Matroska").
     public var container: String?
 
     /// Creates the value.
@@ -131,8 +140,11 @@ public struct MediaTags: Sendable, Hashable, Codable {
 
 /// The tracks playing now: an index per kind, nil when that kind is off or absent.
 public struct TrackSelection: Sendable, Hashable, Codable {
+    /// playbin `current-video`.
     public var video: Int?
+    /// playbin `current-audio`.
     public var audio: Int?
+    /// playbin `current-text`; nil when subtitles are off or absent.
     public var subtitle: Int?
 
     /// Creates the value.
@@ -165,8 +177,9 @@ public struct TrackSelection: Sendable, Hashable, Codable {
 public struct SubtitleCue: Sendable, Hashable, Codable {
     /// The cue's text (pango markup stripped), lines separated by "\n".
     public var text: String
-    /// When it shows and hides on the media timeline, ``Player/subtitleOffset`` included.
+    /// When it shows on the media timeline (buffer PTS as stream time), ``Player/subtitleOffset`` included.
     public var start: MediaTime
+    /// When it hides (PTS + duration), nil when the buffer has no duration.
     public var end: MediaTime?
 
     /// Creates the value.
