@@ -121,8 +121,10 @@ final class ConsoleCommandTests: XCTestCase {
         let words = Set(ConsoleCommand.usage.map { String($0.syntax.split(separator: " ")[0]) })
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
-                               "playlist", "jump", "remove", "move", "clear", "shuffle", "loop"])
-        for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop"].contains(word) {
+                               "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
+                               "tracks", "track", "sub-file", "sub-offset", "audio-offset"])
+        for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
+                                  "track", "sub-file", "sub-offset", "audio-offset"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }
