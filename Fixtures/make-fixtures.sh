@@ -52,7 +52,7 @@ for tool in gst-launch-1.0 gst-inspect-1.0 python3; do
 done
 for el in videotestsrc audiotestsrc timeoverlay videoconvert audioconvert concat \
           openh264enc h264parse avenc_aac aacparse mp4mux \
-          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse taginject; do
+          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse taginject lamemp3enc id3v2mux; do
     gst-inspect-1.0 --exists "$el" || { echo "error: GStreamer element '$el' is missing" >&2; exit 1; }
 done
 
@@ -154,6 +154,23 @@ make_fixtures() {
     audio_src 120
     run_gst audio-only-4s.ogg \
         "${ASRC[@]}" ! vorbisenc quality=0.1 ! oggmux ! filesink location=@OUT@
+
+    # 2 s Theora (400 kbit/s) + Vorbis in Ogg, ~110 KB: smaller than oggdemux's push-mode
+    # "near the end" window, so without download buffering its duration scan re-reads the
+    # whole body over HTTP (issue #16.3).
+    # SMPTE bars instead of the ball: the ball compresses to half that size.
+    video_src 60 320 240; audio_src 60
+    VSRC=("${VSRC[@]/pattern=ball/pattern=smpte}")
+    run_gst theora-vorbis-2s-400k.ogg \
+        "${VSRC[@]}" \
+        ! theoraenc keyframe-freq=$FPS bitrate=400 ! queue \
+        ! oggmux name=mux ! filesink location=@OUT@ \
+        "${ASRC[@]}" ! vorbisenc quality=0.1 ! queue ! mux.
+
+    # 4 s MP3 (LAME, 64 kbit/s CBR), for the throttled-HTTP tests.
+    audio_src 120
+    run_gst mp3-4s.mp3 \
+        "${ASRC[@]}" ! lamemp3enc target=bitrate bitrate=64 cbr=true ! id3v2mux ! filesink location=@OUT@
 
     # 2 s 720x576 with PAR 64/45 (display size 1024x576), H.264 in Matroska,
     # video only; matroskamux stores the PAR as DisplayWidth/DisplayHeight.

@@ -20,6 +20,7 @@ extension Engine {
             return
         case .success(let uri):
             publish(.uriLoaded(uri))
+            applyDownloadFlag(for: uri)
             CGStreamer_set_string(playbin, "uri", uri)
             prepareTracks(forLoadOf: uri)
         }

@@ -19,6 +19,19 @@ extension Engine {
         pipeline.track(handler: id, on: playbin)
     }
 
+    /// Sets or clears playbin's `download` flag (GST_PLAY_FLAG_DOWNLOAD, 0x80) before `uri` is
+    /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on, off otherwise
+    /// (uridecodebin itself only buffers to a file when the server gives a size and the media is
+    /// not live or adaptive).
+    func applyDownloadFlag(for uri: String) {
+        guard let playbin = pipeline?.object else { return }
+        let download: UInt32 = 0x80
+        let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
+        let flags = CGStreamer_get_uint(playbin, "flags")
+        let wanted = configuration.progressiveDownload && network ? flags | download : flags & ~download
+        if wanted != flags { CGStreamer_set_flags(playbin, "flags", wanted) }
+    }
+
     /// After a network error that is not an HTTP error status: reload the URI once, resuming at
     /// the last position with the same target state; warns instead of failing. Returns false
     /// when the error must be reported.

@@ -41,6 +41,12 @@ public struct PlayerConfiguration: Sendable {
     public var instantRateChange = true
     /// Network read timeout (souphttpsrc `timeout`, whole seconds, at least 1). Default 15 s.
     public var networkTimeout: Duration = .seconds(15)
+    /// Progressive download buffering for http(s) URIs: playbin's `download` flag, so uridecodebin
+    /// puts a `downloadbuffer` (a temporary file) in front of the demuxer when the server gives a
+    /// size. Demuxers then read in pull mode from that file instead of asking the server again:
+    /// without it `oggdemux` re-downloads a small file to find its duration and may never preroll
+    /// on a slow link (issue #16, docs/RELIABILITY.md). Default true.
+    public var progressiveDownload = true
     /// How long a load may take to preroll before it fails with a "could not open" error.
     /// nil picks 10 s for local media and max(30 s, 3 × network timeout) for network URIs.
     /// A watchdog rather than trust: decodebin can swallow a demuxer's error posted while it is
