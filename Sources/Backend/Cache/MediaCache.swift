@@ -1,0 +1,224 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CGStreamer
+import Glibc
+
+/// A local cache of **complete** downloads (seed 001): a played http(s) file is kept and played
+/// from disk next time, with no network request; an incomplete one is never kept.
+///
+/// Layout of ``directory`` (default `$XDG_CACHE_HOME/gstplay/media`):
+/// - `<sha256 of the URI>`: a complete media file, moved in with `rename` (atomic);
+/// - `index.json`: URI, size, ETag, Last-Modified, stored and last-used times of each file,
+///   rewritten with ``AtomicFile`` (temp file, fsync, rename): a `kill -9` at any moment leaves
+///   the old index or the new one;
+/// - `partial/<pid>-<sha256>-XXXXXX`: downloads under way (``partialTemplate(for:)``);
+/// - `lock`: every change runs under an exclusive `flock` on it, so processes sharing the
+///   cache take turns.
+///
+/// Every locked operation first repairs what a killed process can leave: partial files and index
+/// temporaries of dead processes, media files the index does not list, entries whose file is
+/// missing or has another size. Over ``sizeLimit`` the least recently used files are evicted.
+///
+/// **Thread:** any; every call does its own file I/O under the lock (keep it off real-time threads).
+public struct MediaCache: Sendable {
+    /// One cached file.
+    public struct Entry: Codable, Sendable, Hashable {
+        /// The URI it was downloaded from.
+        public var uri: String
+        /// SHA-256 of the URI (hex): the file's name in the cache directory.
+        public var key: String
+        /// Size in bytes (equal to the server's Content-Length when stored).
+        public var size: Int64
+        /// The response's `ETag`, if it had one.
+        public var etag: String?
+        /// The response's `Last-Modified`, if it had one.
+        public var lastModified: String?
+        /// When it was stored, seconds since 1970.
+        public var storedAt: Double
+        /// When it was last played or stored, seconds since 1970 (the LRU order).
+        public var lastUsed: Double
+    }
+
+    /// A failed cache operation, as one line for the user.
+    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// e.g. "incomplete download: 1000 of 2000 bytes".
+        public var description: String
+    }
+
+    /// The index format (versioned).
+    struct IndexFile: Codable {
+        var version = 1
+        var entries: [Entry] = []
+    }
+
+    /// The cache directory.
+    public let directory: String
+    /// The most bytes of media kept; older files are evicted beyond it.
+    public let sizeLimit: Int64
+    /// 2 GiB.
+    public static let defaultSizeLimit: Int64 = 2 << 30
+
+    /// A cache in `directory` (the default XDG location when nil) holding at most `sizeLimit` bytes.
+    /// Nothing is touched on disk until the first operation.
+    public init(directory: String? = nil, sizeLimit: Int64 = MediaCache.defaultSizeLimit) {
+        self.directory = directory ?? MediaCache.defaultDirectory()
+        self.sizeLimit = max(0, sizeLimit)
+    }
+
+    /// `$XDG_CACHE_HOME/gstplay/media` when set and absolute, else `$HOME/.cache/gstplay/media`.
+    public static func defaultDirectory() -> String {
+        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") { return cache + "/gstplay/media" }
+        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+        return home + "/.cache/gstplay/media"
+    }
+
+    /// The SHA-256 of `uri` in lowercase hex (GLib's `g_compute_checksum_for_string`).
+    public static func key(for uri: String) -> String {
+        String(takingGLibString: g_compute_checksum_for_string(G_CHECKSUM_SHA256, uri, -1)) ?? ""
+    }
+
+    /// Where the file of `entry` is.
+    public func path(of entry: Entry) -> String { directory + "/" + entry.key }
+
+    var indexPath: String { directory + "/index.json" }
+    var partialDirectory: String { directory + "/partial" }
+
+    // MARK: Operations
+
+    /// The complete cached file for `uri`, nil when there is none; marks it used (LRU).
+    public func lookup(_ uri: String) throws(Problem) -> Entry? {
+        var found: Entry?
+        try update { entries in
+            guard let index = entries.firstIndex(where: { $0.uri == uri }) else { return }
+            entries[index].lastUsed = Self.now()
+            found = entries[index]
+        }
+        return found
+    }
+
+    /// A `mkstemp` template for a download of `uri` under `partial/` (created if missing), named
+    /// after this process so a later operation can remove it once the process is gone.
+    public func partialTemplate(for uri: String) throws(Problem) -> String {
+        do { try AtomicFile.makeDirectories(partialDirectory) } catch {
+            throw Problem(description: "cannot create the cache directory: \(error.description)")
+        }
+        return partialDirectory + "/\(getpid())-\(Self.key(for: uri))-XXXXXX"
+    }
+
+    /// Moves the downloaded `file` into the cache as `uri` when its size is `expectedSize`
+    /// (the Content-Length), then evicts least recently used files beyond ``sizeLimit``. On any
+    /// refusal the file is deleted and a ``Problem`` says why. Returns the stored entry.
+    @discardableResult
+    public func store(uri: String, file: String, expectedSize: Int64, etag: String? = nil,
+                      lastModified: String? = nil) throws(Problem) -> Entry {
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            throw Problem(description: "the download '\(file)' is gone: \(String(cString: strerror(errno)))")
+        }
+        guard expectedSize > 0, Int64(info.st_size) == expectedSize else {
+            unlink(file)
+            throw Problem(description: "incomplete download: \(info.st_size) of \(expectedSize) bytes")
+        }
+        guard expectedSize <= sizeLimit else {
+            unlink(file)
+            throw Problem(description: "\(expectedSize) bytes is more than the cache limit of \(sizeLimit) bytes")
+        }
+        let now = Self.now()
+        let entry = Entry(uri: uri, key: Self.key(for: uri), size: expectedSize, etag: etag, lastModified: lastModified,
+                          storedAt: now, lastUsed: now)
+        var failure: Problem?
+        try update { entries in
+            // The index is written after the rename: a kill in between leaves an unlisted file,
+            // which the next operation deletes.
+            guard rename(file, self.path(of: entry)) == 0 else {
+                failure = Problem(description: "cannot move the download into the cache: \(String(cString: strerror(errno)))")
+                unlink(file)
+                return
+            }
+            entries.removeAll { $0.uri == uri }
+            entries.append(entry)
+            self.evict(&entries, keeping: entry.key)
+        }
+        if let failure { throw failure }
+        return entry
+    }
+
+    /// Every cached file, least recently used first.
+    public func entries() throws(Problem) -> [Entry] {
+        var result: [Entry] = []
+        try update { result = $0 }
+        return result.sorted { $0.lastUsed < $1.lastUsed }
+    }
+
+    /// Forgets `uri` and deletes its file.
+    public func remove(_ uri: String) throws(Problem) {
+        try update { entries in
+            for entry in entries where entry.uri == uri { unlink(self.path(of: entry)) }
+            entries.removeAll { $0.uri == uri }
+        }
+    }
+
+    /// Deletes every cached file (downloads under way in live processes are left alone).
+    public func clear() throws(Problem) {
+        try update { entries in
+            for entry in entries { unlink(self.path(of: entry)) }
+            entries.removeAll()
+        }
+    }
+
+    /// Total bytes of the cached files.
+    public func totalSize() throws(Problem) -> Int64 { try entries().reduce(0) { $0 + $1.size } }
+
+    // MARK: Internals
+
+    /// Drops least recently used entries (and their files) until the total fits ``sizeLimit``;
+    /// `keeping` is never dropped.
+    private func evict(_ entries: inout [Entry], keeping key: String) {
+        var total = entries.reduce(Int64(0)) { $0 + $1.size }
+        for victim in entries.sorted(by: { $0.lastUsed < $1.lastUsed }) where total > sizeLimit && victim.key != key {
+            unlink(path(of: victim))
+            entries.removeAll { $0.key == victim.key }
+            total -= victim.size
+        }
+    }
+
+    /// Lock, repair, read, change, write (only when changed) — see the type's description.
+    private func update(_ change: (inout [Entry]) -> Void) throws(Problem) {
+        do { try AtomicFile.makeDirectories(directory) } catch {
+            throw Problem(description: "cannot create the cache directory: \(error.description)")
+        }
+        let lock = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw Problem(description: "cannot open the cache lock: \(String(cString: strerror(errno)))") }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(lock, LOCK_UN); close(lock) }
+        let original = readIndex()
+        var entries = CacheRepair(cache: self).repair(original)
+        change(&entries)
+        guard entries != original else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(IndexFile(entries: entries)) else {
+            throw Problem(description: "cannot encode the cache index")
+        }
+        do { try AtomicFile.write(Array(data) + [0x0A], to: indexPath, mode: 0o600) } catch {
+            throw Problem(description: "cannot write the cache index: \(error.description)")
+        }
+    }
+
+    /// The index on disk; missing or unreadable reads as empty (repair then deletes the files it
+    /// no longer lists: a cache may forget, it must never serve a wrong file).
+    private func readIndex() -> [Entry] {
+        guard let bytes = try? AtomicFile.read(indexPath, limit: 64 << 20),
+              let index = try? JSONDecoder().decode(IndexFile.self, from: Data(bytes)), index.version == 1 else { return [] }
+        return index.entries
+    }
+
+    static func now() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
