@@ -19,10 +19,11 @@ public final class HTTPTestServer: @unchecked Sendable {
     public let port: Int
 
     /// Starts the server and waits for its `PORT <n>` line (EOF when it dies first: no hang).
-    /// `hls`: the HLS ladder directory served under `/hls` (see `HLSFixture`).
-    public init(hls: String? = nil) throws {
+    /// `hls`: the HLS ladder directory served under `/hls` (see `HLSFixture`); `media`: a
+    /// directory of extra files served under `/file/` (after `Fixtures/`), e.g. media a test made.
+    public init(hls: String? = nil, media: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path] + (hls.map { ["--hls", $0] } ?? [])
+        process.arguments = ["python3", Self.script.path] + (hls.map { ["--hls", $0] } ?? []) + (media.map { ["--media", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()

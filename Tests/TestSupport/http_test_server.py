@@ -4,8 +4,10 @@
 Started by the tests (Tests/TestSupport/HTTPTestServer.swift); prints "PORT <n>" once listening and exits when
 its stdin closes, so it never outlives the test process. Paths:
 
-  /file/<name>?rate=B&chunk=C&norange=1   a Fixtures/ file, Range-capable unless norange,
-                                          throttled to B bytes/s when rate is given
+  /file/<name>?rate=B&chunk=C&norange=1   a Fixtures/ file (or one in the --media DIR given at
+                                          start), Range-capable unless norange,
+                                          throttled to B bytes/s when rate is given; with
+                                          ETag and Last-Modified from the file's mtime and size
   /status/<code>                          an empty response with that status (404, 500, ...)
   /reset/<name>?after=N&key=K             the first request for key K gets a TCP reset at file
                                           offset N; later ones (Range resumes) are served
@@ -62,6 +64,7 @@ THROTTLE = {}  # path -> bytes/s, set through /control/throttle
 LOG = []  # one dict per request (under LOG_LOCK)
 LOG_LOCK = threading.Lock()
 HLS_ROOT = None            # --hls DIR
+MEDIA_ROOT = None          # --media DIR: more files for /file/ (Fixtures/ first)
 LIVE_WINDOW = 6            # segments in a live playlist
 MATCH_THROTTLES = {}       # substring -> bytes/s (/control/throttle?match=)
 FAILURES = {}              # substring -> [status, remaining or None]
@@ -151,6 +154,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def serve_file(self, kind, name, query, head):
         path = os.path.join(FIXTURES, os.path.basename(name))
+        if not os.path.isfile(path) and MEDIA_ROOT:
+            path = os.path.join(MEDIA_ROOT, os.path.basename(name))
         if not os.path.isfile(path):
             self.send_error(404)
             return
@@ -174,6 +179,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         if "norange" not in query:
             self.send_header("Accept-Ranges", "bytes")
+        stat = os.stat(path)
+        self.send_header("ETag", '"%x-%x"' % (int(stat.st_mtime), stat.st_size))
+        self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
         if ranged:
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
         self.end_headers()
@@ -363,9 +371,14 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    global HLS_ROOT
-    if len(sys.argv) >= 3 and sys.argv[1] == "--hls":
-        HLS_ROOT = sys.argv[2]
+    global HLS_ROOT, MEDIA_ROOT
+    args = sys.argv[1:]
+    while len(args) >= 2 and args[0] in ("--hls", "--media"):
+        if args[0] == "--hls":
+            HLS_ROOT = args[1]
+        else:
+            MEDIA_ROOT = args[1]
+        args = args[2:]
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

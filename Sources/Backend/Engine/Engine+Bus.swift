@@ -62,6 +62,7 @@ extension Engine {
 
     private func handleEndOfStream() {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
+        cacheFinish(final: true)
         if queueEndOfStream() { return }
         let duration = facts.duration
         // Backwards, the segment we seek to always starts at 0, and EOS means it was reached
@@ -208,10 +209,15 @@ extension Engine {
             publish(.windowKey(key.name))
             return
         }
+        if let structure = gst_message_get_structure(message), gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
+            cacheDownloadCompleted()
+            return
+        }
         if let structure = gst_message_get_structure(message),
            String(cString: gst_structure_get_name(structure)) == "http-headers" {
             var status: guint = 0
             if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { facts.lastHTTPStatus = Int(status) }
+            cacheAbsorbHeaders(structure, status: facts.lastHTTPStatus)
             return
         }
         guard gst_is_missing_plugin_message(message) != 0 else { return }

@@ -7,6 +7,7 @@ extension Engine {
     func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
         preconditionOnLoop()
         guard let pipeline, let playbin = pipeline.object else { return }
+        cacheFinish(final: true)
         resetForNewMedia(uri: try? resolved.get())
         pipeline.setState(GST_STATE_READY)
         pipeline.startNewEpoch()
@@ -20,8 +21,9 @@ extension Engine {
             return
         case .success(let uri):
             publish(.uriLoaded(uri))
-            applyDownloadFlag(for: uri)
-            CGStreamer_set_string(playbin, "uri", uri)
+            let playURI = cacheResolve(uri)
+            applyDownloadFlag(for: playURI)
+            CGStreamer_set_string(playbin, "uri", playURI)
             prepareTracks(forLoadOf: uri)
         }
         playback.inputs.loaded = true
@@ -125,6 +127,7 @@ extension Engine {
         timers.cancelMediaTimers()
         seeks.reset()
         adaptiveFinished()
+        cacheFinish(final: true)
         playback.target = GST_STATE_READY
         pipeline.setState(GST_STATE_READY)
         pipeline.startNewEpoch()

@@ -20,7 +20,8 @@ extension Engine {
     }
 
     /// Sets or clears playbin's `download` flag (GST_PLAY_FLAG_DOWNLOAD, 0x80) before `uri` is
-    /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on, off otherwise
+    /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on or a cache is
+    /// configured, off otherwise
     /// (uridecodebin itself only buffers to a file when the server gives a size and the media is
     /// not live or adaptive).
     func applyDownloadFlag(for uri: String) {
@@ -28,7 +29,7 @@ extension Engine {
         let download: UInt32 = 0x80
         let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
         let flags = CGStreamer_get_uint(playbin, "flags")
-        let wanted = configuration.progressiveDownload && network ? flags | download : flags & ~download
+        let wanted = (configuration.progressiveDownload || configuration.cache != nil) && network ? flags | download : flags & ~download
         if wanted != flags { CGStreamer_set_flags(playbin, "flags", wanted) }
     }
 

@@ -39,6 +39,7 @@ final class Engine: @unchecked Sendable {
     let videoWindow = VideoWindow()
     let queue = QueueDriver()
     let tracks = TrackState()
+    let cacheDownload = CacheDownload()
 
     init(configuration: PlayerConfiguration, loop: MainLoopThread, hub: EventHub) {
         self.configuration = configuration
@@ -58,6 +59,7 @@ final class Engine: @unchecked Sendable {
         }
         connectMediaSizeSignal()
         connectSourceSetup()
+        connectCache()
         adaptive.attach(to: pipeline)
         connectQueue()
         connectTracks()
@@ -96,6 +98,7 @@ final class Engine: @unchecked Sendable {
         preconditionOnLoop()
         guard let pipeline, pipeline.element != nil else { return }
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
+        cacheFinish(final: true)
         timers.cancelAll()
         observers.removeAll()
         pipeline.teardown()
@@ -128,6 +131,7 @@ final class Engine: @unchecked Sendable {
 
     /// Records a fatal error: pipeline to NULL, state `error`, event.
     func fail(_ error: PlayerError) {
+        cacheFinish(final: true)
         pipeline?.setState(GST_STATE_NULL)
         videoWindow.sinkStopped()
         timers.cancelMediaTimers()

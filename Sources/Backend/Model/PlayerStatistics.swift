@@ -42,5 +42,8 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     public var adaptive: ABRMetrics?
 
     /// Empty statistics.
+    /// What the media cache did with this item (nil without a cache or for local files).
+    public var cache: CacheStatus?
+
     public init() {}
 }

@@ -45,6 +45,14 @@ enum WireEvents {
     struct Message: Encodable, Sendable { var text: String }
     struct WindowKey: Encodable, Sendable { var key: String }
     struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
+    /// The media cache's verdict (`hit`, `miss`, `storing`, `stored`, `discarded`) with the
+    /// file's path and, when discarded, the reason.
+    struct Cache: Encodable, Sendable {
+        var state: String
+        @Nullable var path: String?
+        var reason: String?
+        init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
+    }
     // Queue (issue #12): `playlist` and `item` events.
     struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String? }
     struct Playlist: Encodable, Equatable, Sendable {
@@ -115,6 +123,8 @@ enum WireEvents {
             return line("window-key", WindowKey(key: key))
         case .fullscreenChanged(let fullscreen):
             return line("fullscreen", Fullscreen(fullscreen: fullscreen))
+        case .cache(let status):
+            return line("cache", Cache(status))
         case .queueChanged(let queue):
             return line("playlist", Playlist(queue))
         case .itemChanged(let index, let reason):
@@ -171,6 +181,8 @@ struct WireStatistics: Encodable, Equatable, Sendable {
     var rejectedStateTransitions: Int
     /// Adaptive streams only (the key is absent otherwise): seed 004's ABR metrics.
     var abr: WireAdaptive.Metrics?
+    /// With a media cache only (absent otherwise): `hit`, `miss`, `storing`, `stored` or `discarded(reason)`.
+    var cache: String?
 
     init(_ s: PlayerStatistics) {
         renderedFrames = Int64(clamping: s.renderedFrames)
@@ -192,5 +204,6 @@ struct WireStatistics: Encodable, Equatable, Sendable {
         networkRetries = s.networkRetries
         rejectedStateTransitions = s.rejectedStateTransitions
         abr = s.adaptive.map(WireAdaptive.Metrics.init)
+        cache = s.cache?.description
     }
 }
