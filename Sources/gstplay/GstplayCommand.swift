@@ -88,6 +88,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tracks and subtitles")
     var trackOptions: TrackOptions
 
+    @OptionGroup(title: "Network and media cache")
+    var network: NetworkOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -142,6 +145,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.gapless = gapless
         options.adaptivePolicy = try adaptive.policy()
         options.tracks = try trackOptions.settings()
+        options.network = try network.settings()
         options.resume = resume
         options.forget = forget
         return options
@@ -166,6 +170,7 @@ struct GstplayCommand: AsyncParsableCommand {
     static func main() async {
         Output.reopenClosedStandardDescriptors()
         await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
+        CacheCommand.runIfRequested(CommandLine.arguments) // `gstplay cache …` never returns
         do {
             let command = try parseAsRoot(LoopArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
             if let gstplay = command as? GstplayCommand {

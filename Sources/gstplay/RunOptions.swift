@@ -25,6 +25,8 @@ struct RunOptions: Equatable, Sendable {
     var adaptivePolicy = AdaptivePolicy()
     /// Tracks, subtitle file and offsets (issue #11).
     var tracks = TrackSettings()
+    /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
+    var network = NetworkSettings()
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
@@ -37,6 +39,7 @@ struct RunOptions: Equatable, Sendable {
         configuration.videoSink = videoSink
         configuration.audioSink = audioSink
         configuration.adaptivePolicy = adaptivePolicy
+        network.apply(to: &configuration)
         return configuration
     }
 }

@@ -34,6 +34,7 @@ enum GoldenSamples {
         s.videoCodec = "VP8"
         s.audioCodec = "Opus"
         s.networkRetries = 1
+        s.cache = CacheStatus(state: .discarded, reason: "incomplete download: 10 of 20 bytes")
         s.clockLostRecoveries = 2
         s.rejectedStateTransitions = 5
         return s
@@ -104,6 +105,8 @@ enum GoldenSamples {
             ("track-selected-off", .trackSelected(.subtitle, index: nil), nil),
             ("subtitle", .subtitleCue(SubtitleCue(text: "Two\nlines", start: .milliseconds(500), end: .milliseconds(1_500))), nil),
             ("subtitle-open-end", .subtitleCue(SubtitleCue(text: "Hello", start: .milliseconds(2_000), end: nil)), nil),
+            ("cache", .cache(CacheStatus(state: .stored, path: "/c/gstplay/media/0a1b")), nil),
+            ("cache-discarded", .cache(CacheStatus(state: .discarded, reason: "disjoint download")), nil),
         ]
     }
 

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Backend
+import Foundation
+
+/// `gstplay cache list|clear|path [--cache-dir DIR]`: what the media cache holds (size, age,
+/// last use, URI), emptying it, and where it is. Runs before the player's own parsing and
+/// never returns (exit 0, 1 when the cache cannot be read or changed, 2 for usage errors).
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Show or clear the media cache of complete http(s) downloads.",
+        usage: "gstplay cache list|clear|path [--cache-dir <dir>]"
+    )
+
+    /// The three actions.
+    enum Action: String, ExpressibleByArgument, CaseIterable {
+        case list, clear, path
+    }
+
+    @Argument(help: ArgumentHelp("list: files with sizes and ages; clear: delete them all; path: the directory."))
+    var action: Action
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Media cache directory (default $XDG_CACHE_HOME/gstplay/media).", valueName: "dir"))
+    var cacheDirectory: String?
+
+    func run() throws {
+        let cache = MediaCache(directory: cacheDirectory)
+        switch action {
+        case .path:
+            print(cache.directory)
+        case .clear:
+            let entries = try Self.check { try cache.entries() }
+            try Self.check { try cache.clear() }
+            print("Removed \(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) from \(cache.directory)")
+        case .list:
+            let entries = try Self.check { try cache.entries() }
+            let now = Date().timeIntervalSince1970
+            for entry in entries.reversed() {
+                print("\(Self.bytes(entry.size).padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                      + "stored \(Self.age(now - entry.storedAt)) ago, used \(Self.age(now - entry.lastUsed)) ago  \(entry.uri)")
+            }
+            print("\(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) in \(cache.directory)")
+        }
+    }
+
+    /// Runs a cache operation; a ``MediaCache/Problem`` becomes one error line and exit 1.
+    private static func check<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let problem as MediaCache.Problem {
+            FileHandle.standardError.write(Data("gstplay: error: media cache: \(problem.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// `812 B`, `86.3 KiB`, `4.8 MiB`, `1.2 GiB`.
+    static func bytes(_ count: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
+        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    /// `12 s`, `5 min`, `3 h`, `2 d`.
+    static func age(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds))
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 86400 { return "\(s / 3600) h" }
+        return "\(s / 86400) d"
+    }
+
+    /// `gstplay cache …`: parses the rest of the arguments and runs; never returns.
+    static func runIfRequested(_ arguments: [String]) {
+        guard arguments.count >= 2, arguments[1] == configuration.commandName else { return }
+        do {
+            var command = try parseAsRoot(Array(arguments.dropFirst(2)))
+            try command.run()
+            Foundation.exit(0)
+        } catch {
+            if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+            if exitCode(for: error) == .success { exit(withError: error) }
+            var message = fullMessage(for: error)
+            if !message.hasSuffix("\n") { message += "\n" }
+            FileHandle.standardError.write(Data(message.utf8))
+            Foundation.exit(2)
+        }
+    }
+}

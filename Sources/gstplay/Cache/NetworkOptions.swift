@@ -1,0 +1,77 @@
+import ArgumentParser
+import Backend
+
+/// `--network-timeout`, `--cache` / `--no-cache`, `--cache-dir`, `--cache-size`: the network
+/// policy and the media cache from the command line. Parsed by ArgumentParser; any thread.
+struct NetworkOptions: ParsableArguments {
+    @Option(name: .customLong("network-timeout"), help: ArgumentHelp(
+        "Seconds without data before a network read fails (then one reconnect, then an error).", valueName: "seconds"))
+    var networkTimeout: Int = 15
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Keep complete http(s) downloads in the media cache and play them from it next time (default on)."))
+    var cache = true
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
+        "Media cache directory (default $XDG_CACHE_HOME/gstplay/media).", valueName: "dir"))
+    var cacheDirectory: String?
+
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp(
+        "Media cache size limit in bytes (suffix k, M or G: 500M; default 2G); least recently used files go first.",
+        valueName: "bytes"))
+    var cacheSize: String?
+
+    /// The settings these options ask for; `ValidationError` (exit 2) for bad values.
+    func settings() throws -> NetworkSettings {
+        guard (1...3600).contains(networkTimeout) else {
+            throw ValidationError("--network-timeout must be between 1 and 3600 seconds (got \(networkTimeout))")
+        }
+        var settings = NetworkSettings(timeoutSeconds: networkTimeout)
+        if let cacheDirectory {
+            guard !cacheDirectory.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--cache-dir needs a directory") }
+            settings.cacheDirectory = cacheDirectory
+        }
+        if let cacheSize {
+            guard let bytes = Self.size(cacheSize), bytes > 0 else {
+                throw ValidationError("--cache-size must be a positive number of bytes such as 500000000, 500M or 2G (got '\(cacheSize)')")
+            }
+            settings.cacheSize = bytes
+        }
+        settings.cacheEnabled = cache
+        return settings
+    }
+
+    /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes.
+    static func size(_ text: String) -> Int64? {
+        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        var scale: Double = 1
+        switch digits.last {
+        case "k", "K": scale = 1024; digits = digits.dropLast()
+        case "m", "M": scale = 1024 * 1024; digits = digits.dropLast()
+        case "g", "G": scale = 1024 * 1024 * 1024; digits = digits.dropLast()
+        default: break
+        }
+        guard let value = Double(digits), value.isFinite, value > 0, value * scale < Double(Int64.max) else { return nil }
+        return Int64((value * scale).rounded())
+    }
+}
+
+/// The validated network and cache settings (part of ``RunOptions``).
+struct NetworkSettings: Equatable, Sendable {
+    var timeoutSeconds = 15
+    var cacheEnabled = true
+    /// nil: the default XDG location.
+    var cacheDirectory: String?
+    var cacheSize = MediaCache.defaultSizeLimit
+
+    /// The cache these settings ask for, nil with `--no-cache`.
+    var cache: MediaCache? {
+        cacheEnabled ? MediaCache(directory: cacheDirectory, sizeLimit: cacheSize) : nil
+    }
+
+    /// Sets the network timeout and the cache on `configuration`.
+    func apply(to configuration: inout PlayerConfiguration) {
+        configuration.networkTimeout = .seconds(timeoutSeconds)
+        configuration.cache = cache
+    }
+}
