@@ -39,6 +39,20 @@ final class NetworkTests: XCTestCase {
         }
     }
 
+    func testAMalformedHTTPURIFailsAtOnceWithoutARetry() {
+        for uri in ["http:///nohost", "http://[bad/x.mp4", "https://"] {
+            let recorder = EventRecorder()
+            let player = player(recorder)
+            player.load(uri)
+            let error = recorder.waitForValue("error for \(uri)") { $0.error }
+            XCTAssertEqual(error?.kind, .invalidInput, uri)
+            XCTAssertTrue(error?.message.hasPrefix("malformed URI") ?? false, "\(String(describing: error))")
+            XCTAssertFalse(recorder.events.contains { if case .warning = $0 { return true } else { return false } }, "no reconnect: \(recorder.events)")
+            XCTAssertEqual(player.refreshStatistics().networkRetries, 0)
+            player.shutdown()
+        }
+    }
+
     func testRedirectLoopFails() {
         let recorder = EventRecorder()
         let player = player(recorder)

@@ -16,6 +16,9 @@ public enum MediaLocation {
             guard gst_uri_is_valid(trimmed) != 0 else {
                 throw PlayerError(kind: .invalidInput, message: "malformed URI '\(trimmed)'", uri: trimmed)
             }
+            if let reason = httpProblem(trimmed) {
+                throw PlayerError(kind: .invalidInput, message: "malformed URI '\(trimmed)': \(reason)", uri: trimmed)
+            }
             return trimmed
         }
         var error: UnsafeMutablePointer<GError>?
@@ -25,6 +28,23 @@ public enum MediaLocation {
             throw PlayerError(kind: .invalidInput, message: "\(text): '\(trimmed)'")
         }
         return String(takingGLibString: raw) ?? trimmed
+    }
+
+    /// Why an http(s) URI cannot be fetched (`g_uri_parse` fails, or no host), nil when it can
+    /// or when it is not http(s): caught here, it fails at once instead of reaching souphttpsrc
+    /// (which logs libsoup criticals and would be retried as a network error).
+    static func httpProblem(_ uri: String) -> String? {
+        let lower = uri.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        guard let parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, &error) else {
+            let text = error.map { String(cString: $0.pointee.message) } ?? "cannot parse it"
+            if error != nil { g_error_free(error) }
+            return text
+        }
+        defer { g_uri_unref(parsed) }
+        guard let host = g_uri_get_host(parsed), host.pointee != 0 else { return "no host" }
+        return nil
     }
 
     /// True when `text` starts with an RFC 3986 scheme followed by `:` (and is not a
