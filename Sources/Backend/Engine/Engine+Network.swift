@@ -33,11 +33,11 @@ extension Engine {
         if wanted != flags { CGStreamer_set_flags(playbin, "flags", wanted) }
     }
 
-    /// After a network error that is not an HTTP error status: reload the URI once, resuming at
-    /// the last position with the same target state; warns instead of failing. Returns false
-    /// when the error must be reported.
+    /// After a network error that is not the server's final word (no HTTP status, or a 5xx; a
+    /// 4xx is final): reload the URI once, resuming at the last position with the same target
+    /// state; warns instead of failing. Returns false when the error must be reported.
     func retryAfterNetworkError(_ error: PlayerError) -> Bool {
-        guard error.kind == .network, error.httpStatus == nil, facts.networkRetriesLeft > 0, let uri = facts.uri else { return false }
+        guard error.kind == .network, (error.httpStatus ?? 500) >= 500, facts.networkRetriesLeft > 0, let uri = facts.uri else { return false }
         let position = hub.snapshot.position
         let intent = playback.inputs.intent
         let target = playback.target
