@@ -212,7 +212,7 @@ final class HostileCLITests: XCTestCase {
     }
 
     func testMalformedURI() throws {
-        assertOneItemError(try run("malformed URI", ["http://[::1"]), input: "http://[::1", ["Error parsing URL"])
+        assertOneItemError(try run("malformed URI", ["http://[::1"]), input: "http://[::1", ["malformed URI 'http://[::1': Invalid IPv6 address"])
     }
 
     func testUnreadableFile() throws {
