@@ -59,7 +59,7 @@ let machine = MachineInfo.gather(context)
 let cases: [(String, (BenchContext) -> CaseOutcome)] = [
     ("startup", StartupCase.run), ("realtime", RealtimeCase.run), ("throughput", ThroughputCase.run),
     ("memory", MemoryCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
-    ("abr", ABRCase.run),
+    ("abr", ABRCase.run), ("cache", CacheCase.run),
 ]
 var outcomes: [CaseOutcome] = []
 let runLoad = LoadSnapshot.now()

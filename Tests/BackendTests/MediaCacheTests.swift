@@ -59,6 +59,20 @@ final class MediaCacheTests: XCTestCase {
         XCTAssertEqual(Set(entry.keys), ["uri", "key", "size", "etag", "lastModified", "storedAt", "lastUsed"])
     }
 
+    func testFindReadsWithoutWritingAndTouchMarksTheUse() throws {
+        let cache = MediaCache(directory: dir)
+        XCTAssertNil(cache.find("http://x/a"), "no directory yet: nothing, and nothing created")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+        let stored = try cache.store(uri: "http://x/a", file: download(cache, "http://x/a", count: 10), expectedSize: 10)
+        let index = try Data(contentsOf: URL(fileURLWithPath: dir + "/index.json"))
+        XCTAssertEqual(cache.find("http://x/a"), stored)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/index.json")), index, "find does not write")
+        try cache.touch("http://x/a")
+        XCTAssertGreaterThan(try XCTUnwrap(cache.entries().first).lastUsed, stored.lastUsed)
+        truncate(dir + "/" + MediaCache.key(for: "http://x/a"), 5)
+        XCTAssertNil(cache.find("http://x/a"), "a file of the wrong size is not served")
+    }
+
     func testAnIncompleteDownloadIsRefusedAndDeleted() throws {
         let cache = MediaCache(directory: dir)
         let partial = try download(cache, "http://x/b", count: 500)

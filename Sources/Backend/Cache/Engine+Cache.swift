@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 import Glibc
 
 /// The media cache in the player (loop thread): a hit plays the cached file; a miss plays over
@@ -25,8 +26,12 @@ extension Engine {
     func cacheResolve(_ uri: String) -> String {
         guard let cache = configuration.cache, uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return uri }
         do {
-            if let entry = try cache.lookup(uri) {
+            if let entry = cache.find(uri) {
                 let path = cache.path(of: entry)
+                // The LRU write (index rewrite, fsyncs) runs off the loop thread and after the
+                // start-up (a second later), so its disk flushes do not compete with the first
+                // reads of the file. Repair of a broken cache happens on the miss path below.
+                DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { try? cache.touch(uri) }
                 setCacheStatus(CacheStatus(state: .hit, path: path))
                 return String(takingGLibString: gst_filename_to_uri(path, nil)) ?? uri
             }

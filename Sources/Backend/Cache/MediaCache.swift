@@ -99,6 +99,22 @@ public struct MediaCache: Sendable {
         return found
     }
 
+    /// The complete cached file for `uri` without changing anything: a shared `flock`, the
+    /// index read, the file's size checked. For the player's start-up path; ``touch(_:)`` then
+    /// records the use (an index write with fsyncs) off that path.
+    public func find(_ uri: String) -> Entry? {
+        let lock = open(directory + "/lock", O_RDONLY | O_CLOEXEC)
+        guard lock >= 0 else { return nil }
+        while flock(lock, LOCK_SH) != 0 && errno == EINTR {}
+        defer { flock(lock, LOCK_UN); close(lock) }
+        guard let entry = readIndex().first(where: { $0.uri == uri && $0.key == Self.key(for: uri) }) else { return nil }
+        var info = stat()
+        return stat(path(of: entry), &info) == 0 && Int64(info.st_size) == entry.size ? entry : nil
+    }
+
+    /// Marks `uri` as used now (the LRU order); nothing when it is not cached.
+    public func touch(_ uri: String) throws(Problem) { _ = try lookup(uri) }
+
     /// A `mkstemp` template for a download of `uri` under `partial/` (created if missing), named
     /// after this process so a later operation can remove it once the process is gone.
     public func partialTemplate(for uri: String) throws(Problem) -> String {

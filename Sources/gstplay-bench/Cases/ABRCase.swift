@@ -151,16 +151,19 @@ private final class ABRWatcher: PlayerDelegate {
     }
 }
 
-/// `http_test_server.py --hls DIR` for one run: its port, its /control endpoints, its request log.
-private final class BenchServer: @unchecked Sendable {
+/// `http_test_server.py --hls DIR` (or with other arguments, e.g. `--media DIR`) for one run:
+/// its port, its /control endpoints, its request log. Used by the `abr` and `cache` cases.
+final class BenchServer: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()
     let port: Int
 
-    init(script: String, hls: String) throws {
+    convenience init(script: String, hls: String) throws { try self.init(script: script, arguments: ["--hls", hls]) }
+
+    init(script: String, arguments: [String]) throws {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--hls", hls]
+        process.arguments = ["python3", script] + arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -177,6 +180,13 @@ private final class BenchServer: @unchecked Sendable {
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
     func control(_ query: String) { _ = try? Data(contentsOf: URL(string: url("/control/\(query)"))!) }
+
+    /// How many requests the server logged (then clears the log).
+    func requestCount() -> Int {
+        guard let data = try? Data(contentsOf: URL(string: url("/log?clear=1"))!),
+              let list = try? JSONSerialization.jsonObject(with: data) as? [Any] else { return -1 }
+        return list.count
+    }
 
     /// First variant, switches and the variant sequence from the request log.
     func summarise(into result: inout ABRCase.Result) {
