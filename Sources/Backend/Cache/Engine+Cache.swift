@@ -37,6 +37,14 @@ extension Engine {
             }
             cacheDownload.begin(uri: uri, template: try cache.partialTemplate(for: uri))
             setCacheStatus(CacheStatus(state: .miss))
+            // Stores as soon as the download is complete, not only at EOS or stop (the
+            // completion message can be missing in 1.22).
+            timers.cacheCheck = loop.addTimer(every: .milliseconds(500)) { [unowned self] in
+                if self.cacheDownload.current.uri != nil { self.cacheFinish(final: false) }
+                guard self.cacheDownload.current.uri == nil else { return true }
+                self.timers.cacheCheck = nil
+                return false
+            }
         } catch {
             publish(.warning(PlayerError(kind: .other, message: "media cache: \(error.description)", uri: uri)))
         }

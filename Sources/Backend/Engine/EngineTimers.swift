@@ -13,11 +13,14 @@ final class EngineTimers {
     var openWatchdog: TimerSource?
     /// Refreshes the adaptive-streaming monitor (buffer level, hlsdemux2 bandwidth).
     var adaptive: TimerSource?
+    /// Checks whether a download into the media cache is complete (``MediaCache``).
+    var cacheCheck: TimerSource?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog).
+    /// Removes the timers that belong to the current media (seek, open watchdog, cache check).
     func cancelMediaTimers() {
         seek?.destroy(); seek = nil
         openWatchdog?.destroy(); openWatchdog = nil
+        cacheCheck?.destroy(); cacheCheck = nil
     }
 
     /// Removes every timer. Idempotent.
