@@ -56,8 +56,12 @@ final class GstplayProcess: @unchecked Sendable {
         return result
     }
 
-    /// `XDG_CACHE_HOME` of the children: `<tmp>/gstplay-tests-cache-<pid>`.
-    static let testCacheHome = NSTemporaryDirectory() + "gstplay-tests-cache-\(getpid())"
+    /// `XDG_CACHE_HOME` of the children: `<tmp>/gstplay-tests-cache-<pid>`, removed when the
+    /// test process exits.
+    static let testCacheHome: String = {
+        atexit { try? FileManager.default.removeItem(atPath: GstplayProcess.testCacheHome) }
+        return NSTemporaryDirectory() + "gstplay-tests-cache-\(getpid())"
+    }()
 
     /// A child that dies early closes its stdin pipe: writing to it must give EPIPE here, not
     /// kill the whole test process with SIGPIPE.
