@@ -300,7 +300,7 @@ final class HostileCLITests: XCTestCase {
         let started = Date()
         let outcome = try run("HTTP server stalls", ["--network-timeout", "1", "--no-cache", location], timeout: 60)
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "two 1 s timeouts, not the 15 s default")
-        assertOneItemError(outcome, input: location, ["Internal data stream error."])
+        assertOneItemError(outcome, input: location, ["the server sent no data within the network timeout, or the connection was lost"])
         XCTAssertEqual(outcome.warningLines.filter { $0.contains("reconnecting once") }.count, 1, "retried once: \(outcome.stderr)")
     }
 

@@ -31,7 +31,7 @@ extension PlayerError {
         }
         let domain = gerror.pointee.domain
         let code = Int(gerror.pointee.code)
-        let text = gerror.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        var text = gerror.pointee.message.map { String(cString: $0) } ?? "unknown error"
         var kind: Kind
         switch domain {
         case gst_resource_error_quark(): kind = .resource
@@ -46,6 +46,11 @@ extension PlayerError {
             kind = .missingPlugin
         } else if facts.isNetworkURI, kind == .resource || (kind == .stream && element == "source") || httpStatus.map({ $0 >= 300 }) == true {
             kind = .network
+            if element == "source", domain == gst_stream_error_quark(), code == Int(GST_STREAM_ERROR_FAILED.rawValue), (httpStatus ?? 200) < 300 {
+                // souphttpsrc logs "Socket I/O timed out" (or the reset) but posts only the generic
+                // flow error of its streaming loop ("Internal data stream error.").
+                text = "the server sent no data within the network timeout, or the connection was lost"
+            }
         }
         self.init(kind: kind, code: code, element: element, message: text, debug: debugText,
                   missingPlugins: facts.missingPlugins, uri: facts.uri,
