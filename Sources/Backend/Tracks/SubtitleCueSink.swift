@@ -1,5 +1,4 @@
 import CGStreamer
-import Foundation
 
 /// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
 /// `fakesink` that renders on the clock (`sync=true`, so its `handoff` fires when a cue is due),
@@ -96,7 +95,7 @@ enum CueText {
             if !inTag { text.append(character) }
         }
         for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: value)
+            text = text.replacingAll(entity, with: value)
         }
         return String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" }.reversed())
     }
