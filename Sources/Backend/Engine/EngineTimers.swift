@@ -15,12 +15,15 @@ final class EngineTimers {
     var adaptive: TimerSource?
     /// Checks whether a download into the media cache is complete (``MediaCache``).
     var cacheCheck: TimerSource?
+    /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
+    var cue: TimerSource?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cache check).
+    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue).
     func cancelMediaTimers() {
         seek?.destroy(); seek = nil
         openWatchdog?.destroy(); openWatchdog = nil
         cacheCheck?.destroy(); cacheCheck = nil
+        cue?.destroy(); cue = nil
     }
 
     /// Removes every timer. Idempotent.

@@ -147,11 +147,12 @@ extension Engine {
         CGStreamer_set_int64(playbin, "av-offset", gint64(milliseconds) * 1_000_000)
     }
 
-    /// A cue reached the text sink: published with the subtitle offset applied to its times.
+    /// A cue reached the text sink: published with the subtitle offset applied to its times,
+    /// when it is due (``publishWhenDue(_:)``).
     private func cueArrived(_ raw: SubtitleCueSink.RawCue) {
         guard playback.inputs.loaded, playback.inputs.prerolled, !playback.inputs.failed, !tracks.subtitlesOff, !raw.text.isEmpty else { return }
         let offset = MediaTime(nanoseconds: tracks.offsets.withLock { $0.subtitle } * 1_000_000)
-        publish(.subtitleCue(SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset })))
+        publishWhenDue(SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset }))
     }
 
     /// Subtitles on or off without touching playbin's `flags` (changing the `text` flag while

@@ -24,6 +24,8 @@ final class TrackState: @unchecked Sendable {
     var subtitlesOff = false
     /// Offsets in milliseconds (playbin `text-offset` / `av-offset`); lock-protected, any thread.
     let offsets = Mutex<(subtitle: Int64, audio: Int64)>((0, 0))
+    /// Cues that arrived before they were due, earliest first (``Engine/publishWhenDue(_:)``).
+    var heldCues: [SubtitleCue] = []
     /// A subtitle file asked for before any media was loaded: the next load's `suburi`.
     var deferredSubtitle: String?
 
@@ -33,6 +35,7 @@ final class TrackState: @unchecked Sendable {
     /// Forgets per-media facts for a load of `uri`; the subtitle file stays only for the same media.
     func prepareLoad(uri: String?) {
         tags = MediaTags()
+        heldCues = []
         if uri != subtitleForMediaURI {
             subtitleURI = nil
             subtitleForMediaURI = nil
