@@ -51,7 +51,7 @@ enum AdaptiveCommands {
         case .stallStarted:
             return "Stalled: waiting for the buffer to refill"
         case .stallEnded(let seconds):
-            return "Resumed after a \(String(format: "%.1f", seconds)) s stall"
+            return "Resumed after a \(CFormat.number("%.1f", seconds)) s stall"
         }
     }
 }

@@ -40,7 +40,7 @@ struct AdaptiveOptions: ParsableArguments {
 
     /// `800000`, `800k`, `1.5M` → bits/s.
     static func bitrate(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let scale: Double
         var digits = Substring(trimmed)
         switch trimmed.last {

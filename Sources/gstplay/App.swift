@@ -1,5 +1,10 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Wires the program together: the output, the player, the inbox and its producers (the
 /// player-event bridge, the stdin reader thread, the signal watcher), then hands everything to

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A wrong command or argument, with the one-line message the user sees after `error: `.
 /// A plain value; any thread.
@@ -165,12 +169,12 @@ enum ConsoleCommand: Equatable, Sendable {
     /// any amount of spaces or tabs. Blank lines are the caller's business (they are ignored by
     /// the console); here they are an error.
     static func parse(_ line: String) -> Result<ConsoleCommand, ConsoleError> {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespaceAndNewlines()
         guard let wordEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
             return parse(word: trimmed, arguments: [], rest: "")
         }
         let word = String(trimmed[..<wordEnd])
-        let rest = trimmed[wordEnd...].trimmingCharacters(in: .whitespaces)
+        let rest = trimmed[wordEnd...].trimmingWhitespace()
         let arguments = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         return parse(word: word, arguments: arguments, rest: rest)
     }
@@ -178,8 +182,8 @@ enum ConsoleCommand: Equatable, Sendable {
     /// Parses a command given as words, as in the JSON form `["seek", "+10"]`.
     static func parse(words: [String]) -> Result<ConsoleCommand, ConsoleError> {
         guard let first = words.first else { return .failure(ConsoleError("empty command")) }
-        let word = first.trimmingCharacters(in: .whitespaces)
-        let arguments = words.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let word = first.trimmingWhitespace()
+        let arguments = words.dropFirst().map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         return parse(word: word, arguments: Array(arguments), rest: arguments.joined(separator: " "))
     }
 

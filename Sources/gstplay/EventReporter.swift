@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a Backend event belongs in the playlist: its 0-based index, the list size, the
 /// location as the user typed it, and its URI. A plain value; any thread.
@@ -100,10 +104,10 @@ final class EventReporter {
         case .mediaInfo(let info):
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
         case .trackSelected(let kind, let index):
-            note(index.map { "\(kind.rawValue.capitalized) track \($0)" } ?? "Subtitles off")
+            note(index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
         case .subtitleCue(let cue):
             // On a terminal the cue is printed when due, so it stands above the status line.
-            if drawsStatus { output.out("  \(cue.text.replacingOccurrences(of: "\n", with: " / "))") }
+            if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }
         case .adaptive(let adaptive):
             if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
             if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }
@@ -123,7 +127,7 @@ final class EventReporter {
     /// the missing plugins the message does not name already.
     static func text(of error: PlayerError) -> String {
         var text = error.message
-        if let reason = systemReason(inDebug: error.debug), !text.localizedCaseInsensitiveContains(reason) { text += " (\(reason))" }
+        if let reason = systemReason(inDebug: error.debug), !text.containsIgnoringCase(reason) { text += " (\(reason))" }
         if let status = error.httpStatus, !text.contains(String(status)) { text += " (HTTP \(status))" }
         let missing = error.missingPlugins.filter { !error.message.contains($0) }
         if !missing.isEmpty { text += " (missing: " + missing.joined(separator: ", ") + ")" }
@@ -134,7 +138,7 @@ final class EventReporter {
     /// `system error: <reason>` (e.g. filesrc's `system error: Permission denied`), or nil.
     static func systemReason(inDebug debug: String?) -> String? {
         guard let last = debug?.split(whereSeparator: \.isNewline).last, last.hasPrefix("system error: ") else { return nil }
-        let reason = last.dropFirst("system error: ".count).trimmingCharacters(in: .whitespaces)
+        let reason = last.dropFirst("system error: ".count).trimmingWhitespace()
         return reason.isEmpty ? nil : String(ConsoleCommand.printable(reason))
     }
 

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The command line (swift-argument-parser): options, validation, `--help`, `--version`,
 /// `--generate-completion-script`. The async `main`; ``main()`` never returns.
@@ -102,7 +107,7 @@ struct GstplayCommand: AsyncParsableCommand {
     /// The checked options; throws `ValidationError` (exit code 2) for bad values.
     func makeOptions() throws -> RunOptions {
         guard !locations.isEmpty || forget else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
-        if let empty = locations.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
         var options = RunOptions(locations: locations)
@@ -154,14 +159,14 @@ struct GstplayCommand: AsyncParsableCommand {
     private static func sink(_ text: String?, disabled: Bool, option: String) throws -> SinkChoice {
         if disabled { return .disabled }
         guard let text else { return .automatic }
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw ValidationError("\(option) needs an element name or a bin description") }
         return .description(trimmed)
     }
 
     func run() async throws {
         let code = await App(options: try makeOptions()).run()
-        Foundation.exit(code)
+        Glibc.exit(code)
     }
 
     /// Like ArgumentParser's `main()`, but usage errors exit with 2 (ArgumentParser uses
@@ -183,8 +188,8 @@ struct GstplayCommand: AsyncParsableCommand {
             if exitCode(for: error) == .success { exit(withError: error) }
             var message = fullMessage(for: error)
             if !message.hasSuffix("\n") { message += "\n" }
-            FileHandle.standardError.write(Data(message.utf8))
-            Foundation.exit(ExitStatus.usage)
+            Output.writeAll(STDERR_FILENO, message)
+            Glibc.exit(ExitStatus.usage)
         }
     }
 }

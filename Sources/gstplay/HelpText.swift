@@ -1,15 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The texts shared by `--help`, the console's `help` and the `?` key. Pure; any thread.
 enum HelpText {
     /// Key bindings, one per line.
     static var keys: [String] {
-        KeyAction.bindings.map { "  " + $0.keys.padding(toLength: 12, withPad: " ", startingAt: 0) + $0.summary }
+        KeyAction.bindings.map { "  " + $0.keys.padded(toLength: 12) + $0.summary }
     }
 
     /// Console commands, one per line.
     static var commands: [String] {
-        ConsoleCommand.usage.map { "  " + $0.syntax.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }
+        ConsoleCommand.usage.map { "  " + $0.syntax.padded(toLength: 20) + $0.summary }
     }
 
     /// The `--help` discussion: keys, console, JSON, exit codes.

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reading `--json` requests (version 1, see docs/PROTOCOL.md). The lines written back are the
 /// `Encodable` types in Wire/. Pure functions over values; any thread.
@@ -14,7 +18,7 @@ enum JSONProtocol {
     /// `{"command": ["seek", "+10"], "request_id": 7}` or `{"command": "pause"}`; anything
     /// else is a text command.
     static func parseRequest(_ line: String) -> Request {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespaceAndNewlines()
         guard let first = trimmed.first, first == "{" || first == "[" || first == "\"" else {
             return Request(id: .absent, command: ConsoleCommand.parse(trimmed))
         }

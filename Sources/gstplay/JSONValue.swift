@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A decoded JSON value: the input type of the request parser (``JSONProtocol/parseRequest(_:)``),
 /// which needs to tell a missing key from a wrong type to answer with the right message.
@@ -19,8 +23,9 @@ enum JSONValue: Sendable, Equatable {
         } catch let error as DecodingError {
             switch error {
             case .dataCorrupted(let context):
-                let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-                throw JSONParseError(message: underlying ?? context.debugDescription)
+                // Malformed text: "The given data was not valid JSON." (the decoder gives no
+                // underlying error on Linux, with or without Foundation).
+                throw JSONParseError(message: context.debugDescription)
             default:
                 throw JSONParseError(message: "\(error)")
             }

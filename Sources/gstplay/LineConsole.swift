@@ -1,4 +1,10 @@
+import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 
 /// Cuts a byte stream into lines. Lines end at `\n` (a trailing `\r` is dropped); bytes that
@@ -76,13 +82,10 @@ final class LineConsole: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "gstplay-console"
-        thread.start()
+        DetachedThread.start(name: "gstplay-console") { [self] in self.run() }   // name visible in /proc
     }
 
     private func run() {
-        Thread.current.name = "gstplay-console"   // names the OS thread (visible in /proc)
         var splitter = LineSplitter(maxLength: maxLineLength)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 
 /// Writes whole lines to stdout and stderr, each with one unbuffered `write(2)` loop (so a

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Console lines, keys and commands: the input half of the CLI actor. Each line's reply is
 /// written before the next input is taken.
@@ -19,7 +23,7 @@ extension PlaybackController {
 
     /// One line from the console (text or, in `--json` mode, JSON or text).
     func handle(line: String) {
-        guard !line.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+        guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if settings.json {
             let request = JSONProtocol.parseRequest(line)
             switch request.command {

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Playlist files given on the command line (issue #12): a local `.m3u`/`.m3u8`/`.pls` argument
 /// is replaced by its entries (relative entries resolved against the playlist's directory,
@@ -35,8 +39,7 @@ enum PlaylistArguments {
     }
 
     private static func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+        PathText.isDirectory(path)
     }
 }
 

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The play-queue console commands (issue #12): `playlist`, `playlist save <path>`, `jump N`,
 /// `remove N`, `move A B`, `clear`, `shuffle on|off`, `loop none|one|all`. Indexes are 0-based,
@@ -24,7 +28,7 @@ enum QueueConsoleCommand: Equatable, Sendable {
         guard first.lowercased() == "save" else {
             return .failure(ConsoleError("playlist: unexpected argument '\(ConsoleCommand.printable(first))' (expected nothing or 'save <path>')"))
         }
-        let path = arguments.rest.dropFirst(first.count).trimmingCharacters(in: .whitespaces)
+        let path = arguments.rest.dropFirst(first.count).trimmingWhitespace()
         guard !path.isEmpty else { return .failure(ConsoleError("playlist save: missing argument (expected a file path)")) }
         return .success(.queue(.save(path)))
     }

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The answer to `status`: a copy of the player's snapshot plus where we are in the playlist,
 /// as reply data (``WireStatus``) and as one `key=value` text line. Pure value; any thread.

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--resume` and `--forget` (issue #12): where each item was left, kept in the Backend's
 /// ``ResumeStore`` (`$XDG_STATE_HOME/gstplay/resume.json`). Problems with the state file are one

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A seek target as typed by a user: `90`, `1:30`, `1:02:03.5` (absolute), `+10`, `-5`,
 /// `-1:00` (relative to the current position) or `50%` (fraction of the duration).
@@ -17,7 +21,7 @@ enum SeekArgument: Equatable, Sendable {
 
     /// Parses one time argument. Errors name the input and what was wrong with it.
     static func parse(_ text: String) -> Result<SeekArgument, ConsoleError> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let shown = ConsoleCommand.printable(trimmed)
         guard !trimmed.isEmpty else { return .failure(ConsoleError("empty time (expected \(formats))")) }
         if trimmed.hasSuffix("%") {

@@ -1,5 +1,10 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 
 /// SIGINT and SIGTERM as `DispatchSource` signal sources (the default actions are ignored so

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Backend
 
 /// The one-line TTY status: state, `H:MM:SS / H:MM:SS`, a progress bar fitted to the terminal
@@ -86,7 +90,7 @@ struct StatusLine: Equatable, Sendable {
     /// then the text is cut.
     func render(columns: Int) -> String {
         let limit = max(1, columns - 1)
-        let head = Self.label(state).padding(toLength: 9, withPad: " ", startingAt: 0) + " " + times
+        let head = Self.label(state).padded(toLength: 9) + " " + times
         let tail = extras.joined(separator: " ")
         let fixed = head.count + (tail.isEmpty ? 0 : tail.count + 1)
         if fixed + 1 + Self.minimumBarWidth <= limit {

@@ -1,5 +1,10 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 
 // Single-key control on a TTY, like gst-play's gst-play-kb.c: the terminal goes into a
@@ -215,15 +220,12 @@ final class KeyReader: Sendable {
     }
 
     func start() {
-        let thread = Thread { [self] in self.run() }
-        thread.name = "gstplay-keys"
-        thread.start()
+        DetachedThread.start(name: "gstplay-keys") { [self] in self.run() }   // name visible in /proc
     }
 
     func stop() { stopped.store(true, ordering: .releasing) }
 
     private func run() {
-        Thread.current.name = "gstplay-keys"      // names the OS thread (visible in /proc)
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 64)
         while !stopped.load(ordering: .acquiring) {

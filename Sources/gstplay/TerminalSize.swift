@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Terminal facts (`isatty`, `ioctl(TIOCGWINSZ)`). Any thread.
 enum TerminalSize {

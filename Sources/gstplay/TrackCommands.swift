@@ -100,7 +100,7 @@ enum TrackCommands {
         if let title = track.title { parts.append("\"\(title)\"") }
         if let video = track.video {
             var size = "\(video.width)x\(video.height)"
-            if let fps = video.framesPerSecond { size += String(format: " %.3g fps", fps) }
+            if let fps = video.framesPerSecond { size += " " + CFormat.number("%.3g", fps) + " fps" }
             if video.pixelAspectNumerator != video.pixelAspectDenominator { size += " PAR \(video.pixelAspectNumerator):\(video.pixelAspectDenominator)" }
             parts.append(size)
         }

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--list-tracks`: prerolls each item (paused, fake sinks, nothing rendered), prints its track
 /// table (text) or `tracks` events (`--json`) on stdout, and exits: 0 when every item could be

@@ -63,7 +63,7 @@ struct TrackOptions: ParsableArguments {
         }
         settings.subtitleOffset = subtitleOffset ?? 0
         settings.audioOffset = audioOffset ?? 0
-        if subtitleFiles.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if subtitleFiles.contains(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("--sub-file needs a path")
         }
         return settings

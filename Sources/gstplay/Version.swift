@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Version strings for `--version` and the JSON `hello` event. Pure values; any thread.
 enum GstplayVersion {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// `gstplay cache list|clear|path [--cache-dir DIR]`: what the media cache holds (size, age,
 /// last use, URI), emptying it, and where it is. Runs before the player's own parsing and
@@ -36,7 +41,7 @@ struct CacheCommand: ParsableCommand {
             let entries = try Self.check { try cache.entries() }
             let now = Date().timeIntervalSince1970
             for entry in entries.reversed() {
-                print("\(Self.bytes(entry.size).padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                print("\(Self.bytes(entry.size).padded(toLength: 10)) "
                       + "stored \(Self.age(now - entry.storedAt)) ago, used \(Self.age(now - entry.lastUsed)) ago  \(entry.uri)")
             }
             print("\(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) in \(cache.directory)")
@@ -46,7 +51,7 @@ struct CacheCommand: ParsableCommand {
     /// Runs a cache operation; a ``MediaCache/Problem`` becomes one error line and exit 1.
     private static func check<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let problem as MediaCache.Problem {
-            FileHandle.standardError.write(Data("gstplay: error: media cache: \(problem.description)\n".utf8))
+            Output.writeAll(STDERR_FILENO, "gstplay: error: media cache: \(problem.description)\n")
             throw ExitCode(1)
         }
     }
@@ -57,7 +62,7 @@ struct CacheCommand: ParsableCommand {
         var value = Double(count)
         var unit = 0
         while value >= 1024 && unit < units.count - 1 { value /= 1024; unit += 1 }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+        return unit == 0 ? "\(count) B" : CFormat.number("%.1f", value) + " " + units[unit]
     }
 
     /// `12 s`, `5 min`, `3 h`, `2 d`.
@@ -75,14 +80,14 @@ struct CacheCommand: ParsableCommand {
         do {
             var command = try parseAsRoot(Array(arguments.dropFirst(2)))
             try command.run()
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch {
-            if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+            if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
             if exitCode(for: error) == .success { exit(withError: error) }
             var message = fullMessage(for: error)
             if !message.hasSuffix("\n") { message += "\n" }
-            FileHandle.standardError.write(Data(message.utf8))
-            Foundation.exit(2)
+            Output.writeAll(STDERR_FILENO, message)
+            Glibc.exit(2)
         }
     }
 }

@@ -28,7 +28,7 @@ struct NetworkOptions: ParsableArguments {
         }
         var settings = NetworkSettings(timeoutSeconds: networkTimeout)
         if let cacheDirectory {
-            guard !cacheDirectory.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--cache-dir needs a directory") }
+            guard !cacheDirectory.trimmingWhitespace().isEmpty else { throw ValidationError("--cache-dir needs a directory") }
             settings.cacheDirectory = cacheDirectory
         }
         if let cacheSize {
@@ -43,7 +43,7 @@ struct NetworkOptions: ParsableArguments {
 
     /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes.
     static func size(_ text: String) -> Int64? {
-        var digits = Substring(text.trimmingCharacters(in: .whitespaces))
+        var digits = Substring(text.trimmingWhitespace())
         var scale: Double = 1
         switch digits.last {
         case "k", "K": scale = 1024; digits = digits.dropLast()

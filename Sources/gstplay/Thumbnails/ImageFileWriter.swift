@@ -1,5 +1,10 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Writes image files so that a failure leaves nothing behind: each file goes to a temporary
 /// name in its target directory (`open(O_CREAT|O_EXCL)`), then `rename(2)` puts it in place.
@@ -16,17 +21,15 @@ enum ImageFileWriter {
     /// directory or whose directory is missing or not writable; an output directory that is a
     /// file or cannot be created.
     static func checkDestination(_ destination: ThumbnailsRequest.Destination) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
         switch destination {
         case .sheet(let path):
-            if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            if PathText.isDirectory(path) {
                 throw Failure(path: path, reason: "it is a directory")
             }
             try checkWritableDirectory(parent(of: path), for: path)
         case .directory(let path):
-            if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-                guard isDirectory.boolValue else { throw Failure(path: path, reason: "it is not a directory") }
+            if PathText.exists(path) {
+                guard PathText.isDirectory(path) else { throw Failure(path: path, reason: "it is not a directory") }
                 try checkWritableDirectory(path, for: path)
             } else {
                 try checkWritableDirectory(parent(of: path), for: path)
@@ -36,14 +39,14 @@ enum ImageFileWriter {
 
     /// Writes `bytes` to `path` through a temporary file and a rename.
     static func write(_ bytes: Data, to path: String) throws {
-        let temporary = parent(of: path) + "/." + (path as NSString).lastPathComponent + ".tmp-\(getpid())"
+        let temporary = parent(of: path) + "/." + PathText.lastComponent(path) + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         var failure: String?
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = String(cString: strerror(errno)); return
@@ -62,18 +65,15 @@ enum ImageFileWriter {
     /// Writes every file into `directory` (created when missing); on a failure removes the
     /// files already written (and the directory if it was created here).
     static func writeAll(_ files: [(name: String, bytes: Data)], into directory: String) throws {
-        let manager = FileManager.default
         var created = false
-        if !manager.fileExists(atPath: directory) {
-            do { try manager.createDirectory(atPath: directory, withIntermediateDirectories: false) } catch {
-                throw Failure(path: directory, reason: (error as NSError).localizedDescription)
-            }
+        if !PathText.exists(directory) {
+            guard mkdir(directory, 0o777) == 0 else { throw Failure(path: directory, reason: String(cString: strerror(errno))) }
             created = true
         }
         var written: [String] = []
         do {
             for file in files {
-                let path = (directory as NSString).appendingPathComponent(file.name)
+                let path = PathText.appending(file.name, to: directory)
                 try write(file.bytes, to: path)
                 written.append(path)
             }
@@ -87,8 +87,8 @@ enum ImageFileWriter {
     /// The file name of a location without directories and extension (`clip` for `/a/clip.mp4`,
     /// also for URIs).
     static func baseName(of location: String) -> String {
-        let last = (location.split(separator: "/").last.map(String.init) ?? location).removingPercentEncoding ?? location
-        let stem = (last as NSString).deletingPathExtension
+        let last = location.split(separator: "/").last.map(String.init) ?? location
+        let stem = PathText.deletingExtension(PathText.removingPercentEncoding(last) ?? last)
         let cleaned = stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
         return cleaned.isEmpty ? "media" : String(cleaned)
     }
@@ -105,13 +105,12 @@ enum ImageFileWriter {
     }
 
     private static func parent(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.deletingLastComponent(path)
         return directory.isEmpty ? "." : directory
     }
 
     private static func checkWritableDirectory(_ directory: String, for path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard PathText.isDirectory(directory) else {
             throw Failure(path: path, reason: "no such directory \(directory)")
         }
         guard access(directory, W_OK | X_OK) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }

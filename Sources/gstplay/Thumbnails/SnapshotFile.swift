@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where `snapshot [path]` (console, JSON, the `S` key) writes, and the writing itself.
 /// Pure naming plus one atomic write; any thread.
@@ -18,15 +22,14 @@ enum SnapshotFile {
                        isDirectory: (String) -> Bool = defaultIsDirectory) -> (path: String, format: ImageFormat) {
         let name = "gstplay-\(ImageFileWriter.baseName(of: location))-\(ImageFileWriter.timestamp(position)).png"
         guard let argument, !argument.isEmpty else { return (name, .png) }
-        if isDirectory(argument) { return ((argument as NSString).appendingPathComponent(name), .png) }
+        if isDirectory(argument) { return (PathText.appending(name, to: argument), .png) }
         let lower = argument.lowercased()
         return (argument, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
     }
 
     /// True for an existing directory.
     static func defaultIsDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        PathText.isDirectory(path)
     }
 
     /// Takes the player's current frame (``Player/snapshotNow(format:maxSize:)``, waits for its

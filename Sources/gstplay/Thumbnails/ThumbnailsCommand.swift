@@ -1,6 +1,11 @@
 import ArgumentParser
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// `gstplay thumbnails <file> [--count 16] [--width 240] [--columns 4] [--accurate]
 /// (-o sheet.png | --out-dir DIR)`: a contact sheet (one PNG grid with each tile's time
@@ -52,7 +57,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
 
     /// The checked request; throws `ValidationError` (exit 2) for bad values.
     func makeRequest() throws -> ThumbnailsRequest {
-        guard !location.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("empty file name") }
+        guard !location.trimmingWhitespace().isEmpty else { throw ValidationError("empty file name") }
         let destination: ThumbnailsRequest.Destination
         switch (output, outputDirectory) {
         case (let file?, nil):
@@ -86,7 +91,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         return try items.map { item in
             switch SeekArgument.parse(item) {
             case .success(.absolute(let time)): return time
-            case .success: throw ValidationError("--times: '\(item.trimmingCharacters(in: .whitespaces))' is not a time from the start (use seconds or [H:]M:SS[.f])")
+            case .success: throw ValidationError("--times: '\(item.trimmingWhitespace())' is not a time from the start (use seconds or [H:]M:SS[.f])")
             case .failure(let error): throw ValidationError("--times: \(error.message)")
             }
         }
@@ -94,7 +99,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let code = await ThumbnailsRun(request: try makeRequest()).run()
-        Foundation.exit(code)
+        Glibc.exit(code)
     }
 
     /// When `arguments[1]` is `thumbnails`, parses the rest and runs it, never returning; does
@@ -108,16 +113,16 @@ struct ThumbnailsCommand: AsyncParsableCommand {
             guard let thumbnails = command as? ThumbnailsCommand else {
                 var other = command // --help and friends
                 try other.run()
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             try await thumbnails.run()
-            Foundation.exit(0)
+            Glibc.exit(0)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
             var message = fullMessage(for: error)
             if !message.hasSuffix("\n") { message += "\n" }
-            FileHandle.standardError.write(Data(message.utf8))
-            Foundation.exit(2)
+            Output.writeAll(STDERR_FILENO, message)
+            Glibc.exit(2)
         }
     }
 }

@@ -1,5 +1,10 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A checked `gstplay thumbnails` request.
 struct ThumbnailsRequest: Equatable, Sendable {
@@ -36,7 +41,7 @@ struct ThumbnailsRun {
             return 0
         } catch {
             ProgressBar.clear(enabled: showsProgress)
-            FileHandle.standardError.write(Data("gstplay: error: \(error)\n".utf8))
+            Output.writeAll(STDERR_FILENO, "gstplay: error: \(error)\n")
             return 1
         }
     }
@@ -111,7 +116,7 @@ struct ThumbnailsFailure: Error, CustomStringConvertible {
 enum ProgressBar {
     /// `\r[#######.........]  7/16` (cleared to the end of the line).
     static func draw(done: Int, total: Int, width: Int = 30) {
-        FileHandle.standardError.write(Data(("\r" + line(done: done, total: total, width: width) + "\u{1B}[K").utf8))
+        Output.writeAll(STDERR_FILENO, "\r" + line(done: done, total: total, width: width) + "\u{1B}[K")
     }
 
     /// The bar's text. Pure.
@@ -123,6 +128,6 @@ enum ProgressBar {
 
     /// Removes the bar (`\r` + clear line) when one may be on screen.
     static func clear(enabled: Bool) {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { Output.writeAll(STDERR_FILENO, "\r\u{1B}[K") }
     }
 }

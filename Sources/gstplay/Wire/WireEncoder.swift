@@ -1,5 +1,10 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The one writer of JSON for the `--json` protocol (docs/PROTOCOL.md): every event and reply
 /// is an `Encodable` value from this folder, turned into one line by ``line(_:)`` with one

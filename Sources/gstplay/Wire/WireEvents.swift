@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
 /// structs below), written into the same object. A plain value; any thread.

@@ -1,5 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The id a request carried, echoed in its reply. Text commands have none (``absent``: their
 /// replies carry no `request_id` key); JSON requests always get one back (`null` when missing or
