@@ -30,6 +30,15 @@ extension Player {
         return player
     }
 
+    /// A ``forTesting(_:sync:configure:)`` player for the adaptive-streaming tests: the ABR policy
+    /// changed by `policy`, a 5 s network timeout.
+    public static func forAdaptiveTesting(_ recorder: EventRecorder, _ policy: (inout AdaptivePolicy) -> Void = { _ in }) -> Player {
+        forTesting(recorder) { configuration in
+            policy(&configuration.adaptivePolicy)
+            configuration.networkTimeout = .seconds(5)
+        }
+    }
+
     /// Ids of this process's threads named `gstplay-loop` right now.
     private static func loopThreads() -> Set<String> {
         let probe = ProcessProbe.current

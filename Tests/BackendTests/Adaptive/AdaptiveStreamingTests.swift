@@ -11,11 +11,8 @@ final class AdaptiveStreamingTests: XCTestCase {
     override func setUpWithError() throws { server = try HTTPTestServer(hls: try HLSFixture.ensure()) }
     override func tearDown() { server.stop() }
 
-    private func player(_ recorder: EventRecorder, _ configure: (inout AdaptivePolicy) -> Void = { _ in }) -> Player {
-        Player.forTesting(recorder) { configuration in
-            configure(&configuration.adaptivePolicy)
-            configuration.networkTimeout = .seconds(5)
-        }
+    private func player(_ recorder: EventRecorder, _ policy: (inout AdaptivePolicy) -> Void = { _ in }) -> Player {
+        Player.forAdaptiveTesting(recorder, policy)
     }
 
     func testStartsOnTheLowestVariantThenSwitchesUp() {
