@@ -12,7 +12,7 @@ import Glibc
 /// Layout of ``directory`` (default `$XDG_CACHE_HOME/gstplay/media`):
 /// - `<sha256 of the URI>`: a complete media file, moved in with `rename` (atomic);
 /// - `index.json`: URI, size, ETag, Last-Modified, stored and last-used times of each file,
-///   rewritten with ``AtomicFile`` (temp file, fsync, rename): a `kill -9` at any moment leaves
+///   rewritten with `AtomicFile` (temp file, fsync, rename): a `kill -9` at any moment leaves
 ///   the old index or the new one;
 /// - `partial/<pid>-<sha256>-XXXXXX`: downloads under way (``partialTemplate(for:)``);
 /// - `lock`: every change runs under an exclusive `flock` on it, so processes sharing the
