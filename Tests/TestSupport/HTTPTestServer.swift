@@ -68,6 +68,10 @@ public final class HTTPTestServer: @unchecked Sendable {
         public var range: String?
         /// The status sent, nil while the response has not started.
         public var status: Int?
+        /// The `If-None-Match` header, if any (a conditional request).
+        public var ifNoneMatch: String?
+        /// The `If-Modified-Since` header, if any (a conditional request).
+        public var ifModifiedSince: String?
     }
 
     /// The requests so far, in arrival order; `clear` empties the log after reading it.

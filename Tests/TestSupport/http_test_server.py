@@ -7,7 +7,12 @@ its stdin closes, so it never outlives the test process. Paths:
   /file/<name>?rate=B&chunk=C&norange=1   a Fixtures/ file (or one in the --media DIR given at
                                           start), Range-capable unless norange,
                                           throttled to B bytes/s when rate is given; with
-                                          ETag and Last-Modified from the file's mtime and size
+                                          ETag and Last-Modified from the file's mtime and size;
+                                          cc=V adds "Cache-Control: V" (no-store, max-age=60);
+                                          a matching If-None-Match (else an If-Modified-Since
+                                          not older than the file) gets 304 with no body. A
+                                          test replaces a --media file between requests by
+                                          writing it (the ETag follows mtime and size)
   /status/<code>                          an empty response with that status (404, 500, ...)
   /reset/<name>?after=N&key=K             the first request for key K gets a TCP reset at file
                                           offset N; later ones (Range resumes) are served
@@ -122,7 +127,9 @@ class Handler(BaseHTTPRequestHandler):
         self.log_entry = None
         if kind not in ("control", "log", "hits"):
             self.log_entry = {"method": "HEAD" if head else "GET", "path": self.path,
-                              "range": self.headers.get("Range"), "status": None}
+                              "range": self.headers.get("Range"), "status": None,
+                              "ifNoneMatch": self.headers.get("If-None-Match"),
+                              "ifModifiedSince": self.headers.get("If-Modified-Since")}
             with LOG_LOCK:
                 LOG.append(self.log_entry)
         try:
@@ -160,6 +167,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error(404)
             return
         data = open(path, "rb").read()
+        stat = os.stat(path)
+        etag = '"%x-%x"' % (int(stat.st_mtime), stat.st_size)
+        if self.not_modified(etag, int(stat.st_mtime)):
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            if "cc" in query:
+                self.send_header("Cache-Control", query["cc"])
+            self.end_headers()
+            return
         start, end = 0, len(data) - 1
         ranged = False
         if "norange" not in query and self.headers.get("Range", "").startswith("bytes="):
@@ -179,9 +195,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         if "norange" not in query:
             self.send_header("Accept-Ranges", "bytes")
-        stat = os.stat(path)
-        self.send_header("ETag", '"%x-%x"' % (int(stat.st_mtime), stat.st_size))
+        self.send_header("ETag", etag)
         self.send_header("Last-Modified", self.date_time_string(int(stat.st_mtime)))
+        if "cc" in query:
+            self.send_header("Cache-Control", query["cc"])
         if ranged:
             self.send_header("Content-Range", "bytes %d-%d/%d" % (start, end, len(data)))
         self.end_headers()
@@ -226,6 +243,20 @@ class Handler(BaseHTTPRequestHandler):
                 if delay <= 0:
                     break
                 time.sleep(min(delay, 0.05))
+
+    def not_modified(self, etag, mtime):
+        """RFC 9110 §13.1: If-None-Match decides when present, else If-Modified-Since."""
+        match = self.headers.get("If-None-Match")
+        if match is not None:
+            return match.strip() == "*" or etag in [tag.strip() for tag in match.split(",")]
+        since = self.headers.get("If-Modified-Since")
+        if since is None:
+            return False
+        try:
+            from email.utils import parsedate_to_datetime
+            return mtime <= parsedate_to_datetime(since).timestamp()
+        except (TypeError, ValueError):
+            return False
 
     # --- adaptive streaming -------------------------------------------------
 

@@ -78,11 +78,13 @@ final class GstplayProcess: @unchecked Sendable {
     private var errClosed = false
     private let exited = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], input: Input = .pipe, environment: [String: String]? = nil, checkLeaks: Bool = false) {
+    /// `directory`: the working directory (default: the package root).
+    init(_ arguments: [String], input: Input = .pipe, environment: [String: String]? = nil, checkLeaks: Bool = false,
+         directory: String? = nil) {
         _ = Self.ignoreSIGPIPE
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.currentDirectoryURL = Self.packageRoot
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? Self.packageRoot
         if let environment = Self.childEnvironment(environment, checkLeaks: checkLeaks) { process.environment = environment }
         switch input {
         case .pipe: process.standardInput = stdinPipe
@@ -187,9 +189,11 @@ final class GstplayProcess: @unchecked Sendable {
     }
 
     /// Runs to completion with `lines` written to stdin first (then closed); returns the status.
-    static func run(_ arguments: [String], input lines: [String]? = nil, timeout: TimeInterval = 20) throws
+    /// `environment` and `directory` as for ``init(_:input:environment:checkLeaks:directory:)``.
+    static func run(_ arguments: [String], input lines: [String]? = nil, timeout: TimeInterval = 20,
+                    environment: [String: String]? = nil, directory: String? = nil) throws
         -> (status: Int32?, stdout: String, stderr: String) {
-        let child = GstplayProcess(arguments, input: lines == nil ? .devNull : .pipe)
+        let child = GstplayProcess(arguments, input: lines == nil ? .devNull : .pipe, environment: environment, directory: directory)
         try child.start()
         if let lines {
             for line in lines { child.send(line) }
