@@ -13,6 +13,8 @@ APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev 
 # Desktop (issue #10): real outputs (X/GL video, ALSA/PulseAudio sound; without gstreamer1.0-x/-gl
 # autovideosink reaches dfbvideosink, which segfaults) and Xlib for Modules/CX11.
 APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
+# Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
+APT_PACKAGES += libsoup-3.0-dev
 BENCH_PACKAGES := mpv
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.

@@ -29,10 +29,17 @@ let package = Package(
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev"])]
         ),
+        // Issue 20: libsoup 3, for the media cache's conditional requests (revalidation).
+        .systemLibrary(
+            name: "CSoup",
+            path: "Modules/CSoup",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev"])]
+        ),
         // The embeddable player engine.
         .target(
             name: "Backend",
-            dependencies: ["CGStreamer", "CX11"],
+            dependencies: ["CGStreamer", "CX11", "CSoup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.

@@ -177,7 +177,7 @@ struct GstplayCommand: AsyncParsableCommand {
         await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
         CacheCommand.runIfRequested(CommandLine.arguments) // `gstplay cache …` never returns
         do {
-            let command = try parseAsRoot(LoopArgument.rewrite(Array(CommandLine.arguments.dropFirst())))
+            let command = try parseAsRoot(NetworkOptions.rewrite(LoopArgument.rewrite(Array(CommandLine.arguments.dropFirst()))))
             if let gstplay = command as? GstplayCommand {
                 try await gstplay.run()
             } else {

@@ -225,7 +225,8 @@ final class MediaCacheTests: XCTestCase {
 
     func testKillDuringAnIndexWriteLeavesAWholeIndex() throws {
         let cache = MediaCache(directory: dir)
-        XCTAssertEqual(try cache.entries(), [])  // creates the directory
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) // reading never creates it (issue 20)
+        XCTAssertEqual(try cache.entries(), [])
         // Many entries make each index write long enough to be caught in the middle.
         for n in 0..<3000 {
             let key = MediaCache.key(for: "http://x/\(n)")

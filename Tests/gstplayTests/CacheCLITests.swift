@@ -76,4 +76,85 @@ final class CacheCLITests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("Error:"), result.stderr)
         }
     }
+
+    // MARK: Issue 20
+
+    /// Item 4: `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
+    /// file is downloaded again); `gstplay cache remove URL` forgets one URI.
+    func testOfflineRevalidateAndRemove() throws {
+        let media = dir + "/media"
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestMedia.vp8, toPath: media + "/clip")
+        let local = try HTTPTestServer(media: media)
+        defer { local.stop() }
+        let url = local.url("/file/clip"), cacheDir = dir + "/cache"
+        let first = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
+        XCTAssertEqual(cacheEvents(first.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], first.stdout)
+        try FileManager.default.removeItem(atPath: media + "/clip")
+        try FileManager.default.copyItem(atPath: TestMedia.theora, toPath: media + "/clip")
+        _ = local.requests(clear: true)
+
+        let offline = try GstplayProcess.run(["--json", "--cache=offline", "--cache-revalidate", "0", "--cache-dir", cacheDir, url], timeout: 30)
+        XCTAssertEqual(offline.status, 0, offline.stderr)
+        XCTAssertEqual(cacheEvents(offline.stdout).compactMap { $0["state"] as? String }, ["hit"], offline.stdout)
+        XCTAssertEqual(local.requests(), [], "offline: no request")
+
+        let fresh = try GstplayProcess.run(["--json", "--cache-revalidate", "0", "--cache-dir", cacheDir, url], timeout: 30)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(cacheEvents(fresh.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], fresh.stdout)
+        XCTAssertNotNil(local.requests().first?.ifNoneMatch, "\(local.requests())")
+
+        let remove = try GstplayProcess.run(["cache", "remove", url, "--cache-dir", cacheDir])
+        XCTAssertEqual(remove.status, 0, remove.stderr)
+        XCTAssertTrue(remove.stdout.hasPrefix("Removed \(url) ("), remove.stdout)
+        let again = try GstplayProcess.run(["cache", "remove", url, "--cache-dir", cacheDir])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertEqual(again.stderr, "gstplay: error: media cache: not cached: \(url)\n")
+        let list = try GstplayProcess.run(["cache", "list", "--cache-dir", cacheDir])
+        XCTAssertTrue(list.stdout.contains("0 file(s)"), list.stdout)
+        for bad in [["--cache=sometimes", url], ["--cache-revalidate", "-1", url], ["cache", "remove"], ["cache", "list", url]] {
+            XCTAssertEqual(try GstplayProcess.run(bad).status, 2, "\(bad)")
+        }
+    }
+
+    /// Item 5: a cache home that is a file (so no download file can go there) still plays, with
+    /// and without the cache, and says so in one line.
+    func testAnUnusableCacheHomeFallsBackToTheTempDirectory() throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let file = dir + "/not-a-directory"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = file
+        for arguments in [["--no-cache"], []] {
+            let result = try GstplayProcess.run(arguments + [server.url("/file/vp8-opus-4s.webm")], timeout: 30, environment: environment)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            let notes = result.stderr.split(separator: "\n").filter { $0.contains("not a writable directory") }
+            XCTAssertEqual(notes.count, 1, "\(arguments): said once: \(result.stderr)")
+            XCTAssertTrue(notes.first?.contains("download file in") ?? false, result.stderr)
+            XCTAssertFalse(result.stderr.contains("network"), result.stderr)
+        }
+    }
+
+    /// Item 6: a relative `--cache-dir` is resolved against the working directory; `cache
+    /// list`/`clear` on a missing directory create nothing.
+    func testARelativeCacheDirIsUnderTheWorkingDirectory() throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let cwd = URL(fileURLWithPath: dir).resolvingSymlinksInPath().path
+        let name = "rel-\(UUID().uuidString)"
+        let played = try GstplayProcess.run(["--json", "--cache-dir", name, server.url("/file/vp8-opus-4s.webm")], timeout: 30, directory: cwd)
+        XCTAssertEqual(played.status, 0, played.stderr)
+        XCTAssertEqual(cacheEvents(played.stdout).last?["state"] as? String, "stored", played.stdout)
+        XCTAssertTrue((cacheEvents(played.stdout).last?["path"] as? String)?.hasPrefix(cwd + "/" + name + "/") ?? false, played.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + name), "nothing under /")
+        let path = try GstplayProcess.run(["cache", "path", "--cache-dir", name], directory: cwd)
+        XCTAssertEqual(path.stdout, cwd + "/" + name + "\n")
+        for action in ["list", "clear"] {
+            let missing = "missing-\(UUID().uuidString)"
+            let result = try GstplayProcess.run(["cache", action, "--cache-dir", missing], directory: cwd)
+            XCTAssertEqual(result.status, 0, "\(action): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains("0 file(s), 0 B"), result.stdout)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cwd + "/" + missing), "\(action) created the directory")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: "/" + missing), "\(action) created it under /")
+        }
+    }
 }

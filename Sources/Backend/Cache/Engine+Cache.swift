@@ -11,9 +11,10 @@ import Glibc
 /// the partial file's size against the Content-Length, and the `GstCacheDownloadComplete`
 /// message (which can be missing when the download ends before the demuxer reads).
 extension Engine {
-    /// Connects `deep-element-added` to catch the `downloadbuffer` when a cache is configured.
+    /// Connects `deep-element-added` to catch the `downloadbuffer` when downloads are buffered
+    /// to a file (a cache, or ``PlayerConfiguration/progressiveDownload``).
     func connectCache() {
-        guard configuration.cache != nil, let pipeline, let playbin = pipeline.object else { return }
+        guard configuration.cache != nil || configuration.progressiveDownload, let pipeline, let playbin = pipeline.object else { return }
         let id = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, _, element, data in
             guard let element, let data else { return }
             CallbackBox<CacheDownload>.from(data).value.adopt(element.assumingMemoryBound(to: GstElement.self))
@@ -22,9 +23,14 @@ extension Engine {
     }
 
     /// The URI playbin gets for `uri`: the cached file's `file://` URI on a hit, else `uri`
-    /// (a download into the cache begins for http(s) URIs). Publishes `hit` or `miss`.
+    /// (a download into the cache begins for http(s) URIs). Publishes `hit` or `miss`. Without
+    /// a usable cache directory the download file goes where ``prepareTemporaryDownload(because:)`` says.
     func cacheResolve(_ uri: String) -> String {
-        guard let cache = configuration.cache, uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return uri }
+        guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return uri }
+        guard let cache = configuration.cache else {
+            if configuration.progressiveDownload { prepareTemporaryDownload(because: nil) }
+            return uri
+        }
         do {
             if let entry = cache.find(uri) {
                 let path = cache.path(of: entry)
@@ -46,7 +52,7 @@ extension Engine {
                 return false
             }
         } catch {
-            publish(.warning(PlayerError(kind: .other, message: "media cache: \(error.description)", uri: uri)))
+            prepareTemporaryDownload(because: "media cache: \(error.description)")
         }
         return uri
     }
@@ -64,6 +70,7 @@ extension Engine {
             download.contentLength = field("Content-Length").flatMap { Int64($0) }
             download.etag = field("ETag")
             download.lastModified = field("Last-Modified")
+            download.control = CacheControl(header: field("Cache-Control"))
             starting = true
         }
         if starting { setCacheStatus(CacheStatus(state: .storing, path: partialLocation())) }
@@ -78,8 +85,12 @@ extension Engine {
     /// Judges the download (see the type's description) and stores or, when `final` (EOS, stop,
     /// a new load, an error, teardown), discards it. Call before the pipeline leaves PAUSED.
     func cacheFinish(final: Bool) {
+        if final { cacheDownload.cancelValidation() }
         let download = cacheDownload.current
-        guard let cache = configuration.cache, let uri = download.uri else { return }
+        guard let cache = configuration.cache, let uri = download.uri else {
+            if final { _ = cacheDownload.finish() }      // a temporary download file: nothing to keep
+            return
+        }
         let location = partialLocation()
         let verdict = Self.completeness(download, location: location)
         if verdict != nil && !final { return }
@@ -91,7 +102,8 @@ extension Engine {
             return
         }
         do {
-            let entry = try cache.store(uri: uri, file: location, expectedSize: length, etag: download.etag, lastModified: download.lastModified)
+            let entry = try cache.store(uri: uri, file: location, expectedSize: length, etag: download.etag, lastModified: download.lastModified,
+                                        control: download.control)
             setCacheStatus(CacheStatus(state: .stored, path: cache.path(of: entry)))
         } catch {
             setCacheStatus(CacheStatus(state: .discarded, reason: error.description))

@@ -40,6 +40,14 @@ public struct MediaCache: Sendable {
         public var storedAt: Double
         /// When it was last played or stored, seconds since 1970 (the LRU order).
         public var lastUsed: Double
+        /// When the server last confirmed it (a 304 to a conditional request), seconds since
+        /// 1970; nil: never since it was stored (``storedAt`` counts then).
+        public var validatedAt: Double?
+        /// The server's `Cache-Control` on the last response for it (`max-age`, `no-cache`).
+        public var control: CacheControl?
+
+        /// When the copy was last known to match the server.
+        public var checkedAt: Double { validatedAt ?? storedAt }
     }
 
     /// A failed cache operation, as one line for the user.
@@ -60,19 +68,49 @@ public struct MediaCache: Sendable {
     public let sizeLimit: Int64
     /// 2 GiB.
     public static let defaultSizeLimit: Int64 = 2 << 30
+    /// Seconds a cached copy is played without asking the server; then one conditional request
+    /// revalidates it (a server's `max-age` shortens this, `no-cache` makes it 0).
+    public let revalidateInterval: Double
+    /// One hour.
+    public static let defaultRevalidateInterval: Double = 3600
+    /// Never ask the server: a cached copy is always played as it is (`--cache=offline`).
+    public let offline: Bool
 
     /// A cache in `directory` (the default XDG location when nil) holding at most `sizeLimit` bytes.
-    /// Nothing is touched on disk until the first operation.
-    public init(directory: String? = nil, sizeLimit: Int64 = MediaCache.defaultSizeLimit) {
-        self.directory = directory ?? MediaCache.defaultDirectory()
+    /// A relative `directory` is resolved against the working directory now
+    /// (`g_canonicalize_filename`). Nothing is touched on disk until the first operation.
+    /// `revalidateInterval` (seconds) and `offline`: see the properties.
+    public init(directory: String? = nil, sizeLimit: Int64 = MediaCache.defaultSizeLimit,
+                revalidateInterval: Double = MediaCache.defaultRevalidateInterval, offline: Bool = false) {
+        self.directory = MediaCache.absolute(directory ?? MediaCache.defaultDirectory())
         self.sizeLimit = max(0, sizeLimit)
+        self.revalidateInterval = max(0, revalidateInterval)
+        self.offline = offline
     }
 
-    /// `$XDG_CACHE_HOME/gstplay/media` when set and absolute, else `$HOME/.cache/gstplay/media`.
+    /// True when the cached `entry` must be revalidated before it is played now (``CacheFreshness``).
+    public func needsValidation(_ entry: Entry) -> Bool {
+        CacheFreshness.needsValidation(entry, now: Self.now(), interval: revalidateInterval, offline: offline)
+    }
+
+    /// Records that the server confirmed `uri` (a 304) now, with the response's `Cache-Control`.
+    public func markValidated(_ uri: String, control: CacheControl?) throws(Problem) {
+        try update { entries in
+            guard let index = entries.firstIndex(where: { $0.uri == uri }) else { return }
+            entries[index].validatedAt = Self.now()
+            entries[index].control = control
+        }
+    }
+
+    /// `g_get_user_cache_dir()/gstplay/media` (`$XDG_CACHE_HOME`, else `~/.cache`).
     public static func defaultDirectory() -> String {
-        if let cache = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), cache.hasPrefix("/") { return cache + "/gstplay/media" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.cache/gstplay/media"
+        (String(validatingCString: g_get_user_cache_dir()) ?? "/tmp") + "/gstplay/media"
+    }
+
+    /// `path` made absolute against the working directory, `.` and `..` removed
+    /// (`g_canonicalize_filename`; symbolic links are kept).
+    public static func absolute(_ path: String) -> String {
+        String(takingGLibString: g_canonicalize_filename(path, nil)) ?? path
     }
 
     /// The SHA-256 of `uri` in lowercase hex (GLib's `g_compute_checksum_for_string`).
@@ -129,7 +167,7 @@ public struct MediaCache: Sendable {
     /// refusal the file is deleted and a ``Problem`` says why. Returns the stored entry.
     @discardableResult
     public func store(uri: String, file: String, expectedSize: Int64, etag: String? = nil,
-                      lastModified: String? = nil) throws(Problem) -> Entry {
+                      lastModified: String? = nil, control: CacheControl? = nil) throws(Problem) -> Entry {
         var info = stat()
         guard stat(file, &info) == 0 else {
             throw Problem(description: "the download '\(file)' is gone: \(String(cString: strerror(errno)))")
@@ -138,13 +176,17 @@ public struct MediaCache: Sendable {
             unlink(file)
             throw Problem(description: "incomplete download: \(info.st_size) of \(expectedSize) bytes")
         }
+        guard control?.noStore != true else {
+            unlink(file)
+            throw Problem(description: "the server said Cache-Control: no-store")
+        }
         guard expectedSize <= sizeLimit else {
             unlink(file)
             throw Problem(description: "\(expectedSize) bytes is more than the cache limit of \(sizeLimit) bytes")
         }
         let now = Self.now()
         let entry = Entry(uri: uri, key: Self.key(for: uri), size: expectedSize, etag: etag, lastModified: lastModified,
-                          storedAt: now, lastUsed: now)
+                          storedAt: now, lastUsed: now, control: control)
         var failure: Problem?
         try update { entries in
             // The index is written after the rename: a kill in between leaves an unlisted file,
@@ -165,21 +207,24 @@ public struct MediaCache: Sendable {
     /// Every cached file, least recently used first.
     public func entries() throws(Problem) -> [Entry] {
         var result: [Entry] = []
-        try update { result = $0 }
+        try update(create: false) { result = $0 }
         return result.sorted { $0.lastUsed < $1.lastUsed }
     }
 
-    /// Forgets `uri` and deletes its file.
-    public func remove(_ uri: String) throws(Problem) {
-        try update { entries in
-            for entry in entries where entry.uri == uri { unlink(self.path(of: entry)) }
+    /// Forgets `uri` and deletes its file; returns the entry removed, nil when it was not cached.
+    @discardableResult
+    public func remove(_ uri: String) throws(Problem) -> Entry? {
+        var removed: Entry?
+        try update(create: false) { entries in
+            for entry in entries where entry.uri == uri { unlink(self.path(of: entry)); removed = entry }
             entries.removeAll { $0.uri == uri }
         }
+        return removed
     }
 
     /// Deletes every cached file (downloads under way in live processes are left alone).
     public func clear() throws(Problem) {
-        try update { entries in
+        try update(create: false) { entries in
             for entry in entries { unlink(self.path(of: entry)) }
             entries.removeAll()
         }
@@ -202,7 +247,13 @@ public struct MediaCache: Sendable {
     }
 
     /// Lock, repair, read, change, write (only when changed) — see the type's description.
-    private func update(_ change: (inout [Entry]) -> Void) throws(Problem) {
+    /// Without `create`, a missing directory is left missing and reads as an empty cache.
+    func update(create: Bool = true, _ change: (inout [Entry]) -> Void) throws(Problem) {
+        if !create && !(g_file_test(directory, G_FILE_TEST_EXISTS) != 0) {
+            var entries: [Entry] = []
+            change(&entries)
+            return
+        }
         do { try AtomicFile.makeDirectories(directory) } catch {
             throw Problem(description: "cannot create the cache directory: \(error.description)")
         }

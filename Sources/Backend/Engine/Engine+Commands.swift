@@ -6,6 +6,9 @@ extension Engine {
     /// until preroll (a fraction until the duration is known).
     func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
         preconditionOnLoop()
+        // A cached copy due for revalidation: one conditional request first, then this load again.
+        if case .success(let uri) = resolved,
+           cacheValidateFirst(uri, then: { [weak self] in self?.load(resolved, original: original, start: start) }) { return }
         guard let pipeline, let playbin = pipeline.object else { return }
         cacheFinish(final: true)
         resetForNewMedia(uri: try? resolved.get())

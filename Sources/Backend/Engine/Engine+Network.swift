@@ -29,7 +29,8 @@ extension Engine {
         let download: UInt32 = 0x80
         let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
         let flags = CGStreamer_get_uint(playbin, "flags")
-        let wanted = (configuration.progressiveDownload || configuration.cache != nil) && network ? flags | download : flags & ~download
+        let wanted = (configuration.progressiveDownload || configuration.cache != nil) && network
+            && !cacheDownload.current.withoutFile ? flags | download : flags & ~download
         if wanted != flags { CGStreamer_set_flags(playbin, "flags", wanted) }
     }
 

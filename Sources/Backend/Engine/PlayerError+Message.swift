@@ -44,7 +44,7 @@ extension PlayerError {
         if (domain == gst_core_error_quark() && code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
             || (domain == gst_stream_error_quark() && code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue)) {
             kind = .missingPlugin
-        } else if facts.isNetworkURI, kind == .resource || (kind == .stream && element == "source") || httpStatus.map({ $0 >= 300 }) == true {
+        } else if facts.isNetworkURI, !Self.isLocalDownloadFile(element, domain: domain), kind == .resource || (kind == .stream && element == "source") || httpStatus.map({ $0 >= 300 }) == true {
             kind = .network
             if element == "source", domain == gst_stream_error_quark(), code == Int(GST_STREAM_ERROR_FAILED.rawValue), (httpStatus ?? 200) < 300 {
                 // souphttpsrc logs "Socket I/O timed out" (or the reset) but posts only the generic
@@ -55,5 +55,12 @@ extension PlayerError {
         self.init(kind: kind, code: code, element: element, message: text, debug: debugText,
                   missingPlugins: facts.missingPlugins, uri: facts.uri,
                   httpStatus: httpStatus.flatMap { $0 >= 300 ? $0 : nil })
+    }
+
+    /// A resource error of the download file (`downloadbuffer`, `queue2`: create, write, disk
+    /// full) is a local disk failure, not a network one, even while playing an http(s) URI.
+    static func isLocalDownloadFile(_ element: String?, domain: GQuark) -> Bool {
+        guard domain == gst_resource_error_quark(), let element else { return false }
+        return element.hasPrefix("downloadbuffer") || element.hasPrefix("queue2")
     }
 }

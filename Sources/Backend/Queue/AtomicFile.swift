@@ -1,3 +1,4 @@
+import CGStreamer
 import Glibc
 
 /// Whole-file reads and crash-safe whole-file writes with plain POSIX calls. Any thread.
@@ -74,12 +75,9 @@ enum AtomicFile {
         close(fd)
     }
 
-    /// Creates `path` and its missing parents (`mkdir -p`, mode 0700 for new ones).
+    /// Creates `path` and its missing parents (`g_mkdir_with_parents`, mode 0700 for new ones);
+    /// a relative `path` is relative to the working directory.
     static func makeDirectories(_ path: String) throws(Failure) {
-        var current = ""
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o700) != 0 && errno != EEXIST { throw Failure(call: "mkdir", path: current, code: errno) }
-        }
+        if g_mkdir_with_parents(path, 0o700) != 0 { throw Failure(call: "mkdir", path: path, code: errno) }
     }
 }

@@ -7,23 +7,33 @@ import Foundation
 #endif
 import Glibc
 
-/// `gstplay cache list|clear|path [--cache-dir DIR]`: what the media cache holds (size, age,
-/// last use, URI), emptying it, and where it is. Runs before the player's own parsing and
+/// `gstplay cache list|clear|remove URL|path [--cache-dir DIR]`: what the media cache holds
+/// (size, age, last use, URI), emptying it, forgetting one URI, and where it is. `list`, `clear`
+/// and `remove` never create a missing directory. Runs before the player's own parsing and
 /// never returns (exit 0, 1 when the cache cannot be read or changed, 2 for usage errors).
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Show or clear the media cache of complete http(s) downloads.",
-        usage: "gstplay cache list|clear|path [--cache-dir <dir>]"
+        usage: "gstplay cache list|clear|path [--cache-dir <dir>]\n       gstplay cache remove <uri> [--cache-dir <dir>]"
     )
 
-    /// The three actions.
+    /// The actions.
     enum Action: String, ExpressibleByArgument, CaseIterable {
-        case list, clear, path
+        case list, clear, remove, path
     }
 
-    @Argument(help: ArgumentHelp("list: files with sizes and ages; clear: delete them all; path: the directory."))
+    @Argument(help: ArgumentHelp("list: files with sizes and ages; clear: delete them all; remove: one URI; path: the directory."))
     var action: Action
+
+    @Argument(help: ArgumentHelp("The URI to remove (remove only).", valueName: "uri"))
+    var uri: String?
+
+    /// `remove` needs a URI, the others take none (exit 2).
+    func validate() throws {
+        if action == .remove && uri == nil { throw ValidationError("cache remove needs the URI to remove") }
+        if action != .remove, let uri { throw ValidationError("cache \(action.rawValue) takes no URI (got '\(uri)')") }
+    }
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Media cache directory (default $XDG_CACHE_HOME/gstplay/media).", valueName: "dir"))
     var cacheDirectory: String?
@@ -37,6 +47,12 @@ struct CacheCommand: ParsableCommand {
             let entries = try Self.check { try cache.entries() }
             try Self.check { try cache.clear() }
             print("Removed \(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) from \(cache.directory)")
+        case .remove:
+            guard let uri, let entry = try Self.check({ try cache.remove(uri) }) else {
+                Output.writeAll(STDERR_FILENO, "gstplay: error: media cache: not cached: \(uri ?? "")\n")
+                throw ExitCode(1)
+            }
+            print("Removed \(uri) (\(Self.bytes(entry.size))) from \(cache.directory)")
         case .list:
             let entries = try Self.check { try cache.entries() }
             let now = Date().timeIntervalSince1970

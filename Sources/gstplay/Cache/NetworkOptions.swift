@@ -1,7 +1,8 @@
 import ArgumentParser
 import Backend
 
-/// `--network-timeout`, `--cache` / `--no-cache`, `--cache-dir`, `--cache-size`: the network
+/// `--network-timeout`, `--cache[=on|off|offline]` / `--no-cache`, `--cache-revalidate`,
+/// `--cache-dir`, `--cache-size`: the network
 /// policy and the media cache from the command line. Parsed by ArgumentParser; any thread.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .customLong("network-timeout"), help: ArgumentHelp(
@@ -11,6 +12,15 @@ struct NetworkOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "Keep complete http(s) downloads in the media cache and play them from it next time (default on)."))
     var cache = true
+
+    /// `--cache=on|off|offline`, rewritten to this hidden option before parsing (``rewrite(_:)``).
+    @Option(name: .customLong(NetworkOptions.hiddenModeName), help: .hidden)
+    var cacheMode: String?
+
+    @Option(name: .customLong("cache-revalidate"), help: ArgumentHelp(
+        "Seconds a cached copy plays without asking the server; then one conditional request checks it "
+            + "(default 3600; 0: every time; a server's max-age or no-cache shortens it).", valueName: "seconds"))
+    var cacheRevalidate: Int?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(
         "Media cache directory (default $XDG_CACHE_HOME/gstplay/media).", valueName: "dir"))
@@ -38,7 +48,35 @@ struct NetworkOptions: ParsableArguments {
             settings.cacheSize = bytes
         }
         settings.cacheEnabled = cache
+        switch cacheMode?.lowercased() {
+        case nil, "on": break
+        case "off": settings.cacheEnabled = false
+        case "offline": settings.cacheOffline = true
+        case let other?: throw ValidationError("--cache must be on, off or offline (got '\(other)')")
+        }
+        if let cacheRevalidate {
+            guard cacheRevalidate >= 0 else { throw ValidationError("--cache-revalidate must be 0 or more seconds (got \(cacheRevalidate))") }
+            settings.cacheRevalidateSeconds = Double(cacheRevalidate)
+        }
         return settings
+    }
+
+    static let hiddenModeName = "cache-mode"
+
+    /// The arguments with every `--cache=MODE` before a `--` rewritten to the hidden
+    /// `--cache-mode MODE` (ArgumentParser has no flag with an optional value). Pure.
+    static func rewrite(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var positionalOnly = false
+        for argument in arguments {
+            if argument == "--" { positionalOnly = true }
+            if !positionalOnly, argument.hasPrefix("--cache=") {
+                result += ["--\(hiddenModeName)", String(argument.dropFirst("--cache=".count))]
+            } else {
+                result.append(argument)
+            }
+        }
+        return result
     }
 
     /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes.
@@ -63,10 +101,15 @@ struct NetworkSettings: Equatable, Sendable {
     /// nil: the default XDG location.
     var cacheDirectory: String?
     var cacheSize = MediaCache.defaultSizeLimit
+    /// `--cache=offline`: never revalidate.
+    var cacheOffline = false
+    /// `--cache-revalidate`.
+    var cacheRevalidateSeconds = MediaCache.defaultRevalidateInterval
 
     /// The cache these settings ask for, nil with `--no-cache`.
     var cache: MediaCache? {
-        cacheEnabled ? MediaCache(directory: cacheDirectory, sizeLimit: cacheSize) : nil
+        cacheEnabled ? MediaCache(directory: cacheDirectory, sizeLimit: cacheSize,
+                                  revalidateInterval: cacheRevalidateSeconds, offline: cacheOffline) : nil
     }
 
     /// Sets the network timeout and the cache on `configuration`.
