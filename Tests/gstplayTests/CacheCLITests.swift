@@ -117,6 +117,34 @@ final class CacheCLITests: XCTestCase {
         }
     }
 
+    /// Item 4 with the default interval: a server's `max-age=0` makes the next play revalidate
+    /// (the replaced file is downloaded again), `no-store` is never kept.
+    func testMaxAgeZeroRevalidatesAndNoStoreIsNotKept() throws {
+        let media = dir + "/media"
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestMedia.vp8, toPath: media + "/clip")
+        let local = try HTTPTestServer(media: media)
+        defer { local.stop() }
+        let url = local.url("/file/clip?cc=max-age%3D0"), cacheDir = dir + "/cache"
+        let first = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
+        XCTAssertEqual(cacheEvents(first.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], first.stdout)
+        try FileManager.default.removeItem(atPath: media + "/clip")
+        try FileManager.default.copyItem(atPath: TestMedia.theora, toPath: media + "/clip")
+        _ = local.requests(clear: true)
+        let second = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(cacheEvents(second.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], second.stdout)
+        let stored = try XCTUnwrap(cacheEvents(second.stdout).last?["path"] as? String)
+        XCTAssertEqual(FileManager.default.contents(atPath: stored), FileManager.default.contents(atPath: TestMedia.theora))
+
+        let noStore = local.url("/file/clip?cc=no-store")
+        let played = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, noStore], timeout: 30)
+        XCTAssertEqual(played.status, 0, played.stderr)
+        XCTAssertEqual(cacheEvents(played.stdout).last?["state"] as? String, "discarded", played.stdout)
+        let list = try GstplayProcess.run(["cache", "list", "--cache-dir", cacheDir])
+        XCTAssertFalse(list.stdout.contains(noStore), list.stdout)
+    }
+
     /// Item 5: a cache home that is a file (so no download file can go there) still plays, with
     /// and without the cache, and says so in one line.
     func testAnUnusableCacheHomeFallsBackToTheTempDirectory() throws {
@@ -141,6 +169,7 @@ final class CacheCLITests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let cwd = URL(fileURLWithPath: dir).resolvingSymlinksInPath().path
         let name = "rel-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: "/" + name) }    // what the bug made
         let played = try GstplayProcess.run(["--json", "--cache-dir", name, server.url("/file/vp8-opus-4s.webm")], timeout: 30, directory: cwd)
         XCTAssertEqual(played.status, 0, played.stderr)
         XCTAssertEqual(cacheEvents(played.stdout).last?["state"] as? String, "stored", played.stdout)
@@ -150,6 +179,7 @@ final class CacheCLITests: XCTestCase {
         XCTAssertEqual(path.stdout, cwd + "/" + name + "\n")
         for action in ["list", "clear"] {
             let missing = "missing-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: "/" + missing) }
             let result = try GstplayProcess.run(["cache", action, "--cache-dir", missing], directory: cwd)
             XCTAssertEqual(result.status, 0, "\(action): \(result.stderr)")
             XCTAssertTrue(result.stdout.contains("0 file(s), 0 B"), result.stdout)
