@@ -59,11 +59,12 @@ final class CacheDownload: Sendable {
         if let element = old.element { gst_object_unref(element.object) }
     }
 
-    /// Plays the next http(s) URI with a download file from `template` that is not kept (loop thread).
-    func beginTemporary(template: String) {
+    /// Plays the next http(s) URI with a download file from `template` that is not kept, or
+    /// without a download file when `template` is nil (loop thread).
+    func beginTemporary(template: String?) {
         let old = state.withLock { current -> State in
             let old = current
-            current = State(fallbackTemplate: template)
+            current = State(fallbackTemplate: template, withoutFile: template == nil)
             return old
         }
         if let element = old.element { gst_object_unref(element.object) }

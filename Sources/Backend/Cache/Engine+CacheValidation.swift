@@ -58,8 +58,7 @@ extension Engine {
                 cacheDownload.beginTemporary(template: tmp + "/gstplay-XXXXXX")
                 note = (note.map { $0 + "; " } ?? "") + "'\(cacheHome)' is not a writable directory: download file in \(tmp)"
             } else {
-                cacheDownload.beginTemporary(template: "")
-                cacheDownload.update { $0.withoutFile = true }
+                cacheDownload.beginTemporary(template: nil)
                 note = (note.map { $0 + "; " } ?? "") + "neither '\(cacheHome)' nor '\(tmp)' is a writable directory: playing without a download file"
             }
         } else if reason != nil {

@@ -10,7 +10,8 @@ struct NetworkOptions: ParsableArguments {
     var networkTimeout: Int = 15
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Keep complete http(s) downloads in the media cache and play them from it next time (default on)."))
+        "Keep complete http(s) downloads in the media cache and play them from it next time (default on; "
+            + "--cache=offline: play cached copies without ever revalidating them)."))
     var cache = true
 
     /// `--cache=on|off|offline`, rewritten to this hidden option before parsing (``rewrite(_:)``).
