@@ -161,6 +161,10 @@ final class CacheCLITests: XCTestCase {
             XCTAssertTrue(notes.first?.contains("download file in") ?? false, result.stderr)
             XCTAssertFalse(result.stderr.contains("network"), result.stderr)
         }
+        environment["TMPDIR"] = file     // g_get_tmp_dir() unusable too: no download file at all
+        let result = try GstplayProcess.run(["--no-cache", server.url("/file/vp8-opus-4s.webm")], timeout: 30, environment: environment)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr.components(separatedBy: "playing without a download file").count, 2, result.stderr)
     }
 
     /// Item 6: a relative `--cache-dir` is resolved against the working directory; `cache
