@@ -63,7 +63,7 @@ actor PlaybackController {
     /// A load was asked for (start, `next`, `jump`, `load`…) and its `uriLoaded` has not arrived:
     /// an end of stream until then is the old item's.
     var loadRequested = false
-    /// The index of the current item, from the last `itemChanged` event.
+    /// The index of the current item, from the last `itemChanged` or `queueChanged` event.
     var currentIndex: Int?
     /// The current item's last reported position and duration (for the `eos` of an item the
     /// queue moved on from).
@@ -188,8 +188,8 @@ actor PlaybackController {
                 reporter.report(.endOfStream(position: itemEnd.duration ?? itemEnd.position ?? .zero), item: ended)
             }
             currentIndex = index
-        case .queueChanged(let queue) where queue.currentIndex == nil:
-            currentIndex = nil                               // no current item: the next one comes without an `item` event
+        case .queueChanged(let queue):
+            currentIndex = queue.currentIndex                // the first item's index comes this way (no `item` event)
         case .uriLoaded(let uri):
             loadRequested = false
             itemEnd = (nil, nil)

@@ -91,15 +91,17 @@ extension Engine {
 
     /// Loads the item at `index` (a fresh load: READY, uri, PAUSED), keeping the user's play/pause intent.
     /// `reason` nil: no item was current before (the queue's start), so no `itemChanged` is
-    /// published; the snapshot (``Player/queue``) names the new current item before its `uriLoaded`.
+    /// published; the `queueChanged` naming the new current item then comes before its
+    /// `uriLoaded` instead of after it, so the index still arrives first.
     func loadQueueItem(_ index: Int, reason: ItemChangeReason?) {
         let driver = queue
         guard let item = try? driver.queue.item(at: index) else { return }
         let wasLoaded = playback.inputs.loaded && !playback.inputs.failed
         let intent = playback.inputs.intent, target = playback.target
         driver.reset()
+        let announced: QueueSnapshot? = reason == nil ? driver.publishSnapshot() : nil
         if let reason { publish(.itemChanged(index: index, reason: reason)) }
-        _ = driver.publishSnapshot()
+        if let announced { publish(.queueChanged(announced)) }
         load(.success(item.uri), original: item.uri, start: item.start.map { .time($0) } ?? driver.itemStart)
         if item.start != nil { try? driver.queue.setStart(nil, at: index) }
         if wasLoaded && intent != .none {
@@ -107,7 +109,8 @@ extension Engine {
             playback.target = target
         }
         prepareHandover()
-        publish(.queueChanged(driver.publishSnapshot()))
+        let snapshot = driver.publishSnapshot()
+        if snapshot != announced { publish(.queueChanged(snapshot)) }
     }
 
     /// Tells the feeder what comes next (two items ahead), or nothing when gapless is off, items
