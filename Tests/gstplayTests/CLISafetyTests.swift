@@ -75,6 +75,20 @@ final class CLISafetyTests: XCTestCase {
         XCTAssertEqual(locations, [path], "the JSON decodes to the exact name")
     }
 
+    /// Item 8: an argument that is not UTF-8 (bytes `FF`, ESC): Swift repairs it to U+FFFD on the
+    /// way in; the output is valid UTF-8 with the ESC escaped. (Passed through `sh`, since
+    /// `Process` takes arguments as Swift strings.)
+    func testInvalidUTF8InAnArgumentComesOutValid() throws {
+        let child = GstplayProcess([], input: .devNull)
+        child.process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.process.arguments = ["-c", #"exec "$0" "$(printf '%s/bad\377\376\033[2J.mp4' "$1")""#, GstplayProcess.binary.path, scratch.path]
+        try child.start()
+        XCTAssertEqual(child.waitForExit(), 1, child.stderr)
+        assertNoRawControls(child.stdoutBytes, "stdout")
+        assertNoRawControls(child.stderrBytes, "stderr")
+        XCTAssertTrue(child.stderrLines.contains("gstplay: error: \(scratch.path)/bad\u{FFFD}\u{FFFD}\\u001b[2J.mp4: Resource not found."), child.stderr)
+    }
+
     /// Item 8: subtitle cue text with controls. (subparse itself writes C0, DEL and C1 of an
     /// .srt as the markup entities `&#x1b;`, which the cue keeps, so this passed before the fix
     /// too; it guards against a cue path that ever decodes them.)
