@@ -77,6 +77,30 @@ final class NumericParseTests: XCTestCase {
         }
     }
 
+    /// A seeded random fuzz of the same parsers (10,000 texts of digits, signs, dots, colons, `%`,
+    /// exponents, suffixes, up to 40 characters, some 20-digit runs): no trap, and every accepted
+    /// value in its range. Seeded, so a failure repeats.
+    func testRandomNumericTextNeverTraps() throws {
+        var generator = SplitMix(seed: 0x5EED_2020)
+        let alphabet = Array("0123456789+-.:%eExXpkKmMgGnaifNI ")
+        for _ in 0..<10_000 {
+            let length = Int(generator.next() % 41)
+            var text = String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+            if generator.next() % 4 == 0 { text += String(repeating: "9", count: 20) }
+            if case .success(.subOffset(let value)) = ConsoleCommand.parse("sub-offset " + text) {
+                XCTAssertTrue((-3_600_000...3_600_000).contains(value), text)
+            }
+            _ = ConsoleCommand.parse("audio-offset " + text)
+            switch SeekArgument.parse(text) {
+            case .success(.absolute(let time)), .success(.relative(let time)): XCTAssertLessThan(time.seconds.magnitude, 1e12, text)
+            case .success(.fraction(let fraction)): XCTAssertTrue((0...1).contains(fraction), text)
+            case .failure: break
+            }
+            for command in ["volume", "rate", "jump", "move 1", "track audio", "variant"] { _ = ConsoleCommand.parse("\(command) \(text)") }
+            if let bytes = NetworkOptions.size(text) { XCTAssertGreaterThanOrEqual(bytes, 0, text) }
+        }
+    }
+
     /// `--cache-size`: only decimal numbers with an optional k/M/G, positive, below `Int64.max`.
     func testCacheSizes() {
         XCTAssertEqual(NetworkOptions.size("500M"), 500 * 1024 * 1024)
@@ -111,6 +135,19 @@ final class NumericParseTests: XCTestCase {
         XCTAssertEqual(StatusLine.formatRate(1.5), "1.5")
         XCTAssertEqual(StatusLine.formatRate(-1), "-1")
         XCTAssertEqual(MediaTime(nanoseconds: .min).formatted(fractionDigits: 3), "-2562047:47:16.854")
+    }
+}
+
+/// SplitMix64: a small seeded generator, so a fuzz failure repeats.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
 
