@@ -196,9 +196,10 @@ enum ConsoleCommand: Equatable, Sendable {
         return registration.parse(Arguments(name: name, words: arguments, rest: rest))
     }
 
-    /// `text` shortened to 40 characters with control characters replaced, for error messages.
+    /// `text` shortened to 40 characters, for error messages; control characters are escaped
+    /// (``TerminalText/escaped(_:)``) before the cut, so a cut never leaves one raw.
     static func printable(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        let cleaned = TerminalText.escaped(text)
         return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
     }
 }

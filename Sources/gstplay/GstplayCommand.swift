@@ -186,9 +186,7 @@ struct GstplayCommand: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
-            var message = fullMessage(for: error)
-            if !message.hasSuffix("\n") { message += "\n" }
-            Output.writeAll(STDERR_FILENO, message)
+            Output.writeLines(STDERR_FILENO, fullMessage(for: error))
             Glibc.exit(ExitStatus.usage)
         }
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Backend
 import Glibc
 import Synchronization
 
@@ -10,6 +11,11 @@ import Synchronization
 /// pipe reader sees every line at once — nothing sits in a stdio buffer), and keeps the TTY
 /// status line in place: before any other line is written the status line is cleared, and
 /// it is drawn again afterwards.
+///
+/// Every line and status text goes through ``TerminalText/escaped(_:)`` here, the one place all
+/// of gstplay's run output passes: no control character of a file name, tag, cue or error text
+/// reaches the terminal raw (issue 20, item 8), and a JSON line stays the same JSON. The only
+/// control sequences written are Output's own (`\r`, clear to end of line, the newline).
 ///
 /// **Thread:** any thread; a `Mutex` serialises writers so lines never interleave.
 final class Output: Sendable {
@@ -33,24 +39,26 @@ final class Output: Sendable {
     }
 
     /// One line on stdout (a newline is added).
-    func out(_ line: String) { emit(line, fd: outFD) }
+    func out(_ line: String) { emit([line], fd: outFD) }
 
     /// One line on stderr (a newline is added).
-    func err(_ line: String) { emit(line, fd: errFD) }
+    func err(_ line: String) { emit([line], fd: errFD) }
 
     /// Several lines on stdout in one go.
-    func out(lines: [String]) { emit(lines.joined(separator: "\n"), fd: outFD) }
+    func out(lines: [String]) { emit(lines, fd: outFD) }
 
-    private func emit(_ line: String, fd: Int32) {
+    private func emit(_ lines: [String], fd: Int32) {
+        let text = lines.map { TerminalText.escaped($0) + "\n" }.joined()
         state.withLock { state in
             if state.status != nil { Self.writeAll(outFD, Self.clearLine) }
-            Self.writeAll(fd, line + "\n")
+            Self.writeAll(fd, text)
             if let status = state.status { Self.writeAll(outFD, "\r" + status + "\u{1B}[K") }
         }
     }
 
     /// Draws `text` as the status line on stdout (`\r`, text, clear to end of line).
     func status(_ text: String) {
+        let text = TerminalText.escaped(text)
         state.withLock { state in
             guard !state.statusClosed else { return }
             state.status = text
@@ -82,7 +90,23 @@ final class Output: Sendable {
         }
     }
 
-    /// `write(2)` until everything is written; gives up silently on errors such as `EPIPE`
+    /// One line written straight to `fd` (escaped like every ``Output`` line, a newline added),
+    /// for the code paths that run without an ``Output`` (usage errors, `thumbnails`, `cache`).
+    static func writeLine(_ fd: Int32, _ line: String) {
+        writeAll(fd, TerminalText.escaped(line) + "\n")
+    }
+
+    /// ArgumentParser's multi-line messages (error, usage, hint) written to `fd`: each line
+    /// escaped, the line breaks kept. (ArgumentParser quotes what was typed in its own messages;
+    /// a line break typed into an argument then starts a new line, but no escape sequence passes.)
+    static func writeLines(_ fd: Int32, _ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let trimmed = lines.last?.isEmpty == true ? lines.dropLast() : lines[...]
+        writeAll(fd, trimmed.map { TerminalText.escaped($0) + "\n" }.joined())
+    }
+
+    /// `write(2)` until everything is written (raw: callers pass only their own text or text
+    /// escaped with ``TerminalText/escaped(_:)``); gives up silently on errors such as `EPIPE`
     /// (SIGPIPE is ignored by the app), retries on `EINTR`.
     static func writeAll(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)

@@ -63,7 +63,7 @@ actor PlaybackController {
     /// A load was asked for (start, `next`, `jump`, `load`…) and its `uriLoaded` has not arrived:
     /// an end of stream until then is the old item's.
     var loadRequested = false
-    /// The index of the current item, from the last `itemChanged` event.
+    /// The index of the current item, from the last `itemChanged` or `queueChanged` event.
     var currentIndex: Int?
     /// The current item's last reported position and duration (for the `eos` of an item the
     /// queue moved on from).
@@ -110,10 +110,10 @@ actor PlaybackController {
         saveResumePosition()
         player.shutdown()
         while let input = await inputs.next() {
-            if case .event(let event) = input { report(event) }
+            if case .event(let event) = input { reportLate(event) }
             if case .eventsEnded = input { break }
         }
-        return exitCode ?? exitCodeNow
+        return finalExitCode
     }
 
     /// One input (on the actor).
@@ -164,6 +164,15 @@ actor PlaybackController {
 
     var exitCodeNow: Int32 { anyFailed ? ExitStatus.playbackError : ExitStatus.success }
 
+    /// The exit code returned: the decided one, except that 0 becomes 1 when an item failed,
+    /// also when its failure arrived after the decision (during the shutdown), so the same input
+    /// gives the same code whatever the timing (issue 20, item 10; the Backend reports an error
+    /// still on the bus at shutdown, `Engine.reportPendingErrors`). Signal codes stay.
+    var finalExitCode: Int32 {
+        let decided = exitCode ?? exitCodeNow
+        return decided == ExitStatus.success && anyFailed ? ExitStatus.playbackError : decided
+    }
+
     // MARK: Player events
 
     /// The location to show for `uri`: as the user typed it, else the URI.
@@ -179,6 +188,8 @@ actor PlaybackController {
                 reporter.report(.endOfStream(position: itemEnd.duration ?? itemEnd.position ?? .zero), item: ended)
             }
             currentIndex = index
+        case .queueChanged(let queue):
+            currentIndex = queue.currentIndex                // the first item's index comes this way (no `item` event)
         case .uriLoaded(let uri):
             loadRequested = false
             itemEnd = (nil, nil)
@@ -225,12 +236,24 @@ actor PlaybackController {
         case .windowKey(let name):
             if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
         case .error(let error):
-            let location = error.uri.flatMap { names[$0] } ?? eventsItem?.location ?? error.uri ?? "?"
-            reporter.failure(location: location, error: error)
-            anyFailed = true
+            failed(error)
             awaitingAfterError = true
         default:
             break
         }
+    }
+
+    /// An event of the shutdown drain (the exit is decided): reported, and a failed item still
+    /// prints its error line and counts for the exit code.
+    private func reportLate(_ event: PlayerEvent) {
+        report(event)
+        if case .error(let error) = event { failed(error) }
+    }
+
+    /// A failed item: its one error line, and exit code 1.
+    private func failed(_ error: PlayerError) {
+        let location = error.uri.flatMap { names[$0] } ?? eventsItem?.location ?? error.uri ?? "?"
+        reporter.failure(location: location, error: error)
+        anyFailed = true
     }
 }

@@ -25,7 +25,7 @@ struct StatusReport: Equatable, Sendable {
             "position=\(snapshot.position?.formatted(fractionDigits: 3) ?? "-")",
             "duration=\(snapshot.duration?.formatted(fractionDigits: 3) ?? "-")",
             "rate=\(StatusLine.formatRate(snapshot.rate))",
-            "volume=\(Int(Wire.volumePercent(linear: snapshot.volume).rounded()))%",
+            "volume=\(CFormat.whole(Wire.volumePercent(linear: snapshot.volume)))%",
             "muted=\(snapshot.muted ? "yes" : "no")",
         ]
         if snapshot.bufferingPercent < 100 { fields.append("buffering=\(snapshot.bufferingPercent)%") }
@@ -55,9 +55,9 @@ struct StatisticsReport: Equatable, Sendable {
             "rate=\(StatusLine.formatRate(s.rate))",
             "seeks=\(s.seekCount)",
             "buffering=\(s.bufferingPercent)%",
-            "buffering_time_ms=\(Int(s.bufferingTimeMilliseconds.rounded()))",
+            "buffering_time_ms=\(CFormat.whole(s.bufferingTimeMilliseconds))",
         ]
-        if let latency = s.lastSeekLatencyMilliseconds { fields.append("last_seek_ms=\(Int(latency.rounded()))") }
+        if let latency = s.lastSeekLatencyMilliseconds { fields.append("last_seek_ms=\(CFormat.whole(latency))") }
         if let bitrate = s.bitrate { fields.append("bitrate=\(bitrate)") }
         if let average = s.averageBitrate { fields.append("average_bitrate=\(average)") }
         if let size = s.videoSize { fields.append("video=\(size.width)x\(size.height)") }

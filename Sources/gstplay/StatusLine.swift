@@ -53,9 +53,12 @@ struct StatusLine: Equatable, Sendable {
         return parts
     }
 
-    /// `1.5`, `0.9`, `-1`, `2`: up to two decimals, no trailing zeros.
+    /// `1.5`, `0.9`, `-1`, `2`: up to two decimals, no trailing zeros (`printf`'s `%g` for a
+    /// rate no player accepts: NaN, infinite or beyond ±1e13, instead of an `Int` trap).
     static func formatRate(_ rate: Double) -> String {
-        let hundredths = Int((rate * 100).rounded())
+        let scaled = (rate * 100).rounded()
+        guard scaled.isFinite, scaled.magnitude < 1e15 else { return CFormat.number("%g", rate) }
+        let hundredths = Int(scaled)
         let sign = hundredths < 0 ? "-" : ""
         let magnitude = abs(hundredths)
         var text = sign + String(magnitude / 100)

@@ -103,4 +103,13 @@ enum CFormat {
         }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// `value` rounded to a whole number (half away from zero, like `Int(value.rounded())`)
+    /// without `Int(Double)`'s trap: NaN, infinities and values beyond `Int64` print as
+    /// `printf("%.0f")` does (`nan`, `inf`, all digits).
+    static func whole(_ value: Double) -> String {
+        let rounded = value.rounded()
+        guard rounded.isFinite, rounded.magnitude < 9e18 else { return number("%.0f", rounded) }
+        return String(Int64(rounded))
+    }
 }

@@ -25,10 +25,14 @@ enum TrackCommands {
 
     private static let kindNames: [String: TrackKind] = ["audio": .audio, "subtitle": .subtitle, "sub": .subtitle, "video": .video]
 
-    /// `sub-offset 500`, `audio-offset -200` (milliseconds).
+    /// The largest offset either way, in milliseconds (one hour).
+    static let offsetLimit: Int64 = 3_600_000
+
+    /// `sub-offset 500`, `audio-offset -200` (milliseconds). The range is checked without
+    /// `abs`, which traps on `Int64.min` (issue 20, item 9).
     static func parseOffset(_ arguments: ConsoleCommand.Arguments, _ make: @escaping (Int64) -> ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
         arguments.one("milliseconds such as 500 or -250").flatMap { argument in
-            guard let value = Int64(argument), abs(value) <= 3_600_000 else {
+            guard let value = Int64(argument), (-offsetLimit...offsetLimit).contains(value) else {
                 return .failure(ConsoleError("\(arguments.name): expected milliseconds within ±3600000, got '\(ConsoleCommand.printable(argument))'"))
             }
             return .success(make(value))

@@ -59,7 +59,7 @@ struct TrackOptions: ParsableArguments {
             }
         }
         for (value, option) in [(subtitleOffset, "--sub-offset"), (audioOffset, "--audio-offset")] {
-            if let value, abs(value) > 3_600_000 { throw ValidationError("\(option) must be within ±3600000 ms (got \(value))") }
+            if let value, !(-TrackCommands.offsetLimit...TrackCommands.offsetLimit).contains(value) { throw ValidationError("\(option) must be within ±3600000 ms (got \(value))") }
         }
         settings.subtitleOffset = subtitleOffset ?? 0
         settings.audioOffset = audioOffset ?? 0

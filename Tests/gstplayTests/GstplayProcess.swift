@@ -144,6 +144,10 @@ final class GstplayProcess: @unchecked Sendable {
     var stdout: String { condition.lock(); defer { condition.unlock() }; return String(decoding: outData, as: UTF8.self) }
     var stderr: String { condition.lock(); defer { condition.unlock() }; return String(decoding: errData, as: UTF8.self) }
 
+    /// The raw bytes so far (for checks the UTF-8 decoding above would hide: invalid sequences).
+    var stdoutBytes: Data { condition.lock(); defer { condition.unlock() }; return outData }
+    var stderrBytes: Data { condition.lock(); defer { condition.unlock() }; return errData }
+
     /// Complete stdout lines so far.
     var stdoutLines: [String] { Self.completeLines(stdout) }
     var stderrLines: [String] { Self.completeLines(stderr) }

@@ -354,7 +354,7 @@ final class HostileCLITests: XCTestCase {
         let outcome = try console("binary bytes", send: [Data([0xFF, 0xFE, 0x00, 0x07, 0x1B, 0x5B, 0x32, 0x4A, 0x20, 0xC0, 0x0A])]) { _, err in
             self.errorLine(err)
         }
-        assertOneConsoleError(outcome, "unknown command '\u{FFFD}\u{FFFD}???[2J' (type 'help' for the list)")
+        assertOneConsoleError(outcome, "unknown command '\u{FFFD}\u{FFFD}\\u0000\\u0007\\u001b[2J' (type 'help' for the list)")
     }
 
     func testOneMegabyteLine() throws {

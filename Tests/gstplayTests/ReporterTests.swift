@@ -115,6 +115,6 @@ final class ReporterTests: XCTestCase {
         let named = PlayerError(kind: .resource, message: "Permission denied here", debug: "x\nsystem error: Permission denied")
         XCTAssertEqual(EventReporter.text(of: named), "Permission denied here", "not repeated")
         XCTAssertNil(EventReporter.systemReason(inDebug: "system error: \n"))
-        XCTAssertEqual(EventReporter.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad?thing")
+        XCTAssertEqual(EventReporter.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad\\u0007thing")
     }
 }

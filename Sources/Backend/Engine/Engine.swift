@@ -92,11 +92,12 @@ final class Engine: @unchecked Sendable {
         startAdaptiveTimer()
     }
 
-    /// Releases everything GStreamer-side: timers and observers removed, pipeline torn down
+    /// Releases everything GStreamer-side: errors still on the bus reported, timers and observers removed, pipeline torn down
     /// (state NULL, handlers disconnected, bus watch destroyed), sinks released. Idempotent.
     func teardown() {
         preconditionOnLoop()
         guard let pipeline, pipeline.element != nil else { return }
+        reportPendingErrors()
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
         cacheFinish(final: true)
         timers.cancelAll()

@@ -6,7 +6,8 @@ extension Duration {
     var glibMilliseconds: UInt32 {
         let (seconds, attoseconds) = components
         let ms = Double(seconds) * 1000 + (Double(attoseconds) / 1e15).rounded(.up)
-        return UInt32(clamping: max(1, Int64(ms.isFinite ? ms : 1)))
+        guard ms.isFinite, ms >= 1 else { return 1 }
+        return ms >= Double(UInt32.max) ? .max : UInt32(ms)   // no Int64(Double) trap for huge durations
     }
 
     /// Nanoseconds, clamped to `Int64` (GStreamer's clock unit).

@@ -9,8 +9,11 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// A time from nanoseconds.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    /// A time from milliseconds.
-    public static func milliseconds(_ ms: Int64) -> MediaTime { MediaTime(nanoseconds: ms * 1_000_000) }
+    /// A time from milliseconds, saturating at the ends of `Int64` (no overflow trap).
+    public static func milliseconds(_ ms: Int64) -> MediaTime {
+        let (ns, overflow) = ms.multipliedReportingOverflow(by: 1_000_000)
+        return MediaTime(nanoseconds: overflow ? (ms < 0 ? .min : .max) : ns)
+    }
 
     /// A time from (possibly fractional) seconds; NaN becomes zero and infinities clamp.
     public init(seconds: Double) {

@@ -36,13 +36,15 @@ extension Engine {
         let driver = queue
         driver.isActive = true
         let before = driver.queue.currentIndex, published = driver.snapshot
+        // A skip only when an item was current: the first item of a queue is not "skipped" to (issue 20, item 12).
+        let skip: ItemChangeReason? = before == nil ? nil : .skipped
         do {
             switch command {
             case .replace(let items, let start):
                 driver.queue = PlayQueue(items: items, loop: driver.queue.loop, shuffled: driver.queue.isShuffled, seed: driver.queue.seed)
                 driver.consecutiveFailures = 0
                 if let start { try driver.queue.jump(to: start) } else { driver.queue.advance(reason: .skipped) }
-                if let index = driver.queue.currentIndex { return loadQueueItem(index, reason: .skipped) }
+                if let index = driver.queue.currentIndex { return loadQueueItem(index, reason: skip) }
                 stop()
             case .append(let items): for item in items { driver.queue.append(item) }
             case .insert(let item, let index): try driver.queue.insert(item, at: index)
@@ -50,10 +52,10 @@ extension Engine {
                 let index = driver.queue.currentIndex.map { $0 + 1 } ?? driver.queue.count
                 try driver.queue.insert(item, at: index)
                 try driver.queue.jump(to: index)
-                return loadQueueItem(index, reason: .skipped)
+                return loadQueueItem(index, reason: skip)
             case .remove(let index):
                 if try driver.queue.remove(at: index).currentRemoved {
-                    if let next = driver.queue.currentIndex { return loadQueueItem(next, reason: .skipped) }
+                    if let next = driver.queue.currentIndex { return loadQueueItem(next, reason: skip) }
                     stop()
                 }
             case .move(let from, let to): try driver.queue.move(from: from, to: to)
@@ -62,10 +64,10 @@ extension Engine {
                 stop()
             case .jump(let index):
                 try driver.queue.jump(to: index)
-                return loadQueueItem(index, reason: .skipped)
+                return loadQueueItem(index, reason: skip)
             case .next, .previous:
                 let target = command.isNext ? driver.queue.advance(reason: .skipped) : driver.queue.previous()
-                if let target { return loadQueueItem(target, reason: .skipped) }
+                if let target { return loadQueueItem(target, reason: skip) }
                 if command.isNext, before != nil { stop() }
             case .loop(let mode): driver.queue.loop = mode
             case .shuffle(let on, let seed):
@@ -88,13 +90,18 @@ extension Engine {
     }
 
     /// Loads the item at `index` (a fresh load: READY, uri, PAUSED), keeping the user's play/pause intent.
-    func loadQueueItem(_ index: Int, reason: ItemChangeReason) {
+    /// `reason` nil: no item was current before (the queue's start), so no `itemChanged` is
+    /// published; the `queueChanged` naming the new current item then comes before its
+    /// `uriLoaded` instead of after it, so the index still arrives first.
+    func loadQueueItem(_ index: Int, reason: ItemChangeReason?) {
         let driver = queue
         guard let item = try? driver.queue.item(at: index) else { return }
         let wasLoaded = playback.inputs.loaded && !playback.inputs.failed
         let intent = playback.inputs.intent, target = playback.target
         driver.reset()
-        publish(.itemChanged(index: index, reason: reason))
+        let announced: QueueSnapshot? = reason == nil ? driver.publishSnapshot() : nil
+        if let reason { publish(.itemChanged(index: index, reason: reason)) }
+        if let announced { publish(.queueChanged(announced)) }
         load(.success(item.uri), original: item.uri, start: item.start.map { .time($0) } ?? driver.itemStart)
         if item.start != nil { try? driver.queue.setStart(nil, at: index) }
         if wasLoaded && intent != .none {
@@ -102,7 +109,8 @@ extension Engine {
             playback.target = target
         }
         prepareHandover()
-        publish(.queueChanged(driver.publishSnapshot()))
+        let snapshot = driver.publishSnapshot()
+        if snapshot != announced { publish(.queueChanged(snapshot)) }
     }
 
     /// Tells the feeder what comes next (two items ahead), or nothing when gapless is off, items

@@ -5,7 +5,9 @@
 /// other commands. Index arguments are checked against ``queue`` (the last published state) and
 /// throw ``QueueError`` at once; if the queue changed before the command runs, the error comes as
 /// a ``PlayerEvent/warning(_:)`` instead. Changes are announced with
-/// ``PlayerEvent/queueChanged(_:)``; a new current item with ``PlayerEvent/itemChanged(index:reason:)``.
+/// ``PlayerEvent/queueChanged(_:)``; a move from one current item to another with
+/// ``PlayerEvent/itemChanged(index:reason:)`` (the first item of a queue, with nothing current
+/// before, is announced by its `uriLoaded` and the queue snapshot only).
 ///
 /// Once a queue is in use, the end of an item moves to the next (``LoopMode`` decides at the end
 /// of the list) and a failing item is reported (``PlayerEvent/error(_:)``) and skipped; only the

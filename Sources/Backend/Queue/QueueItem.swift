@@ -28,7 +28,8 @@ public enum LoopMode: String, Sendable, Hashable, Codable, CaseIterable {
     case all
 }
 
-/// Why the current item of a queue changed.
+/// Why the current item of a queue changed (``PlayerEvent/itemChanged(index:reason:)``, published
+/// only when another item was current before: a queue's first item comes without one).
 public enum ItemChangeReason: String, Sendable, Hashable, Codable {
     /// The previous item played to its end.
     case ended

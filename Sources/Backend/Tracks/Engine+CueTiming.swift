@@ -35,7 +35,7 @@ extension Engine {
         }
         guard let next = tracks.heldCues.first, let position else { return }
         let playing = pipeline?.state == GST_STATE_PLAYING && !playback.inputs.buffering && !seeking
-        let wait: Duration = playing ? .nanoseconds(Int64(Double((next.start - position).nanoseconds) / playback.rate)) : .milliseconds(50)
+        let wait: Duration = playing ? .nanoseconds(MediaTime(seconds: (next.start - position).seconds / playback.rate).nanoseconds) : .milliseconds(50)
         // At most 100 ms between checks: a position read just after a seek can still be stale.
         timers.cue = loop.addTimer(every: min(max(wait, .milliseconds(1)), .milliseconds(100))) { [unowned self] in
             self.timers.cue = nil

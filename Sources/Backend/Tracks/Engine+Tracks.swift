@@ -137,21 +137,21 @@ extension Engine {
     func setSubtitleOffset(milliseconds: Int64) {
         guard let playbin = pipeline?.object else { return }
         tracks.offsets.withLock { $0.subtitle = milliseconds }
-        CGStreamer_set_int64(playbin, "text-offset", gint64(milliseconds) * 1_000_000)
+        CGStreamer_set_int64(playbin, "text-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
     /// Sets playbin `av-offset` (ns) from milliseconds.
     func setAudioOffset(milliseconds: Int64) {
         guard let playbin = pipeline?.object else { return }
         tracks.offsets.withLock { $0.audio = milliseconds }
-        CGStreamer_set_int64(playbin, "av-offset", gint64(milliseconds) * 1_000_000)
+        CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
     /// A cue reached the text sink: published with the subtitle offset applied to its times,
     /// when it is due (``publishWhenDue(_:)``).
     private func cueArrived(_ raw: SubtitleCueSink.RawCue) {
         guard playback.inputs.loaded, playback.inputs.prerolled, !playback.inputs.failed, !tracks.subtitlesOff, !raw.text.isEmpty else { return }
-        let offset = MediaTime(nanoseconds: tracks.offsets.withLock { $0.subtitle } * 1_000_000)
+        let offset = MediaTime.milliseconds(tracks.offsets.withLock { $0.subtitle })
         publishWhenDue(SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset }))
     }
 

@@ -64,7 +64,12 @@ final class SubtitleCueSink {
         let markup = String(decoding: bytes, as: UTF8.self)
         gst_buffer_unmap(buffer, &info)
         var start = pts
-        var end: GstClockTime? = buffer.pointee.duration == CGStreamer_CLOCK_TIME_NONE() ? nil : pts + buffer.pointee.duration
+        // Times from a parsed .srt/.vtt can be anything: saturating arithmetic, no overflow trap.
+        var end: GstClockTime?
+        if buffer.pointee.duration != CGStreamer_CLOCK_TIME_NONE() {
+            let (sum, overflow) = pts.addingReportingOverflow(buffer.pointee.duration)
+            end = overflow ? .max : sum
+        }
         if let event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) {
             defer { gst_event_unref(event) }
             var segment: UnsafePointer<GstSegment>?
@@ -72,13 +77,13 @@ final class SubtitleCueSink {
             if let segment, segment.pointee.format == GST_FORMAT_TIME {
                 let streamStart = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
                 if streamStart != CGStreamer_CLOCK_TIME_NONE() {
-                    if let stop = end { end = stop - start + streamStart }
+                    if let stop = end { end = (stop - start).addingReportingOverflow(streamStart).overflow ? .max : stop - start + streamStart }
                     start = streamStart
                 }
             }
         }
         return RawCue(text: CueText.plain(fromMarkup: markup),
-                      start: MediaTime(nanoseconds: Int64(start)), end: end.map { MediaTime(nanoseconds: Int64($0)) })
+                      start: MediaTime(nanoseconds: Int64(clamping: start)), end: end.map { MediaTime(nanoseconds: Int64(clamping: $0)) })
     }
 }
 

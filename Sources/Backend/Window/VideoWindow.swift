@@ -196,7 +196,7 @@ final class VideoWindow {
 
     private func applyTitle() {
         guard let ownWindow, let title = mediaTitle ?? fallbackTitle else { return }
-        x11.setTitle(title, of: ownWindow)
+        x11.setTitle(TerminalText.escaped(title), of: ownWindow)   // a tag or file name: no raw controls to the WM
     }
 
     private func applyGravity() {

@@ -80,7 +80,8 @@ struct NetworkOptions: ParsableArguments {
         return result
     }
 
-    /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes.
+    /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes; nil for anything else, a size of
+    /// `Int64.max` bytes or more, and the forms `Double.init` would take (`nan`, `inf`, `1e3`, `0x10`).
     static func size(_ text: String) -> Int64? {
         var digits = Substring(text.trimmingWhitespace())
         var scale: Double = 1
@@ -90,7 +91,7 @@ struct NetworkOptions: ParsableArguments {
         case "g", "G": scale = 1024 * 1024 * 1024; digits = digits.dropLast()
         default: break
         }
-        guard let value = Double(digits), value.isFinite, value > 0, value * scale < Double(Int64.max) else { return nil }
+        guard let value = StrictNumber.unsigned(String(digits)), value > 0, value * scale < Double(Int64.max) else { return nil }
         return Int64((value * scale).rounded())
     }
 }

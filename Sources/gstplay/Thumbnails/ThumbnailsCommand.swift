@@ -119,9 +119,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
             Glibc.exit(0)
         } catch {
             if exitCode(for: error) == .success { exit(withError: error) }
-            var message = fullMessage(for: error)
-            if !message.hasSuffix("\n") { message += "\n" }
-            Output.writeAll(STDERR_FILENO, message)
+            Output.writeLines(STDERR_FILENO, fullMessage(for: error))
             Glibc.exit(2)
         }
     }
