@@ -42,25 +42,25 @@ struct CacheCommand: ParsableCommand {
         let cache = MediaCache(directory: cacheDirectory)
         switch action {
         case .path:
-            print(cache.directory)
+            Output.writeLine(STDOUT_FILENO, cache.directory)
         case .clear:
             let entries = try Self.check { try cache.entries() }
             try Self.check { try cache.clear() }
-            print("Removed \(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) from \(cache.directory)")
+            Output.writeLine(STDOUT_FILENO, "Removed \(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) from \(cache.directory)")
         case .remove:
             guard let uri, let entry = try Self.check({ try cache.remove(uri) }) else {
-                Output.writeAll(STDERR_FILENO, "gstplay: error: media cache: not cached: \(uri ?? "")\n")
+                Output.writeLine(STDERR_FILENO, "gstplay: error: media cache: not cached: \(uri ?? "")")
                 throw ExitCode(1)
             }
-            print("Removed \(uri) (\(Self.bytes(entry.size))) from \(cache.directory)")
+            Output.writeLine(STDOUT_FILENO, "Removed \(uri) (\(Self.bytes(entry.size))) from \(cache.directory)")
         case .list:
             let entries = try Self.check { try cache.entries() }
             let now = Date().timeIntervalSince1970
             for entry in entries.reversed() {
-                print("\(Self.bytes(entry.size).padded(toLength: 10)) "
+                Output.writeLine(STDOUT_FILENO, "\(Self.bytes(entry.size).padded(toLength: 10)) "
                       + "stored \(Self.age(now - entry.storedAt)) ago, used \(Self.age(now - entry.lastUsed)) ago  \(entry.uri)")
             }
-            print("\(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) in \(cache.directory)")
+            Output.writeLine(STDOUT_FILENO, "\(entries.count) file(s), \(Self.bytes(entries.reduce(0) { $0 + $1.size })) in \(cache.directory)")
         }
     }
 
