@@ -79,6 +79,8 @@ actor PlaybackController {
     var requested: Requested
     /// Applies the track options per item.
     let trackSession: TrackSession
+    /// With `--resume`: the save made on the way out (shared with the signal path's guard).
+    let resumeAtExit: ResumeExitSave?
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
 
@@ -92,6 +94,7 @@ actor PlaybackController {
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
+        self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
     }
 
     // MARK: Lifecycle
@@ -105,9 +108,9 @@ actor PlaybackController {
         while exitCode == nil, let input = await inputs.next() {
             handle(input)
         }
+        saveResumeAtExit()
         stopInput()
         output.closeStatus()
-        saveResumePosition()
         player.shutdown()
         while let input = await inputs.next() {
             if case .event(let event) = input { report(event) }
