@@ -1,6 +1,8 @@
+import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import gstplay
 
 /// Issue 20, item 7: with `--resume` the position is stored before gstplay exits, whatever the
 /// path: Ctrl-C typed in a real terminal (raw mode, through a pty), SIGTERM, SIGHUP.
@@ -66,5 +68,15 @@ final class ResumeSignalTests: XCTestCase {
             XCTAssertEqual(stored.count, 1, "signal \(signal): one entry stored")
             XCTAssertGreaterThanOrEqual(stored.first ?? 0, 2, "signal \(signal)")
         }
+    }
+
+    /// The exit-time save happens once: the CLI actor's save and the exit guard's never both
+    /// write (the second would overwrite a fresh position with an older one).
+    func testTheExitSaveIsMadeOnce() throws {
+        let store = ResumeStore(directory: stateHome + "/once")
+        let save = ResumeExitSave(store: store)
+        XCTAssertNil(save.save(uri: "file:///a.mp4", position: MediaTime(seconds: 5), duration: MediaTime(seconds: 100)))
+        XCTAssertNil(save.save(uri: "file:///a.mp4", position: MediaTime(seconds: 7), duration: MediaTime(seconds: 100)))
+        XCTAssertEqual(try store.entries().map(\.position), [5])
     }
 }

@@ -8,7 +8,9 @@ import Glibc
 /// back (issue 20, item 2). Nothing waits in `open()`, so nothing is left to cancel at shutdown.
 ///
 /// **Thread:** the loop thread (owned by ``Engine``). The descriptor is closed by ``release()``
-/// once `playbin` no longer reads it (READY or NULL).
+/// once `playbin` no longer reads it (READY or NULL: the next load, stop, teardown); after a
+/// gapless hand-over from a FIFO to the next item it stays open until then. A FIFO is never
+/// handed over gaplessly itself (``Engine/mayOpen(_:)``).
 final class FIFOSource {
     /// The open FIFO `playbin` reads, if the current media is one.
     private(set) var descriptor: Int32?
