@@ -99,9 +99,10 @@ actor PlaybackController {
 
     // MARK: Lifecycle
 
-    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, calls
-    /// `stopInput` (which puts the terminal back), shuts the player down while still reporting its
-    /// last events (until `Player.events` ends), and returns the exit code.
+    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, stores
+    /// the resume position (once, ``saveResumeAtExit()``), calls `stopInput` (which puts the
+    /// terminal back), shuts the player down while still reporting its last events (until
+    /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
         start()
         var inputs = inbox.stream.makeAsyncIterator()
