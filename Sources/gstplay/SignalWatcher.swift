@@ -81,10 +81,19 @@ final class ExitGuard: Sendable {
 
     private let lastWords = Mutex<(@Sendable () -> Void)?>(nil)
     private let armed = Atomic<Bool>(false)
+    /// The last words an `exit()` from elsewhere runs (the `atexit` handler has no context).
+    private static let atExit = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// Sets what ``exitNow(_:)`` runs before leaving (it must not wait on the loop thread).
+    /// Sets what ``exitNow(_:)`` runs before leaving (it must not wait on the loop thread), and
+    /// registers it with `atexit` too: a library that calls `exit()` on some thread (Xlib's
+    /// default error handler, when the video window is destroyed under ximagesink) runs it as well.
     func setLastWords(_ body: @escaping @Sendable () -> Void) {
         lastWords.withLock { $0 = body }
+        let first = ExitGuard.atExit.withLock { current -> Bool in
+            defer { current = body }
+            return current == nil
+        }
+        if first { atexit { ExitGuard.atExit.withLock { $0 }?() } }
     }
 
     /// Starts the deadline (once): after ``deadline``, ``exitNow(_:)`` with `code`.
