@@ -72,7 +72,8 @@ final class SignalWatcher {
 /// ``arm(_:)`` starts a thread that waits ``deadline`` and then calls ``exitNow(_:)``, which
 /// runs the last words (the resume save, set by the app), restores the terminal and `_exit`s
 /// with the signal's code. When the clean shutdown finishes first, the process is gone before
-/// the deadline and the thread with it.
+/// the deadline and the thread with it. The last words also run from `atexit` (see
+/// ``setLastWords(_:)``); once the CLI actor has stored the position they do nothing.
 ///
 /// **Thread:** any; the deadline waits on a thread of its own (`DetachedThread`).
 final class ExitGuard: Sendable {
