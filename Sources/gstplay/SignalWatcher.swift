@@ -8,8 +8,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// SIGINT, SIGTERM and SIGHUP as `DispatchSource` signal sources (the default actions are
-/// ignored so the sources see them). The first one sends ``CLIInput/signal(_:)`` with 130/143/129
+/// SIGINT, SIGTERM and SIGHUP as `DispatchSource` signal sources (see ``install()``). The first one sends ``CLIInput/signal(_:)`` with 130/143/129
 /// to the CLI actor, which stores the resume position, restores the terminal and shuts down
 /// cleanly, and arms the ``ExitGuard``: if the process is still there after
 /// ``ExitGuard/deadline`` (a stuck Backend shutdown, a blocked loop thread), the guard stores the
@@ -59,12 +58,21 @@ final class SignalWatcher {
         (SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated), (SIGHUP, ExitStatus.hangup),
     ]
 
-    /// Ignores the default actions and starts watching.
+    /// Starts watching and returns once every source is registered (at most 1 s). The ending
+    /// signals are not set to `SIG_IGN` first: registering a signal source installs libdispatch's
+    /// own `sigaction` handler (seen in `/proc/<pid>/status` `SigCgt`), and an ignored signal
+    /// arriving before that would be lost (issue 20: a SIGTERM 52 ms after the start left gstplay
+    /// playing, 1 of 60 runs). Until then the default action ends the process, as it should.
     func install() {
         signal(SIGPIPE, SIG_IGN)
-        for (number, _) in SignalWatcher.ending { signal(number, SIG_IGN) }
         signal(SIGTSTP, SIG_IGN)   // handled above: restore the terminal, then SIGSTOP
-        for source in sources { source.resume() }
+        let registered = DispatchGroup()
+        for source in sources {
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+        }
+        _ = registered.wait(timeout: .now() + 1)
     }
 }
 

@@ -77,6 +77,24 @@ final class SignalCLITests: XCTestCase {
         XCTAssertLessThan(elapsed, .seconds(1))
     }
 
+    /// A SIGTERM at any moment of the start-up ends gstplay (by the default action before the
+    /// handler is installed, 143 after): never ignored. Before the fix the signals were set to
+    /// `SIG_IGN` before libdispatch installed its handler, and one that fell in between was lost.
+    func testSIGTERMDuringTheStartIsNeverLost() throws {
+        for step in 0..<30 {
+            let child = GstplayProcess(["--json", GstplayProcess.fixture("h264-aac-10s.mp4")])
+            try child.start()
+            Thread.sleep(forTimeInterval: 0.02 + Double(step) * 0.002)   // sweeps 20–78 ms: before, during and after install()
+            let sent = ContinuousClock.now
+            kill(child.process.processIdentifier, SIGTERM)
+            child.process.waitUntilExit()   // GstplayProcess's own wait would count a death by signal as a hang
+            let elapsed = ContinuousClock.now - sent
+            let status = child.process.terminationReason == .exit ? child.process.terminationStatus : 128 + child.process.terminationStatus
+            XCTAssertEqual(status, 143, "step \(step)")
+            XCTAssertLessThan(elapsed, .seconds(1), "step \(step): SIGTERM took \(elapsed)")
+        }
+    }
+
     func testQuitWhileAFIFOWaitsForAWriterEndsAtOnce() throws {
         let child = try startOnFIFO(try makeFIFO("f.webm"))
         XCTAssertTrue(waitUntilAtTheFIFO(child), child.stderr)
