@@ -71,7 +71,9 @@ public final class Player: Sendable {
     /// Loads a URI (`file://`, `http://`, …) or a file path (relative paths are resolved against
     /// the current directory, `gst_filename_to_uri`) and starts prerolling: `READY`, set
     /// `playbin.uri`, `PAUSED`; then plays when ``PlayerConfiguration/autoplay`` is on.
-    /// A location that cannot be turned into a URI ends in ``PlayerState/error``.
+    /// A location that cannot be turned into a URI ends in ``PlayerState/error``. A local FIFO
+    /// (named pipe) is opened with `O_NONBLOCK` and read as a stream through `fdsrc` (`fd://N`),
+    /// so the loop thread never waits for its writer; with none, the open watchdog ends the wait.
     ///
     /// - Parameters:
     ///   - location: a URI or a file path.

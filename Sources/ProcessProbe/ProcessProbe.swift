@@ -49,6 +49,12 @@ public struct ProcessProbe: Sendable {
         ProcFS.read("/proc/\(pid)/task/\(tid)/comm").map { String($0.split(separator: "\n").first ?? "") }
     }
 
+    /// The kernel function thread `tid` sleeps in (`task/<tid>/wchan`), e.g. `wait_for_partner`
+    /// for an `open()` of a FIFO that has no writer yet; nil when unreadable, "0" when running.
+    public func waitChannel(thread tid: String) -> String? {
+        ProcFS.read("/proc/\(pid)/task/\(tid)/wchan").map { String($0.split(separator: "\n").first ?? "") }
+    }
+
     /// Nanoseconds thread `tid` has spent on a CPU (first field of `task/<tid>/schedstat`).
     public func cpuNanoseconds(thread tid: String) -> UInt64? {
         ProcFS.read("/proc/\(pid)/task/\(tid)/schedstat")?.split(separator: " ").first.flatMap { UInt64($0) }

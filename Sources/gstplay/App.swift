@@ -50,6 +50,10 @@ struct App {
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)
 
+        if let resumeAtExit = controller.resumeAtExit {
+            signals.exitGuard.setLastWords { [player] in resumeAtExit.saveFromSnapshot(of: player) }
+        }
+
         var keyReader: KeyReader?
         if interactive && RawTerminal.isForeground() {
             RawTerminal.enable(fd: STDIN_FILENO)

@@ -79,6 +79,8 @@ actor PlaybackController {
     var requested: Requested
     /// Applies the track options per item.
     let trackSession: TrackSession
+    /// With `--resume`: the save made on the way out (shared with the signal path's guard).
+    let resumeAtExit: ResumeExitSave?
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
 
@@ -92,22 +94,24 @@ actor PlaybackController {
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
+        self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
     }
 
     // MARK: Lifecycle
 
-    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, calls
-    /// `stopInput` (which puts the terminal back), shuts the player down while still reporting its
-    /// last events (until `Player.events` ends), and returns the exit code.
+    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, stores
+    /// the resume position (once, ``saveResumeAtExit()``), calls `stopInput` (which puts the
+    /// terminal back), shuts the player down while still reporting its last events (until
+    /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
         start()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
             handle(input)
         }
+        saveResumeAtExit()
         stopInput()
         output.closeStatus()
-        saveResumePosition()
         player.shutdown()
         while let input = await inputs.next() {
             if case .event(let event) = input { reportLate(event) }

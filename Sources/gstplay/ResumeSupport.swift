@@ -4,6 +4,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Glibc
+import Synchronization
 
 /// `--resume` and `--forget` (issue #12): where each item was left, kept in the Backend's
 /// ``ResumeStore`` (`$XDG_STATE_HOME/gstplay/resume.json`). Problems with the state file are one
@@ -40,6 +42,18 @@ extension PlaybackController {
         }
     }
 
+    /// With `--resume`, on the way out (quit, a key, a signal, the end): stores where the current
+    /// item is, once, through ``ResumeExitSave`` (shared with the signal path's ``ExitGuard``,
+    /// so whichever comes first stores it and the other does not store it again).
+    func saveResumeAtExit() {
+        guard let resumeAtExit, let uri = eventsItem?.uri else { return }
+        let snapshot = player.snapshot
+        guard let position = player.currentPosition() ?? snapshot.position else { return }
+        if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration) {
+            output.err("gstplay: warning: \(problem.description)")
+        }
+    }
+
     /// With `--resume`: forgets the item at `uri`, which played to its end (the queue moved on).
     func forgetResumePosition(uri: String) {
         guard let store = settings.resumeStore else { return }
@@ -58,6 +72,52 @@ extension PlaybackController {
         } catch {
             output.err("gstplay: error: \(error.description)")
             return false
+        }
+    }
+}
+
+/// The resume save made on the way out, at most once: by the CLI actor (a fresh position from the
+/// pipeline) or, when the clean shutdown is stuck after a signal, by the ``ExitGuard`` (the
+/// player's last reported position). Each save is atomic (``ResumeStore``: temp file, fsync,
+/// rename); the lock makes the guard wait for a save under way instead of leaving in its middle.
+///
+/// **Thread:** any; each save does blocking file I/O.
+final class ResumeExitSave: Sendable {
+    private let store: ResumeStore
+    /// True once the position was stored (or found to be unstorable).
+    private let done = Mutex<Bool>(false)
+
+    init(store: ResumeStore) { self.store = store }
+
+    /// Stores `position` for `uri` unless that was already done; the problem, if any.
+    func save(uri: String, position: MediaTime, duration: MediaTime?) -> ResumeStore.Problem? {
+        done.withLock { done -> ResumeStore.Problem? in
+            guard !done else { return nil }
+            done = true
+            do throws(ResumeStore.Problem) {
+                try store.save(uri: uri, position: position, duration: duration)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// The signal path's save: from `player`'s snapshot (never waits for its loop thread); skipped
+    /// when a save is under way for longer than `patience` (the old file then stays whole).
+    func saveFromSnapshot(of player: Player, patience: Duration = .milliseconds(200)) {
+        let snapshot = player.snapshot
+        guard let uri = snapshot.uri, let position = snapshot.position else { return }
+        let giveUp = ContinuousClock.now + patience
+        while ContinuousClock.now < giveUp {
+            let tried = done.withLockIfAvailable { done -> Bool in
+                guard !done else { return true }
+                done = true
+                try? store.save(uri: uri, position: position, duration: snapshot.duration)
+                return true
+            }
+            if tried != nil { return }
+            usleep(10_000)
         }
     }
 }

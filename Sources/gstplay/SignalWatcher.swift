@@ -1,3 +1,4 @@
+import Backend
 import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -7,33 +8,38 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// SIGINT and SIGTERM as `DispatchSource` signal sources (the default actions are ignored so
-/// the sources see them): the first one sends ``CLIInput/signal(_:)`` with 130/143 to the CLI
-/// actor, which then restores the terminal and shuts down cleanly; a second one while that is
-/// under way restores the terminal and leaves at once with `_exit`. SIGPIPE is ignored so a
-/// closed pipe shows up as a failed `write`, not a dead process. Job control: SIGTSTP (Ctrl-Z)
-/// puts the terminal back before stopping (`SIGSTOP`), SIGCONT (`fg`) re-enters raw mode.
+/// SIGINT, SIGTERM and SIGHUP as `DispatchSource` signal sources (see ``install()``). The first one sends ``CLIInput/signal(_:)`` with 130/143/129
+/// to the CLI actor, which stores the resume position, restores the terminal and shuts down
+/// cleanly, and arms the ``ExitGuard``: if the process is still there after
+/// ``ExitGuard/deadline`` (a stuck Backend shutdown, a blocked loop thread), the guard stores the
+/// position itself, restores the terminal and leaves with `_exit`. A second signal does that at
+/// once. SIGPIPE is ignored so a closed pipe shows up as a failed `write`, not a dead process.
+/// Job control: SIGTSTP (Ctrl-Z) puts the terminal back before stopping (`SIGSTOP`), SIGCONT
+/// (`fg`) re-enters raw mode.
 ///
 /// **Thread:** ``install()`` from any thread; handlers run on the global dispatch queue (no
-/// queue of its own).
+/// queue of its own); the guard's deadline on a thread of its own.
 final class SignalWatcher {
-    /// How many SIGINT/SIGTERM arrived (any thread).
+    /// How many SIGINT/SIGTERM/SIGHUP arrived (any thread).
     private final class Count: Sendable { let value = Atomic<Int>(0) }
 
+    /// The last resort of the signal path (any thread).
+    let exitGuard = ExitGuard()
     private let sources: [any DispatchSourceSignal]
 
     init(inbox: Inbox) {
         var sources: [any DispatchSourceSignal] = []
         let received = Count()
         let queue = DispatchQueue.global()
-        for (number, code) in [(SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated)] {
+        let exitGuard = exitGuard
+        for (number, code) in SignalWatcher.ending {
             sources.append(DispatchSource.makeSignalSource(signal: number, queue: queue))
             sources.last!.setEventHandler { [received] in
                 if received.value.add(1, ordering: .relaxed).oldValue == 0 {
                     inbox.send(.signal(code))
+                    exitGuard.arm(code)
                 } else {
-                    RawTerminal.restore()
-                    _exit(code)
+                    exitGuard.exitNow(code)
                 }
             }
         }
@@ -47,12 +53,75 @@ final class SignalWatcher {
         self.sources = sources + [stop, resume]
     }
 
-    /// Ignores the default actions and starts watching.
+    /// The signals that end gstplay, with their exit codes (128 + the signal number).
+    static let ending: [(signal: Int32, code: Int32)] = [
+        (SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated), (SIGHUP, ExitStatus.hangup),
+    ]
+
+    /// Starts watching and returns once every source is registered (at most 1 s). The ending
+    /// signals are not set to `SIG_IGN` first: registering a signal source installs libdispatch's
+    /// own `sigaction` handler (seen in `/proc/<pid>/status` `SigCgt`), and an ignored signal
+    /// arriving before that would be lost (issue 20: a SIGTERM 52 ms after the start left gstplay
+    /// playing, 1 of 60 runs). Until then the default action ends the process, as it should.
     func install() {
         signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
         signal(SIGTSTP, SIG_IGN)   // handled above: restore the terminal, then SIGSTOP
-        for source in sources { source.resume() }
+        let registered = DispatchGroup()
+        for source in sources {
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
+            source.resume()
+        }
+        _ = registered.wait(timeout: .now() + 1)
+    }
+}
+
+/// Makes sure a signal ends gstplay within a second, whatever the other threads are doing:
+/// ``arm(_:)`` starts a thread that waits ``deadline`` and then calls ``exitNow(_:)``, which
+/// runs the last words (the resume save, set by the app), restores the terminal and `_exit`s
+/// with the signal's code. When the clean shutdown finishes first, the process is gone before
+/// the deadline and the thread with it. The last words also run from `atexit` (see
+/// ``setLastWords(_:)``); once the CLI actor has stored the position they do nothing.
+///
+/// **Thread:** any; the deadline waits on a thread of its own (`DetachedThread`).
+final class ExitGuard: Sendable {
+    /// How long the clean shutdown may take after a signal before the guard ends the process.
+    static let deadline: Duration = .milliseconds(500)
+
+    private let lastWords = Mutex<(@Sendable () -> Void)?>(nil)
+    private let armed = Atomic<Bool>(false)
+    /// The last words an `exit()` from elsewhere runs (the `atexit` handler has no context).
+    private static let atExit = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Sets what ``exitNow(_:)`` runs before leaving (it must not wait on the loop thread), and
+    /// registers it with `atexit` too: a library that calls `exit()` on some thread (Xlib's
+    /// default error handler, when the video window is destroyed under ximagesink) runs it as well.
+    func setLastWords(_ body: @escaping @Sendable () -> Void) {
+        lastWords.withLock { $0 = body }
+        let first = ExitGuard.atExit.withLock { current -> Bool in
+            defer { current = body }
+            return current == nil
+        }
+        if first { atexit { ExitGuard.atExit.withLock { $0 }?() } }
+    }
+
+    /// Starts the deadline (once): after ``deadline``, ``exitNow(_:)`` with `code`.
+    func arm(_ code: Int32) {
+        guard !armed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        DetachedThread.start(name: "gstplay-exit") { [self] in
+            let parts = ExitGuard.deadline.components
+            var wait = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
+            var left = timespec()
+            while nanosleep(&wait, &left) != 0 && errno == EINTR { wait = left }
+            exitNow(code)
+        }
+    }
+
+    /// Runs the last words, restores the terminal and ends the process with `code` (`_exit`: no
+    /// atexit handlers or destructors that could wait on a stuck thread).
+    func exitNow(_ code: Int32) -> Never {
+        lastWords.withLock { $0 }?()
+        RawTerminal.restore()
+        _exit(code)
     }
 }

@@ -17,6 +17,7 @@ extension Engine {
         hub.updateSnapshot { $0.uri = self.facts.uri }
         switch resolved {
         case .failure(let error):
+            fifo.release()
             publish(.uriLoaded(original))
             playback.inputs.loaded = true
             updateState()
@@ -24,7 +25,7 @@ extension Engine {
             return
         case .success(let uri):
             publish(.uriLoaded(uri))
-            let playURI = cacheResolve(uri)
+            let playURI = fifo.playURI(for: cacheResolve(uri))   // a FIFO: fd://N, never a blocking open
             applyDownloadFlag(for: playURI)
             CGStreamer_set_string(playbin, "uri", playURI)
             prepareTracks(forLoadOf: uri)
@@ -133,6 +134,7 @@ extension Engine {
         cacheFinish(final: true)
         playback.target = GST_STATE_READY
         pipeline.setState(GST_STATE_READY)
+        fifo.release()
         pipeline.startNewEpoch()
         playback.inputs = PlayerStateInputs()
         updateState()

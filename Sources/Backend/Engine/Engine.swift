@@ -40,6 +40,8 @@ final class Engine: @unchecked Sendable {
     let queue = QueueDriver()
     let tracks = TrackState()
     let cacheDownload = CacheDownload()
+    /// The FIFO the current media is read from, if it is one (opened without blocking).
+    let fifo = FIFOSource()
 
     init(configuration: PlayerConfiguration, loop: MainLoopThread, hub: EventHub) {
         self.configuration = configuration
@@ -103,6 +105,7 @@ final class Engine: @unchecked Sendable {
         timers.cancelAll()
         observers.removeAll()
         pipeline.teardown()
+        fifo.release()
         adaptive.reset(uri: nil)
         videoWindow.teardown()
         sinks.release()

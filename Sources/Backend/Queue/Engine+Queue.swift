@@ -131,12 +131,13 @@ extension Engine {
         driver.feeder.prepare(upcoming: uris)
     }
 
-    /// False for a local file that cannot be read (`access(R_OK)`): such an item is not handed
-    /// over gaplessly (an error in the middle of a hand-over would cut the playing item short);
-    /// it is loaded after the end of stream and fails there, on its own.
+    /// False for a local file that cannot be read (`access(R_OK)`) or is not a regular file (a
+    /// FIFO would be opened blocking by `filesrc` on a streaming thread): such an item is not
+    /// handed over gaplessly (an error in the middle of a hand-over would cut the playing item
+    /// short); it is loaded after the end of stream (a FIFO through ``FIFOSource``), on its own.
     static func mayOpen(_ uri: String) -> Bool {
         guard let path = PlaylistFile.fileURIPath(uri) else { return true }
-        return access(path, R_OK) == 0
+        return FIFOSource.isRegularFile(path) && access(path, R_OK) == 0
     }
 
     // MARK: Bus
