@@ -62,9 +62,10 @@ release: setup
 	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"
 
 # Issue 21: one process per test, TEST_WORKERS at a time (the tests mostly wait on real-time
-# playback: 8 on 2 cores, measured in docs/RELIABILITY.md §10). Each test process has its own HOME, XDG directories and
-# TMPDIR (Tests/TestSupport/TestProcess.swift). The last line counts the xUnit results (skipped tests
-# from the log): `N passed, N failed, N skipped`; any failure makes the target fail.
+# playback; 8 on the 2-core machine, measured in docs/RELIABILITY.md §10). Each test process has
+# its own HOME, XDG directories and TMPDIR (Tests/TestSupport/TestProcess.swift). The last line
+# counts the xUnit results (skipped ones from the log): `N passed, N failed, N skipped`; any
+# failure makes the target fail. Serial, as before: `swift test`.
 TEST_WORKERS ?= 8
 TEST_RESULTS := .build/test-results
 test: setup-test hls-fixtures
