@@ -56,7 +56,7 @@ let package = Package(
             name: "ProcessProbe",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Test support shared by both test targets: the HTTP fault server, event waits,
+        // Test support shared by the test targets: the HTTP fault server, event waits,
         // fake-sink players, fixture paths (links XCTest; never part of a product).
         // Every test process gets directories of its own before main() (Tests/TestSupport/TestProcess.swift).
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
