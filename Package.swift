@@ -63,11 +63,13 @@ let package = Package(
             name: "ProcessProbe",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Test support shared by both test targets: the HTTP fault server, event waits,
+        // Test support shared by the test targets: the HTTP fault server, event waits,
         // fake-sink players, fixture paths (links XCTest; never part of a product).
+        // Every test process gets directories of its own before main() (Tests/TestSupport/TestProcess.swift).
+        .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "ProcessProbe"],
+            dependencies: ["Backend", "ProcessProbe", "CTestIsolation"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -92,7 +94,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "CGStreamer", "CX11"],
+            dependencies: ["Backend", "CGStreamer", "CX11", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -6,6 +6,10 @@ import XCTest
 /// ``VideoWindow`` on a bare playbin: the sink's own window (title, keys, fullscreen, a real frame)
 /// and an app's window under a private Xvfb, and the fill crop on fake sinks.
 final class VideoWindowTests: XCTestCase {
+    /// These tests make elements themselves: GStreamer must be initialised also when a test runs
+    /// alone in its process (`swift test --parallel`), not only after another test did it.
+    override func setUp() { GStreamerRuntime.ensureInitialized() }
+
     func testOwnWindowIsTitledShowsTheFrameTakesKeysAndGoesFullscreen() throws {
         let server = try XvfbServer(width: 1280, height: 1024)
         try withDisplay(server) {

@@ -44,24 +44,17 @@ final class GstplayProcess: @unchecked Sendable {
     /// gstplay too slow to keep up with its console, so children use fast stacks and no leak
     /// check, except those started with `checkLeaks` (Tests/gstplayTests/LeakCheckTests.swift),
     /// which keep full stacks and LeakSanitizer.
-    /// Children get a media cache of their own (`XDG_CACHE_HOME` under the temporary directory,
-    /// one per test process) unless `environment` sets one: http tests never touch the user's.
+    /// Children get this test process's own media cache (its `XDG_CACHE_HOME`, see `TestProcess`)
+    /// also when `environment` sets none: http tests never touch the user's.
     static func childEnvironment(_ environment: [String: String]? = nil, checkLeaks: Bool = false) -> [String: String]? {
         var result = environment ?? ProcessInfo.processInfo.environment
-        if environment?["XDG_CACHE_HOME"] == nil { result["XDG_CACHE_HOME"] = testCacheHome }
+        if result["XDG_CACHE_HOME"] == nil { result["XDG_CACHE_HOME"] = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] }
         guard underAddressSanitizer else { return result }
         let options = checkLeaks ? "fast_unwind_on_malloc=0:malloc_context_size=16:detect_leaks=1:leak_check_at_exit=1"
                                  : "fast_unwind_on_malloc=1:detect_leaks=0"
         result["ASAN_OPTIONS"] = (result["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + options
         return result
     }
-
-    /// `XDG_CACHE_HOME` of the children: `<tmp>/gstplay-tests-cache-<pid>`, removed when the
-    /// test process exits.
-    static let testCacheHome: String = {
-        atexit { try? FileManager.default.removeItem(atPath: GstplayProcess.testCacheHome) }
-        return NSTemporaryDirectory() + "gstplay-tests-cache-\(getpid())"
-    }()
 
     /// A child that dies early closes its stdin pipe: writing to it must give EPIPE here, not
     /// kill the whole test process with SIGPIPE.

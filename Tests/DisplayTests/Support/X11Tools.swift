@@ -87,9 +87,11 @@ enum X11Tools {
         guard result.status == 0 else { throw XvfbError("xdotool failed with status \(result.status)") }
     }
 
-    /// A directory for this test run's screenshots, kept after the run so they can be looked at.
+    /// A directory for the screenshots, kept after the run so they can be looked at:
+    /// `.build/test-results/screenshots` (not the temporary directory, which is the test process's
+    /// own and removed at its exit; every test writes names of its own).
     static let screenshotDirectory: URL = {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gstplay-display-tests")
+        let url = ChildProcess.packageRoot.appendingPathComponent(".build/test-results/screenshots")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
