@@ -121,14 +121,19 @@ extension Engine {
         guard driver.isActive, driver.gapless, driver.autoAdvance, driver.itemStart == nil, playback.rate > 0, !facts.isLive else {
             return driver.feeder.prepare(upcoming: [])
         }
-        var lookahead = driver.queue
-        for _ in driver.pending { lookahead.advance(reason: .ended) } // already handed over
-        var uris: [String] = []
-        while uris.count < 2, let index = lookahead.advance(reason: .ended), let item = try? lookahead.item(at: index), item.start == nil,
-              Self.mayOpen(item.uri) {
-            uris.append(item.uri)
+        let queued = driver.queue, pending = driver.pending
+        // Under the feeder's lock: a hand-over made on the streaming thread whose bus message is
+        // still on its way counts as handed over too, or its URI would be offered twice.
+        driver.feeder.prepare { handedOverNotTaken in
+            var lookahead = queued
+            for _ in 0..<(pending.count + handedOverNotTaken.count) { lookahead.advance(reason: .ended) }
+            var uris: [String] = []
+            while uris.count < 2, let index = lookahead.advance(reason: .ended), let item = try? lookahead.item(at: index),
+                  item.start == nil, Self.mayOpen(item.uri) {
+                uris.append(item.uri)
+            }
+            return uris
         }
-        driver.feeder.prepare(upcoming: uris)
     }
 
     /// False for a local file that cannot be read (`access(R_OK)`) or is not a regular file (a

@@ -42,6 +42,14 @@ final class GaplessFeeder: Sendable {
     /// The URIs to play after the current item, in order (empty: let the stream end). Any thread.
     func prepare(upcoming uris: [String]) { state.withLock { $0.upcoming = uris } }
 
+    /// Plans the next URIs atomically with respect to hand-overs: `plan` runs under the feeder's
+    /// lock and is given the URIs already handed to playbin whose message the loop thread has not
+    /// taken yet (``takeHandedOver()``), so it never offers one of them a second time even when a
+    /// hand-over happened after the caller last looked. Loop thread.
+    func prepare(_ plan: (_ handedOverNotTaken: [String]) -> [String]) {
+        state.withLock { $0.upcoming = plan($0.handedOver) }
+    }
+
     /// The URIs prepared for hand-overs.
     var prepared: [String] { state.withLock { $0.upcoming } }
 
