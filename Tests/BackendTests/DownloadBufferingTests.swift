@@ -42,6 +42,38 @@ final class DownloadBufferingTests: XCTestCase {
         XCTAssertEqual(player.duration?.seconds ?? 0, 10.016, accuracy: 0.1)
     }
 
+    /// A hold for a download-mode element that no message will end (the late level was acted
+    /// on before the element's answer could contradict it): the 500 ms re-check asks the
+    /// element, sees the whole file, and resumes; the file plays to the end.
+    func testAHoldForADownloadBufferIsEndedByTheRecheckWhenTheDataIsThere() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(server.url("/file/h264-ac3-10s.mkv?rate=1000000"))
+        recorder.waitFor("playing", timeout: 20, recorder.reachedState(.playing))
+        let settled = eventually(timeout: .seconds(10)) {
+            downloadBufferAnswer(player).map { $0.holdsEverything && !$0.busy } ?? false
+        }
+        XCTAssertTrue(settled, "the downloadbuffer holds the whole file and is not buffering")
+        let mark = recorder.count
+        var name: String?
+        player.withEngine { engine in
+            name = engine.facts.downloadBufferName
+            engine.apply(.pause(percent: 34), mode: .download)
+        }
+        XCTAssertNotNil(name, "the engine knows which downloadbuffer it holds for")
+        recorder.waitFor("buffering 100 from the re-check", timeout: 5) { events in
+            events.dropFirst(mark).contains(.buffering(percent: 100))
+        }
+        recorder.waitFor("EOS after the re-check", timeout: 20) { events in
+            events.contains(where: \.isEndOfStream) || events.contains { $0.error != nil }
+        }
+        let after = Array(recorder.events.dropFirst(mark))
+        XCTAssertEqual(after.prefix(3).compactMap { if case .buffering(let p) = $0 { return p } else { return nil } }, [34, 100],
+                       "held at 34 %, then resumed: \(after.prefix(6))")
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+    }
+
     // MARK: Helpers
 
     /// Runs `body` on the loop thread with the playbin's `downloadbuffer`, if it has one.

@@ -33,8 +33,9 @@ extension Engine {
         apply(decision, mode: mode)
     }
 
-    /// Pauses (and reports the level) or resumes (reports 100 %, restores the target state).
-    private func apply(_ decision: BufferingPolicy.Decision, mode: BufferingPolicy.Mode) {
+    /// Pauses (and reports the level) or resumes (reports 100 %, restores the target state);
+    /// a pause for a download-mode element starts the re-check. Internal for the tests.
+    func apply(_ decision: BufferingPolicy.Decision, mode: BufferingPolicy.Mode) {
         switch decision {
         case .ignore:
             return
