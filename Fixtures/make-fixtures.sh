@@ -52,7 +52,8 @@ for tool in gst-launch-1.0 gst-inspect-1.0 python3; do
 done
 for el in videotestsrc audiotestsrc timeoverlay videoconvert audioconvert concat \
           openh264enc h264parse avenc_aac aacparse mp4mux \
-          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse taginject lamemp3enc id3v2mux; do
+          vp8enc opusenc webmmux theoraenc vorbisenc oggmux matroskamux subparse taginject lamemp3enc id3v2mux \
+          avenc_ac3 ac3parse; do
     gst-inspect-1.0 --exists "$el" || { echo "error: GStreamer element '$el' is missing" >&2; exit 1; }
 done
 
@@ -179,6 +180,15 @@ make_fixtures() {
         "${VSRC[@]}" \
         ! openh264enc gop-size=$FPS rate-control=off qp-min=40 qp-max=40 ! h264parse \
         ! matroskamux ! filesink location=@OUT@
+
+    # 10 s H.264 + AC-3 (448 kbit/s) in Matroska, ~650 KB: two players on one throttled
+    # URL (issue 20.1). matroskademux reads the Cues at the end first, so downloadbuffer
+    # fetches the tail with a Range request and posts 100 % before the body has arrived.
+    video_src 300 320 240; audio_src 300
+    run_gst h264-ac3-10s.mkv \
+        "${VSRC[@]}" ! openh264enc gop-size=$FPS rate-control=off qp-min=36 qp-max=36 ! h264parse ! queue \
+        ! matroskamux name=mux ! filesink location=@OUT@ \
+        "${ASRC[@]}" ! avenc_ac3 bitrate=448000 ! ac3parse ! queue ! mux.
 
     # 2 s VP8 in WebM, video only: 320x240 for 1 s, then 640x480 for 1 s.
     # The container header only announces 320x240; the switch is in-band (VP8

@@ -30,3 +30,59 @@ final class BufferingPolicyTests: XCTestCase {
         XCTAssertEqual(BufferingPolicy.decide(percent: -3, isLive: false, targetActive: true, targetPlaying: true, lastPercent: nil), .pause(percent: 0))
     }
 }
+
+/// Issue 20.1: a level below 100 % from a `GST_BUFFERING_DOWNLOAD` element is checked against
+/// what the element answers to a buffering query now.
+final class DownloadBufferingPolicyTests: XCTestCase {
+    private let settled = BufferingPolicy.Probe(busy: false, complete: false)
+    private let complete = BufferingPolicy.Probe(busy: false, complete: true)
+    private let busy = BufferingPolicy.Probe(busy: true, complete: false)
+
+    func testALateLowerLevelFromAnElementNoLongerBufferingCountsAsFull() {
+        // The reported hang: 100 % acted on, then the stale 34 %: nothing to do.
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: settled, isLive: false,
+                                              targetActive: true, targetPlaying: true, lastPercent: 100), .ignore)
+        // The stale level handled first (the player holds at 34 %): it resumes instead.
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: settled, isLive: false,
+                                              targetActive: true, targetPlaying: true, lastPercent: 34), .resume(play: true))
+    }
+
+    func testACompleteDownloadNeverPauses() {
+        for percent in [0, 1, 34, 99] {
+            XCTAssertEqual(BufferingPolicy.decide(percent: percent, mode: .download, probe: complete, isLive: false,
+                                                  targetActive: true, targetPlaying: false, lastPercent: nil), .resume(play: false))
+        }
+        // Complete wins even if the element still calls itself busy.
+        XCTAssertEqual(BufferingPolicy.decide(percent: 5, mode: .download, probe: BufferingPolicy.Probe(busy: true, complete: true),
+                                              isLive: false, targetActive: true, targetPlaying: true, lastPercent: 100), .ignore)
+    }
+
+    func testAnElementStillBufferingIsBelieved() {
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: busy, isLive: false,
+                                              targetActive: true, targetPlaying: true, lastPercent: 100), .pause(percent: 34))
+    }
+
+    func testWithoutAnAnswerOrOutsideDownloadModeTheMessageDecides() {
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: nil, isLive: false,
+                                              targetActive: true, targetPlaying: true, lastPercent: 100), .pause(percent: 34))
+        // Stream-mode queues (queue2, multiqueue, the backend's own stall watch) are not second-guessed.
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .stream, probe: settled, isLive: false,
+                                              targetActive: true, targetPlaying: true, lastPercent: 100), .pause(percent: 34))
+    }
+
+    func testLiveAndNoTargetStillIgnoreEverything() {
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: complete, isLive: true,
+                                              targetActive: true, targetPlaying: true, lastPercent: nil), .ignore)
+        XCTAssertEqual(BufferingPolicy.decide(percent: 34, mode: .download, probe: complete, isLive: false,
+                                              targetActive: false, targetPlaying: false, lastPercent: nil), .ignore)
+    }
+
+    func testTheRecheckResumesOnlyWhenHoldingAndTheDataIsThere() {
+        XCTAssertEqual(BufferingPolicy.recheck(holding: true, mode: .download, probe: settled, targetPlaying: true), .resume(play: true))
+        XCTAssertEqual(BufferingPolicy.recheck(holding: true, mode: .download, probe: complete, targetPlaying: false), .resume(play: false))
+        XCTAssertEqual(BufferingPolicy.recheck(holding: true, mode: .download, probe: busy, targetPlaying: true), .ignore)
+        XCTAssertEqual(BufferingPolicy.recheck(holding: false, mode: .download, probe: settled, targetPlaying: true), .ignore)
+        XCTAssertEqual(BufferingPolicy.recheck(holding: true, mode: .download, probe: nil, targetPlaying: true), .ignore)
+        XCTAssertEqual(BufferingPolicy.recheck(holding: true, mode: .stream, probe: settled, targetPlaying: true), .ignore)
+    }
+}

@@ -122,7 +122,7 @@ extension Engine {
     private static func completeness(_ download: CacheDownload.State, location: String?) -> String? {
         guard let location else { return "no download buffer (the server gave no size)" }
         guard let length = download.contentLength, length > 0 else { return "the server gave no length" }
-        if let element = download.element, let ranges = bufferedRanges(element.pointer) {
+        if let element = download.element, let ranges = BufferingQuery.ask(element.pointer, format: GST_FORMAT_BYTES)?.ranges {
             if ranges.count > 1 || (ranges.first?.start ?? 0) > 0 { return "disjoint download (a seek beyond the downloaded data)" }
             if (ranges.first?.stop ?? 0) < length { return "incomplete download: \(ranges.first?.stop ?? 0) of \(length) bytes" }
         } else if !download.completeMessage {
@@ -131,21 +131,6 @@ extension Engine {
         var info = stat()
         guard stat(location, &info) == 0 else { return "the partial file is gone" }
         return Int64(info.st_size) == length ? nil : "incomplete download: \(info.st_size) of \(length) bytes"
-    }
-
-    /// The byte ranges the downloadbuffer holds (`GST_QUERY_BUFFERING` in BYTES on its src pad).
-    private static func bufferedRanges(_ element: UnsafeMutablePointer<GstElement>) -> [(start: Int64, stop: Int64)]? {
-        guard let pad = gst_element_get_static_pad(element, "src") else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        guard let query = gst_query_new_buffering(GST_FORMAT_BYTES) else { return nil }
-        defer { gst_query_unref(query) }
-        guard gst_pad_query(pad, query) != 0 else { return nil }
-        var result: [(start: Int64, stop: Int64)] = []
-        for index in 0..<gst_query_get_n_buffering_ranges(query) {
-            var start: gint64 = 0, stop: gint64 = 0
-            if gst_query_parse_nth_buffering_range(query, index, &start, &stop) != 0 { result.append((Int64(start), Int64(stop))) }
-        }
-        return result
     }
 
     /// A response header by name, case-insensitively (souphttpsrc keeps the server's spelling).

@@ -162,40 +162,6 @@ extension Engine {
         publish(.mediaInfo(info))
     }
 
-    private func handleBuffering(_ message: UnsafeMutablePointer<GstMessage>) {
-        var percent: gint = 0
-        gst_message_parse_buffering(message, &percent)
-        let decision = BufferingPolicy.decide(percent: Int(percent), isLive: facts.isLive,
-                                              targetActive: playback.targetActive, targetPlaying: playback.targetPlaying,
-                                              lastPercent: facts.lastBufferingPercent)
-        switch decision {
-        case .ignore:
-            return
-        case .pause(let level):
-            facts.lastBufferingPercent = level
-            if !playback.inputs.buffering {
-                playback.inputs.buffering = true
-                statistics.bufferingStarted(now: Engine.now())
-                if playback.targetPlaying { pipeline?.setState(GST_STATE_PAUSED) }
-            }
-            statistics.current.bufferingPercent = level
-            hub.updateSnapshot { $0.bufferingPercent = level }
-            updateState()
-            publish(.buffering(percent: level))
-            adaptiveBuffering(level)
-        case .resume:
-            facts.lastBufferingPercent = 100
-            statistics.current.bufferingPercent = 100
-            statistics.bufferingEnded(now: Engine.now())
-            hub.updateSnapshot { $0.bufferingPercent = 100 }
-            publish(.buffering(percent: 100))
-            adaptiveBuffering(100)
-            playback.inputs.buffering = false
-            applyTargetState()
-            updateState()
-        }
-    }
-
     private func handleClockLost() {
         guard let pipeline, playback.targetPlaying else { return }
         statistics.current.clockLostRecoveries += 1

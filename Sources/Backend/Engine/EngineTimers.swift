@@ -17,9 +17,13 @@ final class EngineTimers {
     var cacheCheck: TimerSource?
     /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
     var cue: TimerSource?
+    /// Re-asks a download-mode buffering element while the player holds for it (issue 20.1).
+    var bufferingCheck: TimerSource?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue).
+    /// Removes the timers that belong to the current media (seek, open watchdog, cache check,
+    /// cue, buffering check).
     func cancelMediaTimers() {
+        bufferingCheck?.destroy(); bufferingCheck = nil
         seek?.destroy(); seek = nil
         openWatchdog?.destroy(); openWatchdog = nil
         cacheCheck?.destroy(); cacheCheck = nil

@@ -20,6 +20,9 @@ struct MediaFacts {
     var networkRetriesLeft = 1
     /// Last buffering level acted on, to drop repeats.
     var lastBufferingPercent: Int?
+    /// Name of the element that last posted a `GST_BUFFERING_DOWNLOAD` level (a
+    /// `downloadbuffer`), re-asked while the player holds for it (issue 20.1).
+    var downloadBufferName: String?
 
     /// True when the URI is fetched over HTTP(S).
     var isNetworkURI: Bool {
