@@ -1,0 +1,87 @@
+@testable import Backend
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 20 item 11: each network failure is named for what happened (``PlayerError/cause``),
+/// against the real fault server; and a reset on a server without Range support is recovered by
+/// a reload from the start.
+final class NetworkCauseTests: XCTestCase {
+    private var server: HTTPTestServer!
+
+    override func setUpWithError() throws { server = try HTTPTestServer() }
+    override func tearDown() { server.stop() }
+
+    private func player(_ recorder: EventRecorder, timeout: UInt32 = 15) -> Player {
+        Player.forTesting(recorder) { $0.networkTimeout = .seconds(timeout) }
+    }
+
+    private func warnings(_ recorder: EventRecorder) -> [PlayerError] {
+        recorder.events.compactMap { if case .warning(let w) = $0 { return w } else { return nil } }
+    }
+
+    func testARefusedConnectionIsNamedAndNotRetried() throws {
+        let port = try XCTUnwrap(LocalSockets.refusingTCPPort())
+        let recorder = EventRecorder()
+        let player = player(recorder)
+        defer { player.shutdown() }
+        player.load("http://127.0.0.1:\(port)/clip.mp4")
+        let error = recorder.waitForValue("error") { $0.error }
+        XCTAssertEqual(error?.kind, .network)
+        XCTAssertEqual(error?.cause, .connectionRefused, "\(String(describing: error))")
+        XCTAssertEqual(error?.message, "the connection was refused (nothing listens at 127.0.0.1:\(port))")
+        XCTAssertEqual(player.refreshStatistics().networkRetries, 0, "a refusal is final: no reload")
+    }
+
+    func testHTTPSToAPlainHTTPPortIsNamedATLSFailure() {
+        let recorder = EventRecorder()
+        let player = player(recorder)
+        defer { player.shutdown() }
+        player.load(server.httpsURL("/file/mp3-4s.mp3"))
+        let error = recorder.waitForValue("error") { $0.error }
+        XCTAssertEqual(error?.kind, .network)
+        XCTAssertEqual(error?.cause, .tlsHandshakeFailed, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.hasPrefix("the TLS handshake with 127.0.0.1:\(server.port) failed") ?? false, "\(String(describing: error))")
+        XCTAssertEqual(player.refreshStatistics().networkRetries, 0)
+    }
+
+    func testARedirectLoopIsNamedTooManyRedirects() {
+        let recorder = EventRecorder()
+        let player = player(recorder)
+        defer { player.shutdown() }
+        _ = server.requests(clear: true)
+        player.load(server.url("/redirect-loop"))
+        let error = recorder.waitForValue("error", timeout: 20) { $0.error }
+        XCTAssertEqual(error?.kind, .network)
+        XCTAssertEqual(error?.cause, .tooManyRedirects, "\(String(describing: error))")
+        XCTAssertEqual(error?.httpStatus, 302)
+        XCTAssertTrue(error?.message.hasPrefix("too many redirects") ?? false, "\(String(describing: error))")
+        XCTAssertEqual(player.refreshStatistics().networkRetries, 0)
+        let requests = server.requests().filter { $0.path == "/redirect-loop" }.count
+        XCTAssertGreaterThan(requests, 1)
+        print("redirect-loop requests: \(requests)")
+    }
+
+    /// The server drops the connection at byte 20000 and ignores Range: souphttpsrc's resume gets
+    /// the whole file again (200) and fails; the Backend names that and reloads from the start.
+    func testAResetOnAServerWithoutRangeIsNamedAndAnMP3ReloadsFromTheStart() {
+        for cache in [false, true] {
+            let recorder = EventRecorder()
+            let player = Player.forTesting(recorder) { configuration in
+                configuration.networkTimeout = .seconds(15)
+                if cache { configuration.cache = MediaCache(directory: NSTemporaryDirectory() + "gstplay-cause-\(UUID().uuidString)") }
+            }
+            player.load(server.url("/reset/mp3-4s.mp3?after=20000&norange=1&key=\(UUID().uuidString)"))
+            recorder.waitFor("EOS or error", timeout: 20) { events in
+                events.contains(where: \.isEndOfStream) || events.contains { $0.error != nil }
+            }
+            XCTAssertNil(recorder.events.lazy.compactMap(\.error).first, "cache \(cache)")
+            XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream), "cache \(cache)")
+            let reload = warnings(recorder).filter { $0.cause == .cannotResume }
+            XCTAssertEqual(reload.count, 1, "cache \(cache): \(warnings(recorder))")
+            XCTAssertEqual(reload.first?.message, "the connection was lost and the server cannot resume it (no Range support) — reloading from the start")
+            XCTAssertEqual(player.refreshStatistics().networkRetries, 1)
+            player.shutdown()
+        }
+    }
+}
