@@ -17,10 +17,18 @@ final class EngineTimers {
     var cacheCheck: TimerSource?
     /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
     var cue: TimerSource?
+    /// Fails a live source that sends no data within the network timeout (``Engine/watchLiveSource()``).
+    var liveData: TimerSource?
+    /// Not a timer: the connection that names a network failure (``ConnectionProbe``); cancelled
+    /// with the media's timers so that a later load never hears from it.
+    var connectionProbe: ConnectionProbe?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue).
+    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue,
+    /// live-data watchdog) and cancels the connection probe.
     func cancelMediaTimers() {
         seek?.destroy(); seek = nil
+        liveData?.destroy(); liveData = nil
+        connectionProbe?.cancel(); connectionProbe = nil
         openWatchdog?.destroy(); openWatchdog = nil
         cacheCheck?.destroy(); cacheCheck = nil
         cue?.destroy(); cue = nil

@@ -18,6 +18,10 @@ struct MediaFacts {
     var lastHTTPStatus: Int?
     /// Reloads left after a network failure (seed 001: retry once).
     var networkRetriesLeft = 1
+    /// A ``ConnectionProbe`` already looked at this load's failure (one per load).
+    var connectionProbed = false
+    /// How long a live source has been asked to play without sending data (``Engine/watchLiveSource()``).
+    var liveSilence: Duration = .zero
     /// Last buffering level acted on, to drop repeats.
     var lastBufferingPercent: Int?
 
