@@ -42,4 +42,19 @@ final class LiveSourceTests: XCTestCase {
         let error = recorder.waitForValue("error after play", timeout: 10) { $0.error }
         XCTAssertEqual(error?.cause, .noLiveData)
     }
+
+    /// rtspsrc is live too: a server that accepts the connection and never answers is bounded
+    /// by the same limit (rtspsrc's own `tcp-timeout` is 20 s).
+    func testASilentRTSPServerFailsAfterTheNetworkTimeout() throws {
+        let listener = try XCTUnwrap(LocalSockets.silentTCPListener())
+        defer { close(listener.fd) }
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(2) }
+        defer { player.shutdown() }
+        let started = Date()
+        player.load("rtsp://127.0.0.1:\(listener.port)/stream")
+        let error = recorder.waitForValue("error", timeout: 15) { $0.error }
+        XCTAssertEqual(error?.cause, .noLiveData, "\(String(describing: error))")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6)
+    }
 }

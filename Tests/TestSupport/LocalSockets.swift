@@ -14,6 +14,16 @@ public enum LocalSockets {
         return bindLoopback(fd)
     }
 
+    /// A listening TCP socket on 127.0.0.1 that never accepts and never sends: the kernel
+    /// completes connections into its backlog, so a client connects and then hears nothing (a
+    /// silent server). Returns the descriptor (close it with `close(2)`) and the port.
+    public static func silentTCPListener() -> (fd: Int32, port: Int)? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        guard let port = bindLoopback(fd), listen(fd, 8) == 0 else { close(fd); return nil }
+        return (fd, port)
+    }
+
     /// Binds `fd` to 127.0.0.1 port 0 and returns the port the kernel chose.
     static func bindLoopback(_ fd: Int32) -> Int? {
         var address = sockaddr_in()

@@ -69,7 +69,7 @@ extension Engine {
             named.message = "the connection was refused (nothing listens at \(probe.address))"
             named.cause = .connectionRefused
         case .hostNotFound:
-            named.message = "the host of \(probe.address) was not found (the name does not resolve)"
+            named.message = "the host name of \(probe.address) does not resolve"
             named.cause = .hostNotFound
         case .tlsFailed(let reason):
             named.message = "the TLS handshake with \(probe.address) failed (\(reason)); is it an http:// port?"
