@@ -1,5 +1,6 @@
 @testable import Backend
 import Foundation
+import Glibc
 import TestSupport
 import XCTest
 
@@ -82,6 +83,38 @@ final class NetworkCauseTests: XCTestCase {
             XCTAssertEqual(reload.first?.message, "the server cannot resume the download (it ignores Range requests) — reloading from the start")
             XCTAssertEqual(player.refreshStatistics().networkRetries, 1)
             player.shutdown()
+        }
+    }
+
+    /// https to a server that accepts and never answers: souphttpsrc times out, the probe's TLS
+    /// handshake times out too (not a TLS failure), and the usual reload-once policy follows.
+    func testHTTPSToASilentServerIsATimeoutAfterOneReload() throws {
+        let listener = try XCTUnwrap(LocalSockets.silentTCPListener())
+        defer { close(listener.fd) }
+        let recorder = EventRecorder()
+        let player = player(recorder, timeout: 1)
+        defer { player.shutdown() }
+        let started = Date()
+        player.load("https://127.0.0.1:\(listener.port)/clip.mp4")
+        let error = recorder.waitForValue("error", timeout: 30) { $0.error }
+        XCTAssertEqual(error?.cause, .timedOut, "\(String(describing: error))")
+        XCTAssertEqual(player.refreshStatistics().networkRetries, 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15)
+    }
+
+    /// Shutting down while the probe's handshake waits: no crash, no hang, no late event.
+    func testShutdownWhileAProbeRunsReturnsPromptly() throws {
+        let listener = try XCTUnwrap(LocalSockets.silentTCPListener())
+        defer { close(listener.fd) }
+        for _ in 0..<3 {
+            let recorder = EventRecorder()
+            let player = player(recorder, timeout: 1)
+            player.load("https://127.0.0.1:\(listener.port)/clip.mp4")
+            // souphttpsrc gives up after 1 s; the probe then holds the error for up to 1 s more.
+            XCTAssertTrue(recorder.staysFalse(for: 1.5) { $0.contains { $0.error != nil } }, "\(recorder.events)")
+            let began = Date()
+            player.shutdown()
+            XCTAssertLessThan(Date().timeIntervalSince(began), 3)
         }
     }
 }

@@ -46,21 +46,24 @@ extension Engine {
         return reload(after: error)
     }
 
-    /// Starts the probe for `error` (loop thread); false when the URI has no host to try.
+    /// Starts the probe for `error` (loop thread); false when the URI has no host to try. At most
+    /// 5 s: a refusal or a TLS failure answers at once; a silent peer only delays the reload.
     private func startConnectionProbe(uri: String, for error: PlayerError) -> Bool {
         facts.connectionProbed = true
         var started: ConnectionProbe?
-        started = ConnectionProbe(uri: uri, timeoutSeconds: networkTimeoutSeconds) { [weak self] verdict in
+        started = ConnectionProbe(uri: uri, timeoutSeconds: min(networkTimeoutSeconds, 5)) { [weak self] verdict in
             guard let self, let probe = started else { return }
             // Queued, so the events it raises are delivered like any other work's.
             self.loop.invoke { [weak self] in self?.connectionProbed(probe, verdict: verdict, error: error) }
         }
         timers.connectionProbe = started
+        trace("connection probe \(started.map { "started for \($0.address)" } ?? "not started (no host)")")
         return started != nil
     }
 
     /// The probe's verdict (loop thread): a named, final error, or on to the reload policy.
     private func connectionProbed(_ probe: ConnectionProbe, verdict: ConnectionProbe.Verdict, error: PlayerError) {
+        trace("connection probe of \(probe.address): \(verdict)")
         guard timers.connectionProbe === probe else { return }   // a later load or stop cancelled it
         timers.connectionProbe = nil
         var named = error
