@@ -217,6 +217,7 @@ extension Engine {
            String(cString: gst_structure_get_name(structure)) == "http-headers" {
             var status: guint = 0
             if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { facts.lastHTTPStatus = Int(status) }
+            if absorbRedirect(structure, status: facts.lastHTTPStatus) { return }
             cacheAbsorbHeaders(structure, status: facts.lastHTTPStatus)
             return
         }

@@ -4,7 +4,8 @@ import CGStreamer
 /// retry-once policy of seed 001 for failures that are not the server's final word.
 extension Engine {
     /// Connects playbin's `source-setup`: sets `timeout` (s) and `retries` (1: souphttpsrc resumes
-    /// a dropped connection once by itself, with a Range request) on sources that have them.
+    /// a dropped connection once by itself, with a Range request) on sources that have them, and
+    /// turns souphttpsrc's `automatic-redirect` off (libsoup follows 20 redirects of a loop).
     /// The handler runs on whatever thread creates the source; it only sets properties.
     func connectSourceSetup() {
         guard let pipeline, let playbin = pipeline.object else { return }
@@ -14,6 +15,8 @@ extension Engine {
             let timeout = CallbackBox<UInt32>.from(data).value
             if CGStreamer_has_property(source, "timeout") != 0 { CGStreamer_set_uint(source, "timeout", timeout) }
             if CGStreamer_has_property(source, "retries") != 0 { CGStreamer_set_int(source, "retries", 1) }
+            // Redirects are followed by the Backend (followRedirect), which stops at a loop.
+            if CGStreamer_has_property(source, "automatic-redirect") != 0 { CGStreamer_set_boolean(source, "automatic-redirect", 0) }
         }, box.retainedPointer, callbackBoxClosureRelease)
         pipeline.track(handler: id, on: playbin)
     }
@@ -39,7 +42,14 @@ extension Engine {
     /// the error must be reported now. While a probe runs, later errors of the load are absorbed.
     func retryAfterNetworkError(_ error: PlayerError) -> Bool {
         if timers.connectionProbe != nil { return true }
-        if error.cause == .timedOut, (facts.lastHTTPStatus ?? 0) == 0, !facts.connectionProbed, let uri = facts.uri,
+        switch followRedirect(error) {
+        case .followed: return true
+        case .stopped(let named):
+            if !queueError(named) { fail(named) }
+            return true
+        case .none: break
+        }
+        if error.cause == .timedOut, (facts.lastHTTPStatus ?? 0) == 0, !facts.connectionProbed, let uri = facts.redirects.last ?? facts.uri,
            startConnectionProbe(uri: uri, for: error) {
             return true
         }

@@ -61,15 +61,12 @@ extension PlayerError {
     /// - the generic flow error of its streaming loop ("Internal data stream error."): no data
     ///   within the timeout, a lost connection, or (status 0 or none: no response at all) a
     ///   refused connection or failed TLS handshake, which ``ConnectionProbe`` then tells apart;
-    /// - a final 3xx: libsoup stopped following redirects (after 20; a loop, usually);
+    /// (A 3xx keeps the server's reason: the Backend follows redirects itself, see Engine+Redirect.)
     /// - `GST_RESOURCE_ERROR_SEEK` ("Server does not support seeking."): souphttpsrc asked to go
     ///   on from a byte offset (to resume after a reset, or for a seek) and got the whole file.
     static func named(_ text: String, domain: GQuark, code: Int, httpStatus: Int?) -> (String, Cause?) {
         if domain == gst_stream_error_quark(), code == Int(GST_STREAM_ERROR_FAILED.rawValue), (httpStatus ?? 200) < 300 {
             return ("the server sent no data within the network timeout, or the connection was lost", .timedOut)
-        }
-        if let httpStatus, [301, 302, 303, 307, 308].contains(httpStatus) {
-            return ("too many redirects (the server kept redirecting; a loop?)", .tooManyRedirects)
         }
         if domain == gst_resource_error_quark(), code == Int(GST_RESOURCE_ERROR_SEEK.rawValue) {
             return ("the server cannot resume the download (it ignores Range requests)", .cannotResume)
