@@ -55,7 +55,8 @@ extension Engine {
         var named = error
         named.cause = .tooManyRedirects
         if target == original || facts.redirects.contains(target) {
-            named.message = "too many redirects: a redirect loop (\(current) redirects to \(target), requested before)"
+            // No URI in the text: the CLI appends "(HTTP 302)" unless the text already has the number.
+            named.message = "too many redirects: a redirect loop (the server redirected to a URI already requested)"
             return .stopped(named)
         }
         if facts.redirects.count >= Self.maximumRedirects {
