@@ -109,7 +109,7 @@ final class NetworkCauseTests: XCTestCase {
             XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream), "cache \(cache)")
             let reload = warnings(recorder).filter { $0.cause == .cannotResume }
             XCTAssertEqual(reload.count, 1, "cache \(cache): \(warnings(recorder))")
-            XCTAssertEqual(reload.first?.message, "the server cannot resume the download (it ignores Range requests) — reloading from the start")
+            XCTAssertEqual(reload.first?.message, "the server cannot resume the download (it ignores Range requests) — downloading it again from the start")
             XCTAssertEqual(player.refreshStatistics().networkRetries, 1)
             player.shutdown()
         }

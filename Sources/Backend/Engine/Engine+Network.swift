@@ -105,7 +105,7 @@ extension Engine {
         let target = playback.target
         let leftReady = playback.inputs.leftReady
         let retries = statistics.current.networkRetries
-        let action = error.cause == .cannotResume ? "reloading from the start" : "reconnecting once"
+        let action = error.cause == .cannotResume ? "downloading it again from the start" : "reconnecting once"
         publish(.warning(PlayerError(kind: .network, element: error.element, message: "\(error.message) — \(action)",
                                      debug: error.debug, uri: uri, cause: error.cause)))
         cacheFinish(final: true)                 // reads the download buffer: before NULL closes it
