@@ -82,8 +82,9 @@ final class NetworkCauseTests: XCTestCase {
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
         XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream))
         XCTAssertEqual(recorder.events.filter { if case .uriLoaded = $0 { return true } else { return false } }.count, 1)
-        // Each hop's request may be sent twice inside playbin (see the loop test): compare the hops.
-        let paths = server.requests().map(\.path).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        // A hop's request may be sent twice inside playbin, the second one even after the next hop
+        // began (seen in a full run): compare the hops in the order they were first asked for.
+        let paths = server.requests().map(\.path).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         XCTAssertEqual(Array(paths.prefix(4)), ["/redirect/2/vp8-opus-4s.webm", "/redirect/1/vp8-opus-4s.webm",
                                                 "/redirect/0/vp8-opus-4s.webm", "/file/vp8-opus-4s.webm"], "\(paths)")
         XCTAssertTrue(recorder.waitFor("stored", timeout: 10) { events in

@@ -21,6 +21,15 @@ extension Engine {
         case stopped(PlayerError)
     }
 
+    /// True for an `http-headers` message about another URI than the one fetched now: souphttpsrc
+    /// posts it from libsoup's thread, so an answer to the previous hop (playbin's source may send
+    /// a request twice) can arrive after the next hop began. Seen in a full test run: a stale
+    /// `Location` made a chain look like a loop.
+    func isStaleRedirectResponse(_ structure: UnsafePointer<GstStructure>) -> Bool {
+        guard let current = facts.redirects.last, let uri = gst_structure_get_string(structure, "uri") else { return false }
+        return String(cString: uri) != current
+    }
+
     /// Keeps the `Location` of a 3xx `http-headers` message and returns true (the message is
     /// not the media's response: the cache must not see it); false for any other status.
     func absorbRedirect(_ structure: UnsafePointer<GstStructure>, status: Int?) -> Bool {
