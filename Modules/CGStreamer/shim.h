@@ -10,6 +10,7 @@
 #define CGSTREAMER_SHIM_H
 
 #include <gst/gst.h>
+#include <gio/gio.h>
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/audio/streamvolume.h>

@@ -84,6 +84,9 @@ final class EventReporter {
         case .warning(let warning):
             let element = warning.element.map { "\($0): " } ?? ""
             note("gstplay: warning: \(item.map { "\($0.location): " } ?? "")\(element)\(Self.text(of: warning))")
+        case .waitingForLiveSource(let timeout):
+            let name = item?.location ?? "the live source"
+            note("gstplay: waiting for the live source \(name) to send data (gives up after \(timeout.components.seconds) s without data: --network-timeout)")
         case .stateChanged(_, let to):
             updateStatus { $0.state = to }
         case .position(let position, let duration):

@@ -78,6 +78,18 @@ public final class EventRecorder: PlayerDelegate, Sendable {
         return true
     }
 
+    /// True when `predicate` stays false over the events for the whole of `seconds` (woken on
+    /// every event, so it returns false as soon as it becomes true): for "nothing happened" checks.
+    public func staysFalse(for seconds: TimeInterval, _ predicate: ([PlayerEvent]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !predicate(events) {
+            if !condition.wait(until: deadline) { return !predicate(events) }
+        }
+        return false
+    }
+
     /// Waits for an event after the first `index` ones for which `match` returns a value, and returns it.
     public func waitForValue<T>(_ what: String, timeout: TimeInterval = 10, after index: Int = 0, file: StaticString = #filePath, line: UInt = #line,
                                 _ match: (PlayerEvent) -> T?) -> T? {

@@ -45,6 +45,9 @@ public final class HTTPTestServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// `https://127.0.0.1:<port><path>`: TLS against this plain-HTTP server (a handshake failure).
+    public func httpsURL(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
     /// Requests `/flaky` or `/reset` got for `key` so far (-1 when the server does not answer).
     public func hits(_ key: String) -> Int {
         control("/hits?key=\(key)").flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? -1

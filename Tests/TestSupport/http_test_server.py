@@ -20,6 +20,7 @@ its stdin closes, so it never outlives the test process. Paths:
   /flaky/<name>?after=N&key=K             the first request for key K goes silent at offset N,
                                           later ones are served normally (retry tests)
   /redirect-loop                          302 to itself, forever
+  /redirect/<n>/<name>                    302 to /redirect/<n-1>/<name>, and from n=0 to /file/<name>
   /hits?key=K                             how many requests /flaky got for K
 
 Control (not logged):
@@ -137,6 +138,13 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             elif kind == "status":
                 self.send_response(int(name))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif kind == "redirect" and "/" in name:
+                hops, _, target = name.partition("/")
+                location = "/redirect/%d/%s" % (int(hops) - 1, target) if int(hops) > 0 else "/file/" + target
+                self.send_response(302)
+                self.send_header("Location", location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
             elif kind == "redirect-loop":

@@ -181,8 +181,10 @@ extension Engine {
         }
         if let structure = gst_message_get_structure(message),
            String(cString: gst_structure_get_name(structure)) == "http-headers" {
+            if isStaleRedirectResponse(structure) { return }
             var status: guint = 0
             if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { facts.lastHTTPStatus = Int(status) }
+            if absorbRedirect(structure, status: facts.lastHTTPStatus) { return }
             cacheAbsorbHeaders(structure, status: facts.lastHTTPStatus)
             return
         }

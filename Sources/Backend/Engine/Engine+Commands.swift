@@ -44,6 +44,7 @@ extension Engine {
             facts.isLive = true
             hub.updateSnapshot { $0.isLive = true }
             if playback.targetPlaying { pipeline.setState(GST_STATE_PLAYING) }
+            watchLiveSource()
         }
         // A FAILURE result is followed by an ERROR message on the bus, handled there.
     }

@@ -19,12 +19,19 @@ final class EngineTimers {
     var cue: TimerSource?
     /// Re-asks a download-mode buffering element while the player holds for it (issue 20.1).
     var bufferingCheck: TimerSource?
+    /// Fails a live source that sends no data within the network timeout (``Engine/watchLiveSource()``).
+    var liveData: TimerSource?
+    /// Not a timer: the connection that names a network failure (``ConnectionProbe``); cancelled
+    /// with the media's timers so that a later load never hears from it.
+    var connectionProbe: ConnectionProbe?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cache check,
-    /// cue, buffering check).
+    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue,
+    /// buffering check, live-data watchdog) and cancels the connection probe.
     func cancelMediaTimers() {
         bufferingCheck?.destroy(); bufferingCheck = nil
         seek?.destroy(); seek = nil
+        liveData?.destroy(); liveData = nil
+        connectionProbe?.cancel(); connectionProbe = nil
         openWatchdog?.destroy(); openWatchdog = nil
         cacheCheck?.destroy(); cacheCheck = nil
         cue?.destroy(); cue = nil

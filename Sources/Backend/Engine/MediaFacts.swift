@@ -18,6 +18,14 @@ struct MediaFacts {
     var lastHTTPStatus: Int?
     /// Reloads left after a network failure (seed 001: retry once).
     var networkRetriesLeft = 1
+    /// The `Location` of the last 3xx response (automatic redirects are off; ``Engine/followRedirect(_:)``).
+    var redirectLocation: String?
+    /// The URIs redirects led to so far, in order (the last one is playing).
+    var redirects: [String] = []
+    /// A ``ConnectionProbe`` already looked at this load's failure (one per load).
+    var connectionProbed = false
+    /// How long a live source has been asked to play without sending data (``Engine/watchLiveSource()``).
+    var liveSilence: Duration = .zero
     /// Last buffering level acted on, to drop repeats.
     var lastBufferingPercent: Int?
     /// Name of the element that last posted a `GST_BUFFERING_DOWNLOAD` level (a

@@ -46,15 +46,32 @@ extension PlayerError {
             kind = .missingPlugin
         } else if facts.isNetworkURI, !Self.isLocalDownloadFile(element, domain: domain), kind == .resource || (kind == .stream && element == "source") || httpStatus.map({ $0 >= 300 }) == true {
             kind = .network
-            if element == "source", domain == gst_stream_error_quark(), code == Int(GST_STREAM_ERROR_FAILED.rawValue), (httpStatus ?? 200) < 300 {
-                // souphttpsrc logs "Socket I/O timed out" (or the reset) but posts only the generic
-                // flow error of its streaming loop ("Internal data stream error.").
-                text = "the server sent no data within the network timeout, or the connection was lost"
-            }
+        }
+        var cause: Cause?
+        if kind == .network, element == "source" {
+            (text, cause) = Self.named(text, domain: domain, code: code, httpStatus: httpStatus)
         }
         self.init(kind: kind, code: code, element: element, message: text, debug: debugText,
                   missingPlugins: facts.missingPlugins, uri: facts.uri,
-                  httpStatus: httpStatus.flatMap { $0 >= 300 ? $0 : nil })
+                  httpStatus: httpStatus.flatMap { $0 >= 300 ? $0 : nil }, cause: cause)
+    }
+
+    /// Names souphttpsrc's network failures (issue 20 item 11) from what reaches the bus: the
+    /// GError's domain and code, and the status of the last `http-headers` message.
+    /// - the generic flow error of its streaming loop ("Internal data stream error."): no data
+    ///   within the timeout, a lost connection, or (status 0 or none: no response at all) a
+    ///   refused connection or failed TLS handshake, which ``ConnectionProbe`` then tells apart;
+    /// (A 3xx keeps the server's reason: the Backend follows redirects itself, see Engine+Redirect.)
+    /// - `GST_RESOURCE_ERROR_SEEK` ("Server does not support seeking."): souphttpsrc asked to go
+    ///   on from a byte offset (to resume after a reset, or for a seek) and got the whole file.
+    static func named(_ text: String, domain: GQuark, code: Int, httpStatus: Int?) -> (String, Cause?) {
+        if domain == gst_stream_error_quark(), code == Int(GST_STREAM_ERROR_FAILED.rawValue), (httpStatus ?? 200) < 300 {
+            return ("the server sent no data within the network timeout, or the connection was lost", .timedOut)
+        }
+        if domain == gst_resource_error_quark(), code == Int(GST_RESOURCE_ERROR_SEEK.rawValue) {
+            return ("the server cannot resume the download (it ignores Range requests)", .cannotResume)
+        }
+        return (text, nil)
     }
 
     /// A resource error of the download file (`downloadbuffer`, `queue2`: create, write, disk

@@ -40,6 +40,8 @@ public struct PlayerConfiguration: Sendable {
     /// changes without changing direction. Default true.
     public var instantRateChange = true
     /// Network read timeout (souphttpsrc `timeout`, whole seconds, at least 1). Default 15 s.
+    /// It also bounds a live source (``PlayerEvent/waitingForLiveSource(timeout:)``) that sends no
+    /// data: the load fails with ``PlayerError/Cause/noLiveData`` after this long of wanting to play.
     public var networkTimeout: Duration = .seconds(15)
     /// Progressive download buffering for http(s) URIs: playbin's `download` flag, so uridecodebin
     /// puts a `downloadbuffer` (a temporary file) in front of the demuxer when the server gives a

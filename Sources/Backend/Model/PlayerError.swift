@@ -23,6 +23,25 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         case other
     }
 
+    /// What went wrong on the way to the data, when the Backend could tell (``Kind/network``
+    /// errors and their warnings); nil otherwise. The wire name is the raw value.
+    public enum Cause: String, Sendable, Codable, CaseIterable {
+        /// Nothing listens at the host and port (TCP connection refused).
+        case connectionRefused = "connection-refused"
+        /// The host name does not resolve.
+        case hostNotFound = "host-not-found"
+        /// The TLS handshake failed, e.g. `https://` to a plain-HTTP port, or a certificate not accepted.
+        case tlsHandshakeFailed = "tls-handshake-failed"
+        /// The server kept redirecting (libsoup stops after 20 redirects; a loop, usually).
+        case tooManyRedirects = "too-many-redirects"
+        /// The connection was lost and the server cannot resume it (it ignores `Range`).
+        case cannotResume = "cannot-resume"
+        /// No data within the network timeout, or the connection was lost.
+        case timedOut = "timed-out"
+        /// A live source (udp://, rtsp://, …) sent no data within the network timeout.
+        case noLiveData = "no-live-data"
+    }
+
     /// The class of the problem.
     public var kind: Kind
     /// GStreamer's error code within its domain (0 for the Backend's own errors).
@@ -40,10 +59,13 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
     public var uri: String?
     /// The HTTP status of the last response when it ended the request (≥ 300: an error status, or a redirect that was not followed, e.g. a loop).
     public var httpStatus: Int?
+    /// What went wrong, when known (network failures); see ``Cause``.
+    public var cause: Cause?
 
     /// Creates an error value.
     public init(kind: Kind, code: Int = 0, element: String? = nil, message: String,
-                debug: String? = nil, missingPlugins: [String] = [], uri: String? = nil, httpStatus: Int? = nil) {
+                debug: String? = nil, missingPlugins: [String] = [], uri: String? = nil, httpStatus: Int? = nil,
+                cause: Cause? = nil) {
         self.kind = kind
         self.code = code
         self.element = element
@@ -52,6 +74,7 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.missingPlugins = missingPlugins
         self.uri = uri
         self.httpStatus = httpStatus
+        self.cause = cause
     }
 
     /// One line for a person: `element: message (missing: …)`.

@@ -12,6 +12,10 @@ public enum PlayerEvent: Sendable, Hashable {
     case sinksChosen(video: String, audio: String, reason: String)
     /// A new URI was set (``Player/load(_:startAt:)``); everything about the old one is forgotten.
     case uriLoaded(String)
+    /// The loaded source is live (`GST_STATE_CHANGE_NO_PREROLL`: udp://, rtsp://, …) and has sent
+    /// no data yet. Posted once per load; the load fails with ``PlayerError/Cause/noLiveData``
+    /// when nothing arrives within `timeout` (``PlayerConfiguration/networkTimeout``) of playing.
+    case waitingForLiveSource(timeout: Duration)
     /// The explicit player state moved along an edge of ``PlayerStateMachine``.
     case stateChanged(from: PlayerState, to: PlayerState)
     /// Periodic position report (every ``PlayerConfiguration/positionInterval`` while playing,

@@ -6,7 +6,8 @@ import Backend
 /// policy and the media cache from the command line. Parsed by ArgumentParser; any thread.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .customLong("network-timeout"), help: ArgumentHelp(
-        "Seconds without data before a network read fails (then one reconnect, then an error).", valueName: "seconds"))
+        "Seconds without data before a network read fails (then one reconnect, then an error); also how long a live source (udp://, rtsp://) may send nothing before it fails.",
+        valueName: "seconds"))
     var networkTimeout: Int = 15
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(

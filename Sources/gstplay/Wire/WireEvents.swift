@@ -43,6 +43,8 @@ enum WireEvents {
         var tags: WireTracks.Tags
     }
     struct Buffering: Encodable, Sendable { var percent: Int }
+    /// `waiting`: a live source sent nothing yet; `timeout` is when it gives up (seconds).
+    struct Waiting: Encodable, Sendable { var source: String; var timeout: Seconds }
     struct At: Encodable, Sendable { var position: Seconds }
     struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
     struct Rate: Encodable, Sendable { @Finite var rate: Double }
@@ -103,6 +105,9 @@ enum WireEvents {
             return line("media-size", MediaSize(width: size?.width, height: size?.height))
         case .buffering(let percent):
             return line("buffering", Buffering(percent: percent))
+        case .waitingForLiveSource(let timeout):
+            return line("waiting", Waiting(source: "live", timeout: Seconds(MediaTime(seconds: Double(timeout.components.seconds)
+                                                                   + Double(timeout.components.attoseconds) / 1e18))))
         case .seekDone(let position):
             return line("seek-done", At(position: Seconds(position)))
         case .endOfStream(let position):
@@ -149,6 +154,8 @@ struct WireError: Encodable, Equatable, Sendable {
     var missingPlugins: [String]
     @Nullable var uri: String?
     @Nullable var httpStatus: Int?
+    /// ``PlayerError/Cause``'s raw value; the key is absent when the cause is unknown.
+    var cause: String?
 
     init(_ error: PlayerError) {
         kind = error.kind.rawValue
@@ -159,6 +166,7 @@ struct WireError: Encodable, Equatable, Sendable {
         missingPlugins = error.missingPlugins
         uri = error.uri
         httpStatus = error.httpStatus.map { Int($0) }
+        cause = error.cause?.rawValue
     }
 }
 
