@@ -83,7 +83,7 @@ test: setup-test hls-fixtures
 	[ $$status -eq 0 ] && [ $$failed -eq 0 ]
 
 # Tests/tsan.supp: only TSan's false reports on Swift `Mutex` (see the file and docs/RELIABILITY.md).
-test-tsan: setup-test
+test-tsan: setup-test hls-fixtures
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/tsan.supp $$TSAN_OPTIONS" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
 # Tests/lsan.supp: only leaks inside GLib/GStreamer/plugins and two documented false positives.
@@ -92,7 +92,7 @@ test-tsan: setup-test
 # objects leak there): WholeProcessLeakCheckTests checks during the run. gstplay children get fast
 # stacks and no leak check (too slow for real time) except in gstplayTests' LeakCheckTests,
 # which check at their exit (GstplayProcess.childEnvironment).
-test-asan: setup-test
+test-asan: setup-test hls-fixtures
 	ASAN_OPTIONS="fast_unwind_on_malloc=0 malloc_context_size=16 leak_check_at_exit=0 $$ASAN_OPTIONS" LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS" \
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan
 

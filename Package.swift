@@ -39,7 +39,15 @@ let package = Package(
         // The embeddable player engine.
         .target(
             name: "Backend",
-            dependencies: ["CGStreamer", "CX11", "CSoup"],
+            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
+        // Its own target because ProcessProbe must not link the Backend; it uses CGStreamer's
+        // GLib headers rather than a second module map that would include glib.h again.
+        .target(
+            name: "DirectoryWalk",
+            dependencies: ["CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -61,6 +69,7 @@ let package = Package(
         // Sources/, so the shipped bench does not link test code or XCTest).
         .target(
             name: "ProcessProbe",
+            dependencies: ["DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Test support shared by the test targets: the HTTP fault server, event waits,

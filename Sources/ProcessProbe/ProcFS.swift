@@ -1,10 +1,11 @@
+import DirectoryWalk
 import Glibc
 
 /// Raw reads of `/proc` files and directories (Linux).
 ///
 /// `/proc` files report a size of 0, so they are read with `read(2)` until EOF; Foundation's
 /// `String(contentsOfFile:)` may stop after the first chunk. Directories are listed with
-/// `opendir(3)`/`readdir(3)`. Any thread; no state.
+/// ``DirectoryNames`` (GLib's `GDir`). Any thread; no state.
 public enum ProcFS {
     /// The whole file at `path` as UTF-8 text, read with `read(2)` to EOF; nil when it cannot be opened.
     public static func read(_ path: String) -> String? {
@@ -23,16 +24,7 @@ public enum ProcFS {
     }
 
     /// The names in the directory at `path` (without `.` and `..`); nil when it cannot be opened.
-    public static func entries(_ path: String) -> [String]? {
-        guard let directory = opendir(path) else { return nil }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
-    }
+    public static func entries(_ path: String) -> [String]? { DirectoryNames.list(path) }
 
     /// The target of the symbolic link at `path` (`readlink(2)`), e.g. `/proc/self/exe`.
     public static func link(_ path: String) -> String? {

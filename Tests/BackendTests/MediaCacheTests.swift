@@ -1,5 +1,6 @@
 @testable import Backend
 import Foundation
+import ProcessProbe
 import XCTest
 
 /// ``MediaCache`` on a real directory: keys, complete-only stores, LRU eviction, repair after a
@@ -158,7 +159,7 @@ final class MediaCacheTests: XCTestCase {
 
     /// Not a test on its own: the child of the multi-process tests (env `GSTPLAY_CACHE_CHILD`
     /// = `mode:dir:name`). `store`: stores 40 files named after `name`; `download`: writes a
-    /// partial download slowly, forever; `index`: stores and removes one file in a loop.
+    /// partial download slowly, forever; `index`: stores one file and stops inside the index write.
     func testChildWorksOnTheCache() throws {
         guard let spec = ProcessInfo.processInfo.environment["GSTPLAY_CACHE_CHILD"] else {
             throw XCTSkip("only runs as the child of the MediaCacheTests multi-process tests")
@@ -179,10 +180,16 @@ final class MediaCacheTests: XCTestCase {
                 usleep(1000)
             }
         default:
-            while true {
-                try cache.store(uri: "http://x/child", file: download(cache, "http://x/child", count: 16), expectedSize: 16)
-                try cache.remove("http://x/child")
-            }
+            // `index`: the file size limit (RLIMIT_FSIZE) cuts the first index write at 4096 bytes and
+            // the kernel raises SIGXFSZ inside that write(2); the handler stops the process there
+            // (SIGSTOP), so the parent's SIGKILL lands inside the index write on every run, at any speed.
+            var limit = rlimit()
+            getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
+            limit.rlim_cur = rlim_t(Self.indexWriteStop)
+            XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit), 0)
+            signal(SIGXFSZ) { _ in raise(SIGSTOP) }
+            try cache.store(uri: "http://x/child", file: download(cache, "http://x/child", count: 16), expectedSize: 16)
+            XCTFail("the store finished: the index write was not cut at the file size limit")
         }
     }
 
@@ -190,7 +197,12 @@ final class MediaCacheTests: XCTestCase {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["BackendTests.MediaCacheTests/testChildWorksOnTheCache"]
-        child.environment = ProcessInfo.processInfo.environment.merging(["GSTPLAY_CACHE_CHILD": "\(mode):\(dir!):\(name)"]) { $1 }
+        var environment = ProcessInfo.processInfo.environment
+        environment["GSTPLAY_CACHE_CHILD"] = "\(mode):\(dir!):\(name)"
+        // Under `make test-asan` (full DWARF stacks on every malloc) a child decoding a 1000-entry
+        // index is slow; children are killed or check nothing at exit: fast stacks.
+        if ProcessProbe.underSanitizer { environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + "fast_unwind_on_malloc=1" }
+        child.environment = environment
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
@@ -223,32 +235,40 @@ final class MediaCacheTests: XCTestCase {
         XCTAssertNotNil(try cache.lookup("http://x/kept"))
     }
 
+    /// The child's file size limit: where its index write stops (the index is larger).
+    private static let indexWriteStop = 4096
+
+    /// `kill -9` inside an index write, at a known point: the child stops itself in the middle of
+    /// writing `index.json.tmp-<pid>` (see `testChildWorksOnTheCache`), the parent sees it stopped
+    /// with a half-written temp file, then kills it. Three times; the index stays whole each time.
     func testKillDuringAnIndexWriteLeavesAWholeIndex() throws {
         let cache = MediaCache(directory: dir)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) // reading never creates it (issue 20)
         XCTAssertEqual(try cache.entries(), [])
-        // Many entries make each index write long enough to be caught in the middle.
-        for n in 0..<3000 {
+        let count = 1000  // more keys than one 32 KB readdir buffer holds: how ASan found the old loop reading past an entry (issue 20, 14)
+        for n in 0..<count {
             let key = MediaCache.key(for: "http://x/\(n)")
             FileManager.default.createFile(atPath: dir + "/" + key, contents: Data([1]))
         }
-        let entries = (0..<3000).map { MediaCache.Entry(uri: "http://x/\($0)", key: MediaCache.key(for: "http://x/\($0)"), size: 1,
-                                                        etag: nil, lastModified: nil, storedAt: 1, lastUsed: Double($0)) }
+        let entries = (0..<count).map { MediaCache.Entry(uri: "http://x/\($0)", key: MediaCache.key(for: "http://x/\($0)"), size: 1,
+                                                         etag: nil, lastModified: nil, storedAt: 1, lastUsed: Double($0)) }
         try JSONEncoder().encode(MediaCache.IndexFile(entries: entries)).write(to: URL(fileURLWithPath: cache.indexPath))
-        var caught = 0
-        for attempt in 0..<10 where caught < 3 {
+        XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: cache.indexPath)).count, 2 * Self.indexWriteStop)
+        for attempt in 0..<3 {
             let child = try startChild("index")
             let temp = cache.indexPath + ".tmp-\(child.processIdentifier)"
-            let seen = waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: temp) }
-            if seen && attempt % 2 == 1 { usleep(useconds_t(500 * attempt)) }
+            let probe = ProcessProbe(pid: child.processIdentifier)
+            let stopped = waitUntil(timeout: 120) { probe.state == "T" || !child.isRunning } && probe.state == "T"
+            let written = (try? FileManager.default.attributesOfItem(atPath: temp))?[.size] as? Int
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            if seen && FileManager.default.fileExists(atPath: temp) { caught += 1 }
+            XCTAssertTrue(stopped, "attempt \(attempt): the child never stopped inside its index write")
+            XCTAssertEqual(written, Self.indexWriteStop, "attempt \(attempt): killed with a half-written temp index")
+            XCTAssertEqual(child.terminationReason, .uncaughtSignal)
+            XCTAssertEqual(child.terminationStatus, SIGKILL)
             let after = try cache.entries().filter { $0.uri != "http://x/child" }
-            XCTAssertEqual(after.count, 3000, "attempt \(attempt): every other entry survives")
+            XCTAssertEqual(after.count, count, "attempt \(attempt): every other entry survives")
         }
-        print("MediaCacheTests: killed mid index write \(caught) time(s)")
-        XCTAssertGreaterThan(caught, 0, "the child was never killed inside an index write: the test proved nothing")
         XCTAssertEqual(files().filter { $0.contains(".tmp-") }, [])
         XCTAssertEqual(files("/partial"), [])
         try cache.store(uri: "http://x/after", file: download(cache, "http://x/after", count: 5), expectedSize: 5)

@@ -1,3 +1,4 @@
+import DirectoryWalk
 import Glibc
 
 /// What ``MediaCache`` does under its lock before each operation: removes what a killed process
@@ -54,15 +55,6 @@ struct CacheRepair {
 
     private static func isDead(_ pid: pid_t) -> Bool { pid > 0 && kill(pid, 0) != 0 && errno == ESRCH }
 
-    /// The names in `directory` (`opendir`/`readdir`), without `.` and `..`; empty when unreadable.
-    static func names(in directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var result: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { result.append(name) }
-        }
-        return result
-    }
+    /// The names in `directory` without `.` and `..` (``DirectoryNames``: GLib's `GDir`); empty when unreadable.
+    static func names(in directory: String) -> [String] { DirectoryNames.list(directory) ?? [] }
 }

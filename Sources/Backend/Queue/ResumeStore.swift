@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DirectoryWalk
 import Glibc
 
 /// Where each item was left (mpv's `watch-later`): one small JSON file,
@@ -136,11 +137,8 @@ public struct ResumeStore: Sendable {
 
     /// Removes `resume.json.tmp-<pid>` files left by writers that died mid-save (`kill(pid, 0)` → `ESRCH`).
     private func removeStaleTemporaries(in directory: String) {
-        guard let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
         let prefix = String(path[path.index(after: path.lastIndex(of: "/")!)...]) + ".tmp-"
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in DirectoryNames.list(directory) ?? [] {
             guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
