@@ -8,20 +8,8 @@ import XCTest
 /// (a fixed-seed generator, so a failure repeats). The test target may link Foundation; the
 /// shipped gstplay does not.
 final class TextHelperTests: XCTestCase {
-    /// A small deterministic generator (SplitMix64).
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func strings(from alphabet: [String], count: Int, maxLength: Int, seed: UInt64) -> [String] {
-        var generator = Generator(state: seed)
+        var generator = SeededGenerator(seed: seed)
         return (0..<count).map { _ in
             (0..<Int.random(in: 0...maxLength, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }.joined()
         }
@@ -66,7 +54,7 @@ final class TextHelperTests: XCTestCase {
     }
 
     func testNumberFormattingMatchesStringFormat() {
-        var generator = Generator(state: 3)
+        var generator = SeededGenerator(seed: 3)
         var values: [Double] = [0, -0.0, 0.05, 0.25, 1023.95, 1024, 29.97, 23.976, 1e7, 1e-7, 123_456.789, .infinity, -.infinity, .nan]
         for _ in 0..<2000 { values.append(Double(bitPattern: generator.next() & 0x7FFF_FFFF_FFFF_FFFF) .truncatingRemainder(dividingBy: 1e9)) }
         for _ in 0..<2000 { values.append(Double.random(in: -5000...5000, using: &generator)) }

@@ -31,8 +31,8 @@ enum SeekChild {
         defer { for path in paths { path.close() } }
         guard let duration = paths.map(\.duration).min(), duration > 1 else { throw BenchError("clip too short or no duration") }
 
-        var random = SplitMix64(seed: seed)
-        let positions = (0..<count).map { _ in duration * (0.02 + 0.93 * random.unit()) }
+        var random = SeededGenerator(seed: seed)  // the same positions every run
+        let positions = (0..<count).map { _ in duration * (0.02 + 0.93 * Double.random(in: 0..<1, using: &random)) }
         var latencies = Array(repeating: [Double](), count: paths.count)
         var errors = Array(repeating: [Double](), count: paths.count)
         for (index, target) in positions.enumerated() {
