@@ -128,34 +128,36 @@ soak: setup
 	  $(SWIFT) test --skip-build $(if $(SCRATCH),--scratch-path $(SCRATCH)) --filter 'Soak|HostileCLITests/testStalledServer' 2>&1 | tee $(SOAK_LOG)
 	@echo "--- soak figures ($(SOAK_LOG)):"; grep -o 'SOAK name=.*' $(SOAK_LOG)
 
-# libFuzzer on the console/JSON request parser (Tests/Fuzz/ConsoleFuzz.swift). Compiles only the
-# parser files and the Backend model values they use (not SwiftPM: -sanitize=fuzzer needs its own
-# link), then fuzzes for FUZZ_SECONDS on a scratch copy of the committed seeds; crashes land in
-# $(FUZZ_DIR)/artifacts. Findings also print as "INVARIANT VIOLATED: …".
-SWIFTC ?= swiftc
+# libFuzzer (issue 20, docs/RELIABILITY.md §4) on every parser of outside text. The fuzz targets
+# are the FuzzTests target (Tests/Fuzz), built by SwiftPM on the product's own gstplay and Backend
+# modules: no source list to keep, so it cannot drift. Here the whole package is built in
+# $(FUZZ_DIR) with ASan and libFuzzer's coverage, libFuzzer's library (no main) is linked in, and
+# FuzzCorpusTests/testLibFuzzer hands it each of FUZZ_TARGETS for FUZZ_SECONDS on a scratch corpus
+# seeded from Tests/Fuzz/corpus/<target> (kept between runs; `make clean` resets it). Crashes and
+# invariant violations ("INVARIANT VIOLATED: …") land in $(FUZZ_DIR)/artifacts/<target>/; the
+# target fails when any fuzzer found something. `make test` replays the committed corpus.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= console playlist subtitle hls dash arguments
 FUZZ_DIR ?= .build-fuzz
-FUZZ_FLAGS = -swift-version 6 -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I Modules/CGStreamer \
-	$(addprefix -Xcc ,$(filter-out -pthread,$(shell pkg-config --cflags gstreamer-1.0)))
-FUZZ_LIBS = $(shell pkg-config --libs gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0 gstreamer-tag-1.0)
-FUZZ_BACKEND_SOURCES := $(filter-out %/PlayerDelegate.swift,$(wildcard Sources/Backend/Model/*.swift)) \
-	Sources/Backend/GLib/GStreamerRuntime.swift
-FUZZ_PARSER_SOURCES := $(addprefix Sources/gstplay/,LineConsole.swift ConsoleCommand.swift SeekArgument.swift \
-	JSONValue.swift JSONProtocol.swift Version.swift Reports.swift StatusLine.swift \
-	Wire/WireEncoder.swift Wire/WireEvents.swift Wire/WireReplies.swift)
+FUZZ_ARGS ?=
+FUZZER_LIB = $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a)
+FUZZ_BUILD = $(SWIFT) build --build-tests --scratch-path $(FUZZ_DIR) -Xswiftc -sanitize=address \
+	-Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -use-ld=lld \
+	-Xlinker $(FUZZER_LIB) -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
 
-$(FUZZ_DIR)/console-fuzz: $(FUZZ_BACKEND_SOURCES) $(FUZZ_PARSER_SOURCES) Tests/Fuzz/ConsoleFuzz.swift
-	mkdir -p $(FUZZ_DIR)/module
-	$(SWIFTC) $(FUZZ_FLAGS) -module-name Backend -emit-module -emit-module-path $(FUZZ_DIR)/module/Backend.swiftmodule \
-	  -emit-library -static -o $(FUZZ_DIR)/libBackend.a $(FUZZ_BACKEND_SOURCES)
-	$(SWIFTC) $(FUZZ_FLAGS) -module-name ConsoleFuzz -I $(FUZZ_DIR)/module -L $(FUZZ_DIR) -lBackend $(FUZZ_LIBS) \
-	  $(FUZZ_PARSER_SOURCES) Tests/Fuzz/ConsoleFuzz.swift -o $@
-
-fuzz: setup $(FUZZ_DIR)/console-fuzz
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	cp -n Tests/Fuzz/corpus/* $(FUZZ_DIR)/corpus/
-	ASAN_OPTIONS=malloc_context_size=0 $(FUZZ_DIR)/console-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
-	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus
+fuzz: setup
+	$(FUZZ_BUILD)
+	@bin=$$($(SWIFT) build --scratch-path $(FUZZ_DIR) --show-bin-path)/gstplayPackageTests.xctest; failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
+	  if [ -d Tests/Fuzz/corpus/$$t ]; then cp -n Tests/Fuzz/corpus/$$t/* $(FUZZ_DIR)/corpus/$$t/ 2>/dev/null || true; fi; \
+	  echo "--- fuzz $$t: $(FUZZ_SECONDS) s"; \
+	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_ARGS) $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
+	    ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null \
+	    || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_DIR)/artifacts)"; exit 1; fi
 
 clean:
 	rm -rf .build .build-*
