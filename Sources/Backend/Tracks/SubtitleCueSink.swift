@@ -85,7 +85,7 @@ final class SubtitleCueSink {
 /// Plain text from the pango markup `subparse` and `matroskademux` put in `text/x-raw` buffers.
 /// Pure; unit-tested.
 enum CueText {
-    /// Removes `<tags>`, resolves the five XML entities, trims trailing newlines and NULs.
+    /// Removes `<tags>`, resolves the five XML entities, trims trailing newlines (LF, CR, CRLF) and NULs.
     static func plain(fromMarkup markup: String) -> String {
         var text = ""
         var inTag = false
@@ -97,6 +97,7 @@ enum CueText {
         for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
             text = text.replacingAll(entity, with: value)
         }
-        return String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" }.reversed())
+        // "\r\n" is one Character (a grapheme cluster), equal to neither "\r" nor "\n".
+        return String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" || $0 == "\r\n" }.reversed())
     }
 }
