@@ -38,6 +38,8 @@ enum SubtitleFuzz {
     }
 
     private static func trailingBreaksDropped(_ text: String) -> String {
-        String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" || $0 == "\r\n" }.reversed())
+        var scalars = text.unicodeScalars
+        while let last = scalars.last, last == "\n" || last == "\0" || last == "\r" { scalars.removeLast() }
+        return String(scalars)
     }
 }

@@ -156,7 +156,9 @@ public enum PlaylistFile {
 
     /// An entry as a URI (kept when it has a scheme) or as an absolute path and its `file://` URI.
     private static func resolve(_ entry: String, against directory: String) -> (uri: String, path: String?) {
-        if entry.hasPrefix("file://"), let path = fileURIPath(entry) { return (entry, path) }
+        // A `file://` entry is queued in the same canonical form as a path entry (written as it
+        // is, `file:///a#b.mp3` would reach playbin with `#b.mp3` as a fragment).
+        if entry.hasPrefix("file://"), let path = fileURIPath(entry).map(normalize) { return (fileURI(path), path) }
         if MediaLocation.looksLikeURI(entry) { return (entry, nil) }
         let path = entry.hasPrefix("/") ? entry : directory + "/" + entry
         let normal = normalize(path)
