@@ -143,7 +143,7 @@ FUZZ_ARGS ?=
 FUZZER_LIB = $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a)
 FUZZ_BUILD = $(SWIFT) build --build-tests --scratch-path $(FUZZ_DIR) -Xswiftc -sanitize=address \
 	-Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -use-ld=lld \
-	-Xlinker $(FUZZER_LIB) -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
+	-Xlinker $(FUZZER_LIB) -Xlinker -lstdc++ -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
 
 fuzz: setup
 	$(FUZZ_BUILD)
@@ -154,7 +154,8 @@ fuzz: setup
 	  echo "--- fuzz $$t: $(FUZZ_SECONDS) s"; \
 	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_ARGS) $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
-	    ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null \
+	    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
+	    LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS" $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null \
 	    || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_DIR)/artifacts)"; exit 1; fi

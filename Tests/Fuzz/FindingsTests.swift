@@ -25,4 +25,25 @@ final class FindingsTests: XCTestCase {
         guard case .items(let items, _) = try PlaylistFile.load(path) else { return XCTFail("not items") }
         XCTAssertEqual(items.map(\.uri), ["file:///music/a%23b.mp3", "file:///music/c%20d.flac"])
     }
+
+    /// `hls` (a seed at the extremes, before the long runs): `BANDWIDTH=9223372036854775807` made
+    /// `AdaptivePolicy.connectionSpeed` overflow (`+ 999`, `2 *`) and trap — a hostile manifest
+    /// killed the player. Extreme ladders now give a clamped speed.
+    func testExtremeBandwidthsGiveAClampedConnectionSpeed() {
+        let base = "http://127.0.0.1/x/master.m3u8"
+        for text in ["#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=9223372036854775807\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1000\nb.m3u8\n",
+                     "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=-9223372036854775808\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1000,AVERAGE-BANDWIDTH=9223372036854775807\nb.m3u8\n"] {
+            guard case .master(let variants) = MasterPlaylist.parse(text, baseURI: base) else { XCTFail("not a master"); continue }
+            for index in variants.indices {
+                XCTAssertGreaterThanOrEqual(AdaptivePolicy.connectionSpeed(selecting: index, of: variants), 1)
+            }
+        }
+        let top = [Variant(index: 0, bandwidth: 1000, uri: "a"), Variant(index: 1, bandwidth: .max, uri: "b")]
+        XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 1, of: top), UInt32.max)
+        XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 0, of: top), UInt32.max)
+        // Ordinary ladders keep their exact values.
+        let ladder = [Variant(index: 0, bandwidth: 1_280_000, uri: "a"), Variant(index: 1, bandwidth: 2_560_000, uri: "b")]
+        XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 0, of: ladder), 2559)
+        XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 1, of: ladder), 5121)
+    }
 }
