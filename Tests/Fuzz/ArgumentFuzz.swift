@@ -25,7 +25,7 @@ enum ArgumentFuzz {
         let arguments = LoopArgument.rewrite(words + ["clip.mp4"])
         let command: any ParsableCommand
         do { command = try GstplayCommand.parseAsRoot(arguments) } catch {
-            let message = GstplayCommand.fullMessage(for: error)
+            let message = GstplayCommand.message(for: error)
             try check(!message.isEmpty || GstplayCommand.exitCode(for: error) == .success, "a refused command line has no message: \(words)")
             return
         }
