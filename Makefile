@@ -149,12 +149,12 @@ fuzz: setup
 	$(FUZZ_BUILD)
 	@bin=$$($(SWIFT) build --scratch-path $(FUZZ_DIR) --show-bin-path)/gstplayPackageTests.xctest; failed=""; \
 	for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t $(FUZZ_DIR)/tmp; \
 	  if [ -d Tests/Fuzz/corpus/$$t ]; then cp -n Tests/Fuzz/corpus/$$t/* $(FUZZ_DIR)/corpus/$$t/ 2>/dev/null || true; fi; \
 	  echo "--- fuzz $$t: $(FUZZ_SECONDS) s"; \
 	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_ARGS) $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
-	    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
+	    TMPDIR=$(CURDIR)/$(FUZZ_DIR)/tmp SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
 	    LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS" $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null \
 	    || failed="$$failed $$t"; \
 	done; \

@@ -18,6 +18,7 @@ final class FuzzCorpusTests: XCTestCase {
     }
 
     func testTheCorpusHoldsEveryInvariant() throws {
+        defer { PlaylistFuzz.removeScratchDirectory() }
         for target in FuzzTarget.all {
             for file in try seeds(of: target) {
                 let bytes = [UInt8](try Data(contentsOf: file))

@@ -13,12 +13,15 @@
 import Foundation
 
 enum PlaylistFuzz {
-    /// This process's scratch directory (one per process: tests may run in parallel).
-    private static let directory: String = {
-        let path = NSTemporaryDirectory() + "gstplay-fuzz-playlist-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }()
+    /// This process's scratch directory (one per process: tests may run in parallel), under
+    /// `TMPDIR` (`make fuzz` points it into .build-fuzz). Made by each run, removed by
+    /// ``removeScratchDirectory()``.
+    private static let directory = NSTemporaryDirectory() + "/gstplay-fuzz-playlist-\(getpid())"
+
+    /// Removes the scratch directory (the corpus replay calls it when done).
+    static func removeScratchDirectory() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -29,6 +32,7 @@ enum PlaylistFuzz {
 
         let name = text.lowercased().contains("[playlist]") ? "fuzz.pls" : "fuzz.m3u"
         let path = directory + "/" + name, saved = directory + "/saved.m3u"
+        mkdir(directory, 0o700)
         unlink(saved)
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             throw InvariantViolation(description: "cannot write \(path)")
