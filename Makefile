@@ -21,7 +21,7 @@ TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
-	bench-smoke soak fuzz clean help setup-test man install uninstall
+	bench-smoke soak fuzz fuzz-corpus clean help setup-test man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
@@ -145,20 +145,36 @@ FUZZ_BUILD = $(SWIFT) build --build-tests --scratch-path $(FUZZ_DIR) -Xswiftc -s
 	-Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -use-ld=lld \
 	-Xlinker $(FUZZER_LIB) -Xlinker -lstdc++ -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
 
+# The fuzz targets' environment: the test binary, the target, its flags; fuzz-self.sh for
+# libFuzzer's child processes; scratch files in $(FUZZ_DIR)/tmp; ASan without the Swift
+# backtracer (it trips ASan), LSan with the project's suppressions.
+FUZZ_BIN = $$($(SWIFT) build --scratch-path $(FUZZ_DIR) --show-bin-path)/gstplayPackageTests.xctest
+FUZZ_ENV = GSTPLAY_FUZZ_BIN=$$bin GSTPLAY_FUZZ_SELF=$(CURDIR)/Tests/Fuzz/fuzz-self.sh TMPDIR=$(CURDIR)/$(FUZZ_DIR)/tmp \
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS"
+
 fuzz: setup
 	$(FUZZ_BUILD)
-	@bin=$$($(SWIFT) build --scratch-path $(FUZZ_DIR) --show-bin-path)/gstplayPackageTests.xctest; failed=""; \
+	@bin=$(FUZZ_BIN); failed=""; \
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t $(FUZZ_DIR)/tmp; \
 	  if [ -d Tests/Fuzz/corpus/$$t ]; then cp -n Tests/Fuzz/corpus/$$t/* $(FUZZ_DIR)/corpus/$$t/ 2>/dev/null || true; fi; \
 	  echo "--- fuzz $$t: $(FUZZ_SECONDS) s"; \
 	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_ARGS) $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
-	    TMPDIR=$(CURDIR)/$(FUZZ_DIR)/tmp SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
-	    LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS" $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null \
-	    || failed="$$failed $$t"; \
+	    $(FUZZ_ENV) $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null || failed="$$failed $$t"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_DIR)/artifacts)"; exit 1; fi
+
+# After `make fuzz`: adds to Tests/Fuzz/corpus/<target> only the inputs of $(FUZZ_DIR)/corpus/<target>
+# that reach coverage the committed files do not (libFuzzer -merge=1; committed files are kept).
+fuzz-corpus: setup
+	$(FUZZ_BUILD)
+	@bin=$(FUZZ_BIN); for t in $(FUZZ_TARGETS); do \
+	  [ -d $(FUZZ_DIR)/corpus/$$t ] || continue; mkdir -p Tests/Fuzz/corpus/$$t $(FUZZ_DIR)/tmp; \
+	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-merge=1 $(CURDIR)/Tests/Fuzz/corpus/$$t $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
+	    $(FUZZ_ENV) $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null || exit 1; \
+	done
 
 clean:
 	rm -rf .build .build-*

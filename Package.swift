@@ -89,7 +89,7 @@ let package = Package(
             name: "FuzzTests",
             dependencies: ["gstplay", "Backend", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
-            exclude: ["corpus", "README.md"],
+            exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).

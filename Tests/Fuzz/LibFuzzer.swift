@@ -29,7 +29,9 @@ enum LibFuzzer {
     static func run(_ target: FuzzTarget, arguments: [String]) -> CInt {
         guard let driver else { return -1 }
         current = target
-        var argv: [UnsafeMutablePointer<CChar>?] = (["gstplay-fuzz-\(target.name)"] + arguments).map { strdup($0) } + [nil]
+        // argv[0] is what libFuzzer runs for its child processes (`-merge=1`): Tests/Fuzz/fuzz-self.sh.
+        let program = getenv("GSTPLAY_FUZZ_SELF").map { String(cString: $0) } ?? "gstplay-fuzz-\(target.name)"
+        var argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         var argc = CInt(argv.count - 1)
         defer { argv.forEach { free($0) } }
         return argv.withUnsafeMutableBufferPointer { buffer in
