@@ -15,6 +15,7 @@
 @testable import gstplay
 import ArgumentParser
 
+/// The `arguments` fuzz target (invariants in the header). Pure; any thread.
 enum ArgumentFuzz {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let text = String(decoding: bytes, as: UTF8.self)

@@ -23,6 +23,7 @@ import Foundation
 /// Bytes per line before the splitter discards it (small, so the fuzzer reaches that path).
 private let fuzzLineLimit = 512
 
+/// The `console` fuzz target (invariants in the header). Pure; any thread.
 enum ConsoleFuzz {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         for line in try splitLines(bytes) {

@@ -14,6 +14,7 @@
 
 @testable import Backend
 
+/// The `hls` and `dash` fuzz targets (invariants in the header). Pure; any thread.
 enum ManifestFuzz {
     private static let base = "http://127.0.0.1:8080/stream/master.m3u8?token=1"
 

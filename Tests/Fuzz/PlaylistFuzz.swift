@@ -12,6 +12,7 @@
 @testable import Backend
 import Foundation
 
+/// The `playlist` fuzz target (invariants in the header). Writes only its scratch directory.
 enum PlaylistFuzz {
     /// This process's scratch directory (one per process: tests may run in parallel), under
     /// `TMPDIR` (`make fuzz` points it into .build-fuzz). Made by each run, removed by

@@ -12,6 +12,7 @@
 
 @testable import Backend
 
+/// The `subtitle` fuzz target (invariants in the header). Pure; any thread.
 enum SubtitleFuzz {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
