@@ -46,4 +46,22 @@ final class FindingsTests: XCTestCase {
         XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 0, of: ladder), 2559)
         XCTAssertEqual(AdaptivePolicy.connectionSpeed(selecting: 1, of: ladder), 5121)
     }
+
+    /// `playlist` (long run): `playlist save` wrote a path holding a control character raw, so
+    /// the saved file was refused as binary; a path or title holding `#EXT-X-` made the saved
+    /// file load as one HLS stream. Such paths are now written as `file://` URIs, control
+    /// characters in titles as spaces, and only a line starting with `#EXT-X-` marks HLS.
+    func testSavedPlaylistsLoadBackWhateverTheNames() throws {
+        let directory = NSTemporaryDirectory() + "/gstplay-findings-save-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let items = [QueueItem(uri: "file:///music/a%19b.mp3", title: "t\u{1}x"),
+                     QueueItem(uri: "file:///music/%23EXT-X-c.mp3", title: "#EXT-X-title"),
+                     QueueItem(uri: "file:///music/%20lead.mp3"),
+                     QueueItem(uri: "http://example.com/x.ogg")]
+        try PlaylistFile.saveM3U(items, to: directory + "/saved.m3u")
+        guard case .items(let loaded, _) = try PlaylistFile.load(directory + "/saved.m3u") else { return XCTFail("not items") }
+        XCTAssertEqual(loaded.map(\.uri), items.map(\.uri))
+        XCTAssertEqual(loaded.map(\.title), ["t x", "#EXT-X-title", nil, nil])
+    }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// and `.pls`. Pure file and text work, no GStreamer pipeline; any thread.
 ///
 /// - Relative entries resolve against the playlist file's directory.
-/// - An HLS media or master playlist (any `#EXT-X-` tag) is **not** a list of items: it is
+/// - An HLS media or master playlist (a line starting with an `#EXT-X-` tag) is **not** a list of items: it is
 ///   one stream for GStreamer (``Contents/stream(_:)``).
 /// - Entries that are playlists themselves are expanded in place; a playlist that includes
 ///   itself (directly or through others) is not expanded again (a warning in ``Contents/items(_:warnings:)``).
@@ -58,8 +58,13 @@ public enum PlaylistFile {
     public static func saveM3U(_ items: [QueueItem], to path: String) throws(LoadError) {
         var text = "#EXTM3U\n"
         for item in items {
-            if let title = item.title?.replacingNewlines() { text += "#EXTINF:-1,\(title)\n" }
-            text += (fileURIPath(item.uri) ?? item.uri) + "\n"
+            if let title = item.title?.replacingControlCharacters() { text += "#EXTINF:-1,\(title)\n" }
+            // A path is written as it is only when it reads back the same: no control character
+            // (the file would be refused as binary), no `#`, no surrounding spaces.
+            let path = fileURIPath(item.uri).flatMap { path in
+                path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "#" } || path.trimmingWhitespace() != path ? nil : path
+            }
+            text += (path ?? item.uri) + "\n"
         }
         do { try AtomicFile.write(Array(text.utf8), to: absolutePath(path)) } catch {
             throw LoadError(path: path, reason: "cannot write: \(error.description)")
@@ -78,7 +83,7 @@ public enum PlaylistFile {
         }
         let text = try readText(path)
         let directory = parentDirectory(of: path)
-        if fileExtension(of: path) != "pls", text.contains("#EXT-X-") {
+        if fileExtension(of: path) != "pls", text.split(whereSeparator: \.isNewline).contains(where: { String($0).trimmingWhitespace().hasPrefix("#EXT-X-") }) {
             return Expansion(stream: .stream(fileURI(path)))
         }
         let entries = fileExtension(of: path) == "pls" || text.hasPrefix("[playlist]")
@@ -222,5 +227,9 @@ public enum PlaylistFile {
 }
 
 private extension String {
-    func replacingNewlines() -> String { String(map { $0.isNewline ? " " : $0 }) }
+    /// Line breaks and other control characters as spaces (a title stays on its line and the
+    /// file stays text).
+    func replacingControlCharacters() -> String {
+        String(map { $0.isNewline || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? " " : $0 })
+    }
 }
