@@ -62,7 +62,7 @@ public enum PlaylistFile {
             // A path is written as it is only when it reads back the same: no control character
             // (the file would be refused as binary), no `#`, no surrounding spaces.
             let path = fileURIPath(item.uri).flatMap { path in
-                path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "#" } || path.trimmingWhitespace() != path ? nil : path
+                path.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0 == "#" } || path.trimmingWhitespace() != path ? nil : path
             }
             text += (path ?? item.uri) + "\n"
         }
@@ -227,9 +227,9 @@ public enum PlaylistFile {
 }
 
 private extension String {
-    /// Line breaks and other control characters as spaces (a title stays on its line and the
-    /// file stays text).
+    /// The characters that would end the line or make `load` refuse the file as binary (C0
+    /// controls but tab, which includes CR and LF) as spaces; everything else as it is.
     func replacingControlCharacters() -> String {
-        String(map { $0.isNewline || $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? " " : $0 })
+        String(String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 && $0 != "\t" ? " " : $0 }))
     }
 }
