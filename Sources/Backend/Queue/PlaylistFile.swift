@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CGStreamer
 import Glibc
 
 /// Reading and writing playlist files: `.m3u`/`.m3u8` (extended M3U with `#EXTINF` titles)
@@ -170,9 +171,11 @@ public enum PlaylistFile {
         return (fileURI(normal), normal)
     }
 
-    /// `file://` URI for an absolute path (percent-encoding what RFC 3986 needs).
+    /// `file://` URI for an absolute path (percent-encoding what RFC 3986 needs), the path as it
+    /// is (`g_filename_to_uri`; not `MediaLocation.uri(for:)`, which trims what a user typed and
+    /// so turned `/..\u{A0}` into `/..`).
     static func fileURI(_ path: String) -> String {
-        (try? MediaLocation.uri(for: path)) ?? "file://" + path
+        String(takingGLibString: g_filename_to_uri(path, nil, nil)) ?? "file://" + path
     }
 
     /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs.
