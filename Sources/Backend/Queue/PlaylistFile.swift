@@ -178,7 +178,8 @@ public enum PlaylistFile {
         String(takingGLibString: g_filename_to_uri(path, nil, nil)) ?? "file://" + path
     }
 
-    /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs.
+    /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs and for a
+    /// `%00` in the path.
     static func fileURIPath(_ uri: String) -> String? {
         guard uri.hasPrefix("file://") else { return nil }
         var rest = Substring(uri.dropFirst(7))
@@ -191,7 +192,8 @@ public enum PlaylistFile {
                 bytes.append(value); utf8 = utf8.dropFirst(2)
             } else { bytes.append(byte) }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        // A NUL cannot be in a path (C strings end there): such a URI is not a file path.
+        return bytes.contains(0) ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     static func absolutePath(_ path: String) -> String {
