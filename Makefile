@@ -167,12 +167,13 @@ fuzz: setup
 	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_DIR)/artifacts)"; exit 1; fi
 
 # After `make fuzz`: adds to Tests/Fuzz/corpus/<target> only the inputs of $(FUZZ_DIR)/corpus/<target>
-# that reach coverage the committed files do not (libFuzzer -merge=1; committed files are kept).
+# that reach coverage the committed files do not (libFuzzer -set_cover_merge=1: a small set;
+# committed files are kept).
 fuzz-corpus: setup
 	$(FUZZ_BUILD)
 	@bin=$(FUZZ_BIN); for t in $(FUZZ_TARGETS); do \
 	  [ -d $(FUZZ_DIR)/corpus/$$t ] || continue; mkdir -p Tests/Fuzz/corpus/$$t $(FUZZ_DIR)/tmp; \
-	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-merge=1 $(CURDIR)/Tests/Fuzz/corpus/$$t $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
+	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-set_cover_merge=1 $(CURDIR)/Tests/Fuzz/corpus/$$t $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
 	    $(FUZZ_ENV) $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null || exit 1; \
 	done
 
