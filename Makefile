@@ -23,7 +23,7 @@ TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
-	bench-smoke soak fuzz clean help setup-test man install uninstall
+	bench-smoke soak fuzz fuzz-corpus clean help setup-test man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
@@ -145,34 +145,54 @@ soak: setup
 	  $(SWIFT) test --skip-build $(if $(SCRATCH),--scratch-path $(SCRATCH)) --filter 'Soak|HostileCLITests/testStalledServer' 2>&1 | tee $(SOAK_LOG)
 	@echo "--- soak figures ($(SOAK_LOG)):"; grep -o 'SOAK name=.*' $(SOAK_LOG)
 
-# libFuzzer on the console/JSON request parser (Tests/Fuzz/ConsoleFuzz.swift). Compiles only the
-# parser files and the Backend model values they use (not SwiftPM: -sanitize=fuzzer needs its own
-# link), then fuzzes for FUZZ_SECONDS on a scratch copy of the committed seeds; crashes land in
-# $(FUZZ_DIR)/artifacts. Findings also print as "INVARIANT VIOLATED: …".
-SWIFTC ?= swiftc
+# libFuzzer (issue 20, docs/RELIABILITY.md §4) on every parser of outside text. The fuzz targets
+# are the FuzzTests target (Tests/Fuzz), built by SwiftPM on the product's own gstplay and Backend
+# modules: no source list to keep, so it cannot drift. Here the whole package is built in
+# $(FUZZ_DIR) with ASan and libFuzzer's coverage, libFuzzer's library (no main) is linked in, and
+# FuzzCorpusTests/testLibFuzzer hands it each of FUZZ_TARGETS for FUZZ_SECONDS on a scratch corpus
+# seeded from Tests/Fuzz/corpus/<target> (kept between runs; `make clean` resets it). Crashes and
+# invariant violations ("INVARIANT VIOLATED: …") land in $(FUZZ_DIR)/artifacts/<target>/; the
+# target fails when any fuzzer found something. `make test` replays the committed corpus.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= console playlist subtitle hls dash arguments
 FUZZ_DIR ?= .build-fuzz
-FUZZ_FLAGS = -swift-version 6 -parse-as-library -sanitize=fuzzer,address -use-ld=lld -g -I Modules/CGStreamer \
-	$(addprefix -Xcc ,$(filter-out -pthread,$(shell pkg-config --cflags gstreamer-1.0)))
-FUZZ_LIBS = $(shell pkg-config --libs gstreamer-1.0 gstreamer-video-1.0 gstreamer-audio-1.0 gstreamer-pbutils-1.0 gstreamer-tag-1.0)
-FUZZ_BACKEND_SOURCES := $(filter-out %/PlayerDelegate.swift,$(wildcard Sources/Backend/Model/*.swift)) \
-	Sources/Backend/GLib/GStreamerRuntime.swift
-FUZZ_PARSER_SOURCES := $(addprefix Sources/gstplay/,LineConsole.swift ConsoleCommand.swift SeekArgument.swift \
-	JSONValue.swift JSONProtocol.swift Version.swift Reports.swift StatusLine.swift \
-	Wire/WireEncoder.swift Wire/WireEvents.swift Wire/WireReplies.swift)
+FUZZ_ARGS ?=
+FUZZER_LIB = $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a)
+FUZZ_BUILD = $(SWIFT) build --build-tests --scratch-path $(FUZZ_DIR) -Xswiftc -sanitize=address \
+	-Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table -Xswiftc -use-ld=lld \
+	-Xlinker $(FUZZER_LIB) -Xlinker -lstdc++ -Xlinker --undefined=LLVMFuzzerRunDriver -Xlinker --export-dynamic-symbol=LLVMFuzzerRunDriver
 
-$(FUZZ_DIR)/console-fuzz: $(FUZZ_BACKEND_SOURCES) $(FUZZ_PARSER_SOURCES) Tests/Fuzz/ConsoleFuzz.swift
-	mkdir -p $(FUZZ_DIR)/module
-	$(SWIFTC) $(FUZZ_FLAGS) -module-name Backend -emit-module -emit-module-path $(FUZZ_DIR)/module/Backend.swiftmodule \
-	  -emit-library -static -o $(FUZZ_DIR)/libBackend.a $(FUZZ_BACKEND_SOURCES)
-	$(SWIFTC) $(FUZZ_FLAGS) -module-name ConsoleFuzz -I $(FUZZ_DIR)/module -L $(FUZZ_DIR) -lBackend $(FUZZ_LIBS) \
-	  $(FUZZ_PARSER_SOURCES) Tests/Fuzz/ConsoleFuzz.swift -o $@
+# The fuzz targets' environment: the test binary, the target, its flags; fuzz-self.sh for
+# libFuzzer's child processes; scratch files in $(FUZZ_DIR)/tmp; ASan without the Swift
+# backtracer (it trips ASan), LSan with the project's suppressions.
+FUZZ_BIN = $$($(SWIFT) build --scratch-path $(FUZZ_DIR) --show-bin-path)/gstplayPackageTests.xctest
+FUZZ_ENV = GSTPLAY_FUZZ_BIN=$$bin GSTPLAY_FUZZ_SELF=$(CURDIR)/Tests/Fuzz/fuzz-self.sh TMPDIR=$(CURDIR)/$(FUZZ_DIR)/tmp \
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="malloc_context_size=0 $$ASAN_OPTIONS" \
+	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS"
 
-fuzz: setup $(FUZZ_DIR)/console-fuzz
-	mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
-	cp -n Tests/Fuzz/corpus/* $(FUZZ_DIR)/corpus/
-	ASAN_OPTIONS=malloc_context_size=0 $(FUZZ_DIR)/console-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
-	  -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts/ $(FUZZ_DIR)/corpus
+fuzz: setup
+	$(FUZZ_BUILD)
+	@bin=$(FUZZ_BIN); failed=""; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t $(FUZZ_DIR)/tmp; \
+	  if [ -d Tests/Fuzz/corpus/$$t ]; then cp -n Tests/Fuzz/corpus/$$t/* $(FUZZ_DIR)/corpus/$$t/ 2>/dev/null || true; fi; \
+	  echo "--- fuzz $$t: $(FUZZ_SECONDS) s"; \
+	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_ARGS) $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
+	    $(FUZZ_ENV) $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_DIR)/artifacts)"; exit 1; fi
+
+# After `make fuzz`: adds to Tests/Fuzz/corpus/<target> only the inputs of $(FUZZ_DIR)/corpus/<target>
+# that reach coverage the committed files do not (libFuzzer -set_cover_merge=1: a small set;
+# committed files are kept).
+fuzz-corpus: setup
+	$(FUZZ_BUILD)
+	@bin=$(FUZZ_BIN); for t in $(FUZZ_TARGETS); do \
+	  [ -d $(FUZZ_DIR)/corpus/$$t ] || continue; mkdir -p Tests/Fuzz/corpus/$$t $(FUZZ_DIR)/tmp; \
+	  GSTPLAY_FUZZ_TARGET=$$t GSTPLAY_FUZZ_ARGS="-set_cover_merge=1 $(CURDIR)/Tests/Fuzz/corpus/$$t $(CURDIR)/$(FUZZ_DIR)/corpus/$$t" \
+	    $(FUZZ_ENV) $$bin FuzzTests.FuzzCorpusTests/testLibFuzzer </dev/null || exit 1; \
+	done
 
 clean:
 	rm -rf .build .build-*

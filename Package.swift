@@ -100,6 +100,16 @@ let package = Package(
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Fuzz targets (issue 20 item 13) for every parser of outside text, on the product's own
+        // modules: `make test` replays Tests/Fuzz/corpus through them; `make fuzz` builds the
+        // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
+        .testTarget(
+            name: "FuzzTests",
+            dependencies: ["gstplay", "Backend", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/Fuzz",
+            exclude: ["corpus", "README.md", "fuzz-self.sh"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",

@@ -1,15 +1,8 @@
-// libFuzzer target for gstplay's console input: the line splitter, the text command parser and
-// the JSON request parser and the reply writer (Sources/gstplay/{LineConsole,ConsoleCommand,
-// SeekArgument,JSONValue,JSONProtocol,Version,Reports,StatusLine}.swift and Sources/gstplay/Wire,
-// on top of Backend's model values).
+// Fuzz target `console`: gstplay's console input — the line splitter, the text command
+// parser, the `--json` request parser and the reply writer (Sources/gstplay: LineConsole,
+// ConsoleCommand and the command parsers it registers, SeekArgument, JSONValue, JSONProtocol, Wire).
 //
-// Not a SwiftPM target: Tests/Fuzz is not a test target directory, so `swift build`/`swift test`
-// never compile it. `make fuzz` builds it with
-//     swiftc -sanitize=fuzzer,address -parse-as-library <those files> ConsoleFuzz.swift
-// and runs it for FUZZ_SECONDS on a scratch copy of Tests/Fuzz/corpus.
-//
-// Every invariant below can fail; a violation calls `fatalError`, which libFuzzer reports as a
-// crash and saves the input:
+// Invariants (each can fail; see FuzzCorpusTests.testAViolationIsReported):
 //  1. Splitting is independent of how the bytes arrive (one read or two), and no line holds a
 //     newline or exceeds the limit.
 //  2. Every rejected command has a message that is non-empty, one line, and short — the CLI
@@ -25,29 +18,30 @@
 
 import Backend
 import Foundation
+@testable import gstplay
 
 /// Bytes per line before the splitter discards it (small, so the fuzzer reaches that path).
 private let fuzzLineLimit = 512
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func consoleFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    for line in splitLines(bytes) {
-        checkTextLine(line)
-        checkRequestLine(line)
+/// The `console` fuzz target (invariants in the header). Pure; any thread.
+enum ConsoleFuzz {
+    static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
+        for line in try splitLines(bytes) {
+            try checkTextLine(line)
+            try checkRequestLine(line)
+        }
+        // The whole input as one line too (the splitter drops anything after a newline).
+        if bytes.count <= 4096 {
+            let whole = String(decoding: bytes, as: UTF8.self)
+            try checkTextLine(whole)
+            try checkRequestLine(whole)
+        }
     }
-    // The whole input as one line too (the splitter drops anything after a newline).
-    if size <= 4096 {
-        let whole = String(decoding: bytes, as: UTF8.self)
-        checkTextLine(whole)
-        checkRequestLine(whole)
-    }
-    return 0
 }
 
 // MARK: 1. Line splitting
 
-private func splitLines(_ bytes: [UInt8]) -> [String] {
+private func splitLines(_ bytes: [UInt8]) throws(InvariantViolation) -> [String] {
     func run(_ chunks: [ArraySlice<UInt8>]) -> [LineSplitter.Item] {
         var splitter = LineSplitter(maxLength: fuzzLineLimit)
         var items: [LineSplitter.Item] = []
@@ -57,15 +51,15 @@ private func splitLines(_ bytes: [UInt8]) -> [String] {
     let whole = run([bytes[...]])
     let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     let split = run([bytes[..<cut], bytes[cut...]])
-    check(whole == split, "line splitting depends on the read boundary (cut at \(cut)): \(whole) vs \(split)")
+    try check(whole == split, "line splitting depends on the read boundary (cut at \(cut)): \(whole) vs \(split)")
     var lines: [String] = []
     for item in whole {
         switch item {
         case .tooLong(let limit):
-            check(limit == fuzzLineLimit, "tooLong reports \(limit)")
+            try check(limit == fuzzLineLimit, "tooLong reports \(limit)")
         case .line(let line):
-            check(!line.contains("\n"), "a line contains a newline")
-            check(line.utf8.count <= fuzzLineLimit * 3, "a line of \(line.utf8.count) bytes passed a limit of \(fuzzLineLimit)")
+            try check(!line.contains("\n"), "a line contains a newline")
+            try check(line.utf8.count <= fuzzLineLimit * 3, "a line of \(line.utf8.count) bytes passed a limit of \(fuzzLineLimit)")
             lines.append(line)
         }
     }
@@ -74,59 +68,59 @@ private func splitLines(_ bytes: [UInt8]) -> [String] {
 
 // MARK: 2–4. Text commands
 
-private func checkTextLine(_ line: String) {
+private func checkTextLine(_ line: String) throws(InvariantViolation) {
     switch ConsoleCommand.parse(line) {
     case .failure(let error):
-        checkMessage(error.message, input: line)
+        try checkMessage(error.message, input: line)
     case .success(let command):
         let text = canonicalText(command)
         let again = ConsoleCommand.parse(text)
-        check(same(again, command), "text round trip: '\(line)' → \(command) → '\(text)' → \(again)")
+        try check(same(again, command), "text round trip: '\(line)' → \(command) → '\(text)' → \(again)")
         let words = canonicalWords(command)
         let fromWords = ConsoleCommand.parse(words: words)
-        check(same(fromWords, command), "words round trip: '\(line)' → \(command) → \(words) → \(fromWords)")
+        try check(same(fromWords, command), "words round trip: '\(line)' → \(command) → \(words) → \(fromWords)")
     }
 }
 
-private func checkMessage(_ message: String, input: String) {
-    check(!message.trimmingCharacters(in: .whitespaces).isEmpty, "empty error message for '\(input)'")
-    check(!message.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }), "multi-line error message for '\(input)': \(message)")
-    check(message.utf8.count <= 1024, "error message of \(message.utf8.count) bytes for input '\(input.prefix(80))'")
+private func checkMessage(_ message: String, input: String) throws(InvariantViolation) {
+    try check(!message.trimmingCharacters(in: .whitespaces).isEmpty, "empty error message for '\(input)'")
+    try check(!message.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }), "multi-line error message for '\(input)': \(message)")
+    try check(message.utf8.count <= 1024, "error message of \(message.utf8.count) bytes for input '\(input.prefix(80))'")
 }
 
 // MARK: 4–6. JSON requests
 
-private func checkRequestLine(_ line: String) {
+private func checkRequestLine(_ line: String) throws(InvariantViolation) {
     let request = JSONProtocol.parseRequest(line)
     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     let isJSON = trimmed.first.map { $0 == "{" || $0 == "[" || $0 == "\"" } ?? false
     if isJSON {
-        check(request.id != .absent, "a JSON line got no request id: '\(line)'")
+        try check(request.id != .absent, "a JSON line got no request id: '\(line)'")
     } else {
-        check(request.id == .absent, "a text line got a request id: '\(line)'")
-        check(request.command == ConsoleCommand.parse(line), "text line parsed differently in JSON mode: '\(line)'")
+        try check(request.id == .absent, "a text line got a request id: '\(line)'")
+        try check(request.command == ConsoleCommand.parse(line), "text line parsed differently in JSON mode: '\(line)'")
     }
-    if case .failure(let error) = request.command { checkMessage(error.message, input: line) }
+    if case .failure(let error) = request.command { try checkMessage(error.message, input: line) }
 
     // Every reply is one line of valid JSON.
     let errorText: String? = { if case .failure(let e) = request.command { return e.message } else { return nil } }()
     let reply = Reply(id: request.id, error: errorText, data: .help(commands: [line], keys: [])).line
-    check(!reply.contains("\n") && !reply.contains("\r"), "reply spans lines: \(reply)")
-    check((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) is [String: Any], "reply is not a JSON object: \(reply)")
-    check((try? JSONValue.parse(reply)) != nil, "our parser rejects our reply: \(reply)")
+    try check(!reply.contains("\n") && !reply.contains("\r"), "reply spans lines: \(reply)")
+    try check((try? JSONSerialization.jsonObject(with: Data(reply.utf8))) is [String: Any], "reply is not a JSON object: \(reply)")
+    try check((try? JSONValue.parse(reply)) != nil, "our parser rejects our reply: \(reply)")
 
     guard isJSON, let value = try? JSONValue.parse(trimmed) else { return }
     let once = Wire.line(value)
-    guard let reparsed = try? JSONValue.parse(once) else { fail("serialised JSON does not parse: '\(line)' → '\(once)'") }
+    guard let reparsed = try? JSONValue.parse(once) else { throw InvariantViolation(description: "serialised JSON does not parse: '\(line)' → '\(once)'") }
     let twice = Wire.line(reparsed)
-    guard let third = try? JSONValue.parse(twice) else { fail("serialised JSON does not parse: '\(twice)'") }
-    check(Wire.line(third) == twice, "serialisation is not a fixed point: '\(once)' → '\(twice)' → '\(Wire.line(third))'")
+    guard let third = try? JSONValue.parse(twice) else { throw InvariantViolation(description: "serialised JSON does not parse: '\(twice)'") }
+    try check(Wire.line(third) == twice, "serialisation is not a fixed point: '\(once)' → '\(twice)' → '\(Wire.line(third))'")
 
     // The re-serialised request means the same (numbers may change spelling, not meaning).
     let again = JSONProtocol.parseRequest(once)
-    check(again.command == request.command || sameMeaning(again.command, request.command),
+    try check(again.command == request.command || sameMeaning(again.command, request.command),
           "re-serialised request changed meaning: '\(line)' → '\(once)': \(request.command) vs \(again.command)")
-    check(idText(again.id) == idText(request.id), "re-serialised request changed its id: '\(line)' → '\(once)'")
+    try check(idText(again.id) == idText(request.id), "re-serialised request changed its id: '\(line)' → '\(once)'")
 }
 
 private func idText(_ id: RequestID) -> String {
@@ -141,7 +135,7 @@ private func idText(_ id: RequestID) -> String {
 
 /// Writing decoded values back (only the fuzzer needs this: the CLI never writes a `JSONValue`).
 extension JSONValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -190,6 +184,25 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .mute(nil): return ["mute"]
     case .mute(let on?): return ["mute", on ? "on" : "off"]
     case .load(let location): return ["load", location]
+    case .variants: return ["variants"]
+    case .variant(nil): return ["variant", "auto"]
+    case .variant(let index?): return ["variant", String(index)]
+    case .snapshot(nil): return ["snapshot"]
+    case .snapshot(let path?): return ["snapshot", path]
+    case .queue(.list): return ["playlist"]
+    case .queue(.save(let path)): return ["playlist", "save", path]
+    case .queue(.jump(let index)): return ["jump", String(index)]
+    case .queue(.remove(let index)): return ["remove", String(index)]
+    case .queue(.move(let from, let to)): return ["move", String(from), String(to)]
+    case .queue(.clear): return ["clear"]
+    case .queue(.shuffle(let on)): return ["shuffle", on ? "on" : "off"]
+    case .queue(.loop(let mode)): return ["loop", mode.rawValue]
+    case .tracks: return ["tracks"]
+    case .track(let kind, nil): return ["track", kind.rawValue, "none"]
+    case .track(let kind, let index?): return ["track", kind.rawValue, String(index)]
+    case .subFile(let path): return ["sub-file", path]
+    case .subOffset(let milliseconds): return ["sub-offset", String(milliseconds)]
+    case .audioOffset(let milliseconds): return ["audio-offset", String(milliseconds)]
     }
 }
 
@@ -233,15 +246,4 @@ private func same(_ result: Result<ConsoleCommand, ConsoleError>, _ command: Con
     case (.seek(.fraction(let a)), .seek(.fraction(let b))): return abs(a - b) <= 1e-12
     default: return other == command
     }
-}
-
-// MARK: Failing
-
-private func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
-    if !condition() { fail(message()) }
-}
-
-private func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("INVARIANT VIOLATED: \(message)\n".utf8))
-    fatalError(message)
 }

@@ -94,16 +94,18 @@ public struct AdaptivePolicy: Sendable, Hashable, Codable {
     /// next variant's lowest stated bitrate, or twice the top variant's peak.
     public static func connectionSpeed(selecting index: Int, of variants: [Variant]) -> UInt32 {
         guard variants.indices.contains(index) else { return 0 }
+        // In Double: the bandwidths come from the manifest, and Int arithmetic on a hostile
+        // `BANDWIDTH=9223372036854775807` would trap (exact below 2^53, clamped anyway above).
         let here = variants[index]
-        let kbps: Int
+        let kbps: Double
         if index + 1 < variants.count {
             let next = variants[index + 1]
-            let floorOfNext = min(next.bandwidth, next.averageBandwidth ?? next.bandwidth)
-            let ceilingHere = max(here.bandwidth, here.averageBandwidth ?? here.bandwidth)
-            kbps = max((floorOfNext - 1) / 1000, (ceilingHere + 999) / 1000)
+            let floorOfNext = Double(min(next.bandwidth, next.averageBandwidth ?? next.bandwidth))
+            let ceilingHere = Double(max(here.bandwidth, here.averageBandwidth ?? here.bandwidth))
+            kbps = max(((floorOfNext - 1) / 1000).rounded(.towardZero), ((ceilingHere + 999) / 1000).rounded(.towardZero))
         } else {
-            kbps = 2 * max(here.bandwidth, here.averageBandwidth ?? 0) / 1000 + 1
+            kbps = (2 * Double(max(here.bandwidth, here.averageBandwidth ?? 0)) / 1000).rounded(.towardZero) + 1
         }
-        return UInt32(clamping: max(kbps, 1))
+        return UInt32(min(max(kbps, 1), Double(UInt32.max)))
     }
 }

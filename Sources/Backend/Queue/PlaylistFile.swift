@@ -3,13 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CGStreamer
 import Glibc
 
 /// Reading and writing playlist files: `.m3u`/`.m3u8` (extended M3U with `#EXTINF` titles)
 /// and `.pls`. Pure file and text work, no GStreamer pipeline; any thread.
 ///
 /// - Relative entries resolve against the playlist file's directory.
-/// - An HLS media or master playlist (any `#EXT-X-` tag) is **not** a list of items: it is
+/// - An HLS media or master playlist (a line starting with an `#EXT-X-` tag) is **not** a list of items: it is
 ///   one stream for GStreamer (``Contents/stream(_:)``).
 /// - Entries that are playlists themselves are expanded in place; a playlist that includes
 ///   itself (directly or through others) is not expanded again (a warning in ``Contents/items(_:warnings:)``).
@@ -58,8 +59,13 @@ public enum PlaylistFile {
     public static func saveM3U(_ items: [QueueItem], to path: String) throws(LoadError) {
         var text = "#EXTM3U\n"
         for item in items {
-            if let title = item.title?.replacingNewlines() { text += "#EXTINF:-1,\(title)\n" }
-            text += (fileURIPath(item.uri) ?? item.uri) + "\n"
+            if let title = item.title?.replacingControlCharacters() { text += "#EXTINF:-1,\(title)\n" }
+            // A path is written as it is only when it reads back the same: no control character
+            // (the file would be refused as binary), no `#`, no surrounding spaces.
+            let path = fileURIPath(item.uri).flatMap { path in
+                path.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0 == "#" } || path.trimmingWhitespace() != path ? nil : path
+            }
+            text += (path ?? item.uri) + "\n"
         }
         do { try AtomicFile.write(Array(text.utf8), to: absolutePath(path)) } catch {
             throw LoadError(path: path, reason: "cannot write: \(error.description)")
@@ -78,7 +84,7 @@ public enum PlaylistFile {
         }
         let text = try readText(path)
         let directory = parentDirectory(of: path)
-        if fileExtension(of: path) != "pls", text.contains("#EXT-X-") {
+        if fileExtension(of: path) != "pls", text.split(whereSeparator: \.isNewline).contains(where: { String($0).trimmingWhitespace().hasPrefix("#EXT-X-") }) {
             return Expansion(stream: .stream(fileURI(path)))
         }
         let entries = fileExtension(of: path) == "pls" || text.hasPrefix("[playlist]")
@@ -156,19 +162,24 @@ public enum PlaylistFile {
 
     /// An entry as a URI (kept when it has a scheme) or as an absolute path and its `file://` URI.
     private static func resolve(_ entry: String, against directory: String) -> (uri: String, path: String?) {
-        if entry.hasPrefix("file://"), let path = fileURIPath(entry) { return (entry, path) }
+        // A `file://` entry is queued in the same canonical form as a path entry (written as it
+        // is, `file:///a#b.mp3` would reach playbin with `#b.mp3` as a fragment).
+        if entry.hasPrefix("file://"), let path = fileURIPath(entry).map(normalize) { return (fileURI(path), path) }
         if MediaLocation.looksLikeURI(entry) { return (entry, nil) }
         let path = entry.hasPrefix("/") ? entry : directory + "/" + entry
         let normal = normalize(path)
         return (fileURI(normal), normal)
     }
 
-    /// `file://` URI for an absolute path (percent-encoding what RFC 3986 needs).
+    /// `file://` URI for an absolute path (percent-encoding what RFC 3986 needs), the path as it
+    /// is (`g_filename_to_uri`; not `MediaLocation.uri(for:)`, which trims what a user typed and
+    /// so turned `/..\u{A0}` into `/..`).
     static func fileURI(_ path: String) -> String {
-        (try? MediaLocation.uri(for: path)) ?? "file://" + path
+        String(takingGLibString: g_filename_to_uri(path, nil, nil)) ?? "file://" + path
     }
 
-    /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs.
+    /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs and for a
+    /// `%00` in the path.
     static func fileURIPath(_ uri: String) -> String? {
         guard uri.hasPrefix("file://") else { return nil }
         var rest = Substring(uri.dropFirst(7))
@@ -181,7 +192,8 @@ public enum PlaylistFile {
                 bytes.append(value); utf8 = utf8.dropFirst(2)
             } else { bytes.append(byte) }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        // A NUL cannot be in a path (C strings end there): such a URI is not a file path.
+        return bytes.contains(0) ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     static func absolutePath(_ path: String) -> String {
@@ -220,5 +232,9 @@ public enum PlaylistFile {
 }
 
 private extension String {
-    func replacingNewlines() -> String { String(map { $0.isNewline ? " " : $0 }) }
+    /// The characters that would end the line or make `load` refuse the file as binary (C0
+    /// controls but tab, which includes CR and LF) as spaces; everything else as it is.
+    func replacingControlCharacters() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 && $0 != "\t" ? " " : $0 }))
+    }
 }

@@ -90,18 +90,22 @@ final class SubtitleCueSink {
 /// Plain text from the pango markup `subparse` and `matroskademux` put in `text/x-raw` buffers.
 /// Pure; unit-tested.
 enum CueText {
-    /// Removes `<tags>`, resolves the five XML entities, trims trailing newlines and NULs.
+    /// Removes `<tags>`, resolves the five XML entities, trims trailing newlines (LF, CR) and
+    /// NULs. Works on Unicode scalars: a combining mark after `>` or `;` must not hide it.
     static func plain(fromMarkup markup: String) -> String {
-        var text = ""
+        var scalars = String.UnicodeScalarView()
         var inTag = false
-        for character in markup {
-            if character == "<" { inTag = true; continue }
-            if character == ">" && inTag { inTag = false; continue }
-            if !inTag { text.append(character) }
+        for scalar in markup.unicodeScalars {
+            if scalar == "<" { inTag = true; continue }
+            if scalar == ">" && inTag { inTag = false; continue }
+            if !inTag { scalars.append(scalar) }
         }
+        var text = String(scalars)
         for (entity, value) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'"), ("&amp;", "&")] {
             text = text.replacingAll(entity, with: value)
         }
-        return String(text.reversed().drop { $0 == "\n" || $0 == "\0" || $0 == "\r" }.reversed())
+        var trimmed = text.unicodeScalars
+        while let last = trimmed.last, last == "\n" || last == "\0" || last == "\r" { trimmed.removeLast() }
+        return String(trimmed)
     }
 }
