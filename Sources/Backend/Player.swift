@@ -223,6 +223,10 @@ public final class Player: Sendable {
     /// The GStreamer version in use, e.g. "GStreamer 1.22.0" (`gst_version_string`).
     public static var gstreamerVersion: String { GStreamerRuntime.versionString }
 
+    /// The linked GStreamer library's version number, e.g. "1.22.0" (`gst_version`; needs no
+    /// `gst_init`, so `--version` stays fast). Any thread.
+    public static var gstreamerVersionNumber: String { GStreamerRuntime.versionNumber }
+
     // MARK: Internals
 
     /// Queues a command on the loop thread unless the player is shut down.

@@ -30,6 +30,13 @@ enum GStreamerRuntime {
     static func ensureInitialized() { _ = initialized }
 
     /// The GStreamer version string, e.g. "GStreamer 1.22.0".
+    /// "major.minor.micro[.nano]" from `gst_version` (no `gst_init` needed).
+    static var versionNumber: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return nano == 0 ? "\(major).\(minor).\(micro)" : "\(major).\(minor).\(micro).\(nano)"
+    }
+
     static var versionString: String {
         ensureInitialized()
         guard let raw = gst_version_string() else { return "GStreamer" }
