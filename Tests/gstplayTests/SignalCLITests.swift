@@ -8,6 +8,11 @@ import XCTest
 final class SignalCLITests: XCTestCase {
     private var directory = ""
 
+    /// The bound on ending: 1 s (issue 20). Under ThreadSanitizer the gstplay child's runtime
+    /// sleeps `atexit_sleep_ms` (default 1000 ms) inside `exit()` before the process ends — time
+    /// the player itself does not spend (seen: 1.01 s on the clean path) — so that is added there.
+    private static let endBound: Duration = .seconds(1) + (dlsym(nil, "__tsan_init") != nil ? .seconds(1) : .zero)
+
     override func setUpWithError() throws {
         directory = NSTemporaryDirectory() + "gstplay-signals-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -52,7 +57,7 @@ final class SignalCLITests: XCTestCase {
         let elapsed = ContinuousClock.now - sent
         print("SignalCLITests: signal \(signal) on a FIFO without a writer: exit \(code.map(String.init) ?? "none") after \(elapsed)")
         XCTAssertEqual(code, status, child.stderr, file: file, line: line)
-        XCTAssertLessThan(elapsed, .seconds(1), "gstplay took \(elapsed) to end on signal \(signal)", file: file, line: line)
+        XCTAssertLessThan(elapsed, Self.endBound, "gstplay took \(elapsed) to end on signal \(signal)", file: file, line: line)
     }
 
     func testSIGTERMEndsAFIFOWaitWithin1sWith143() throws { try assertEndsWithinOneSecond(on: SIGTERM, status: 143) }
@@ -74,7 +79,7 @@ final class SignalCLITests: XCTestCase {
         let elapsed = ContinuousClock.now - sent
         print("SignalCLITests: SIGTERM during --list-tracks of a FIFO: exit \(code.map(String.init) ?? "none") after \(elapsed)")
         XCTAssertEqual(code, 143, child.stderr)
-        XCTAssertLessThan(elapsed, .seconds(1))
+        XCTAssertLessThan(elapsed, Self.endBound)
     }
 
     /// A SIGTERM at any moment of the start-up ends gstplay (by the default action before the
@@ -91,7 +96,7 @@ final class SignalCLITests: XCTestCase {
             let elapsed = ContinuousClock.now - sent
             let status = child.process.terminationReason == .exit ? child.process.terminationStatus : 128 + child.process.terminationStatus
             XCTAssertEqual(status, 143, "step \(step)")
-            XCTAssertLessThan(elapsed, .seconds(1), "step \(step): SIGTERM took \(elapsed)")
+            XCTAssertLessThan(elapsed, Self.endBound, "step \(step): SIGTERM took \(elapsed)")
         }
     }
 
@@ -103,7 +108,7 @@ final class SignalCLITests: XCTestCase {
         let code = child.waitForExit(timeout: 5)
         let elapsed = ContinuousClock.now - sent
         XCTAssertEqual(code, 0, child.stderr)
-        XCTAssertLessThan(elapsed, .seconds(1), "quit took \(elapsed)")
+        XCTAssertLessThan(elapsed, Self.endBound, "quit took \(elapsed)")
     }
 
     func testAFIFOPlaysOnceAWriterAppears() throws {
