@@ -79,7 +79,14 @@ final class TerminalTests: XCTestCase {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer {
+            // Reaped and unhooked before the session ends: Foundation's Process keeps itself (and the
+            // handler's captures) alive until its exit is observed, which `make test-asan`'s
+            // whole-process leak check (WholeProcessLeakCheckTests, same process) saw as leaks.
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            process.terminationHandler = nil
+        }
         var screen = ""
         XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
         try body(pty, process, exited, before, &screen)
