@@ -66,7 +66,7 @@ struct GstplayCommand: AsyncParsableCommand {
     @Flag(help: "Repeat the playlist; --loop=one repeats each item, --loop=none (the default) stops after the last.")
     var loop = false
 
-    // `--loop=MODE` reaches here through ``LoopArgument/rewrite(_:)`` (ArgumentParser has no
+    // `--loop=MODE` reaches here through ``FlagValueRewrite/rewrite(_:)`` (ArgumentParser has no
     // options with an optional value).
     @Option(name: .customLong(LoopArgument.hiddenName), help: .hidden)
     var loopMode: String?
@@ -177,7 +177,7 @@ struct GstplayCommand: AsyncParsableCommand {
         await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
         CacheCommand.runIfRequested(CommandLine.arguments) // `gstplay cache …` never returns
         do {
-            let command = try parseAsRoot(NetworkOptions.rewrite(LoopArgument.rewrite(Array(CommandLine.arguments.dropFirst()))))
+            let command = try parseAsRoot(FlagValueRewrite.rewrite(Array(CommandLine.arguments.dropFirst())))
             if let gstplay = command as? GstplayCommand {
                 try await gstplay.run()
             } else {

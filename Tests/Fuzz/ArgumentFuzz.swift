@@ -23,7 +23,7 @@ enum ArgumentFuzz {
         try checkDirect(text)
         for word in words.prefix(16) { try checkDirect(word) }
 
-        let arguments = NetworkOptions.rewrite(LoopArgument.rewrite(words + ["clip.mp4"]))  // as GstplayCommand.main does
+        let arguments = FlagValueRewrite.rewrite(words + ["clip.mp4"])  // as GstplayCommand.main does
         let command: any ParsableCommand
         do { command = try GstplayCommand.parseAsRoot(arguments) } catch {
             let message = GstplayCommand.message(for: error)

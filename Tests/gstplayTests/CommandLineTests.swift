@@ -14,7 +14,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testQueueOptions() throws {
-        func parsed(_ arguments: [String]) throws -> RunOptions { try options(LoopArgument.rewrite(arguments)) }
+        func parsed(_ arguments: [String]) throws -> RunOptions { try options(FlagValueRewrite.rewrite(arguments)) }
         XCTAssertEqual(try parsed(["x.ogg"]).loop, LoopMode.none)
         XCTAssertEqual(try parsed(["--loop", "x.ogg"]).loop, .all, "bare --loop stays 'all'")
         for mode in LoopMode.allCases { XCTAssertEqual(try parsed(["--loop=\(mode.rawValue)", "x.ogg"]).loop, mode) }
@@ -22,7 +22,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertThrowsError(try parsed(["--loop=twice", "x.ogg"])) { error in
             XCTAssertTrue(GstplayCommand.message(for: error).contains("--loop must be none, one or all (got 'twice')"), "\(error)")
         }
-        XCTAssertEqual(LoopArgument.rewrite(["--", "--loop=one"]), ["--", "--loop=one"], "after -- it is a location")
+        XCTAssertEqual(FlagValueRewrite.rewrite(["--", "--loop=one"]), ["--", "--loop=one"], "after -- it is a location")
         let defaults = try parsed(["x.ogg"])
         XCTAssertTrue(defaults.gapless && !defaults.shuffle)
         let set = try parsed(["--shuffle", "--no-gapless", "x.ogg"])

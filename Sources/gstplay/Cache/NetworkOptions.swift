@@ -15,7 +15,7 @@ struct NetworkOptions: ParsableArguments {
             + "--cache=offline: play cached copies without ever revalidating them)."))
     var cache = true
 
-    /// `--cache=on|off|offline`, rewritten to this hidden option before parsing (``rewrite(_:)``).
+    /// `--cache=on|off|offline`, rewritten to this hidden option before parsing (``FlagValueRewrite``).
     @Option(name: .customLong(NetworkOptions.hiddenModeName), help: .hidden)
     var cacheMode: String?
 
@@ -65,21 +65,6 @@ struct NetworkOptions: ParsableArguments {
 
     static let hiddenModeName = "cache-mode"
 
-    /// The arguments with every `--cache=MODE` before a `--` rewritten to the hidden
-    /// `--cache-mode MODE` (ArgumentParser has no flag with an optional value). Pure.
-    static func rewrite(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var positionalOnly = false
-        for argument in arguments {
-            if argument == "--" { positionalOnly = true }
-            if !positionalOnly, argument.hasPrefix("--cache=") {
-                result += ["--\(hiddenModeName)", String(argument.dropFirst("--cache=".count))]
-            } else {
-                result.append(argument)
-            }
-        }
-        return result
-    }
 
     /// `1000`, `500k`, `500M`, `2G` (powers of 1024) → bytes; nil for anything else, a size of
     /// `Int64.max` bytes or more, and the forms `Double.init` would take (`nan`, `inf`, `1e3`, `0x10`).
