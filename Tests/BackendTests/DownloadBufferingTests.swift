@@ -17,18 +17,26 @@ final class DownloadBufferingTests: XCTestCase {
     override func setUpWithError() throws { server = try HTTPTestServer() }
     override func tearDown() { server.stop() }
 
+    /// A player on the throttled H.264 + AC-3 fixture, playing, once its downloadbuffer holds
+    /// the whole file and is not buffering (the caller shuts it down).
+    private func playingWithTheWholeFileDownloaded(_ recorder: EventRecorder, file: StaticString = #filePath, line: UInt = #line) -> Player {
+        let player = Player.forTesting(recorder)
+        player.load(server.url("/file/h264-ac3-10s.mkv?rate=1000000"))
+        recorder.waitFor("playing", timeout: 20, file: file, line: line, recorder.reachedState(.playing))
+        let settled = eventually(timeout: .seconds(10)) {
+            downloadBufferAnswer(player).map { $0.holdsEverything && !$0.busy } ?? false
+        }
+        XCTAssertTrue(settled, "the downloadbuffer holds the whole file and is not buffering: \(String(describing: downloadBufferAnswer(player)))",
+                      file: file, line: line)
+        return player
+    }
+
     /// The download is complete and the element says it is not buffering: a late 34 % from it
     /// must not pause playback, and the file plays to the end.
     func testALateLowerLevelAfterTheDownloadCompletedNeverPauses() {
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder)
+        let player = playingWithTheWholeFileDownloaded(recorder)
         defer { player.shutdown() }
-        player.load(server.url("/file/h264-ac3-10s.mkv?rate=1000000"))
-        recorder.waitFor("playing", timeout: 20, recorder.reachedState(.playing))
-        let settled = eventually(timeout: .seconds(10)) {
-            downloadBufferAnswer(player).map { $0.holdsEverything && !$0.busy } ?? false
-        }
-        XCTAssertTrue(settled, "the downloadbuffer holds the whole file and is not buffering: \(String(describing: downloadBufferAnswer(player)))")
         let mark = recorder.count
         XCTAssertTrue(postLateLevel(player, percent: 34), "a downloadbuffer to post from")
         recorder.waitFor("EOS after the late level", timeout: 20) { events in
@@ -47,14 +55,8 @@ final class DownloadBufferingTests: XCTestCase {
     /// element, sees the whole file, and resumes; the file plays to the end.
     func testAHoldForADownloadBufferIsEndedByTheRecheckWhenTheDataIsThere() {
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder)
+        let player = playingWithTheWholeFileDownloaded(recorder)
         defer { player.shutdown() }
-        player.load(server.url("/file/h264-ac3-10s.mkv?rate=1000000"))
-        recorder.waitFor("playing", timeout: 20, recorder.reachedState(.playing))
-        let settled = eventually(timeout: .seconds(10)) {
-            downloadBufferAnswer(player).map { $0.holdsEverything && !$0.busy } ?? false
-        }
-        XCTAssertTrue(settled, "the downloadbuffer holds the whole file and is not buffering")
         let mark = recorder.count
         var name: String?
         player.withEngine { engine in
