@@ -23,13 +23,19 @@ public final class Player: Sendable {
     private let isShutDown = Atomic<Bool>(false)
     private let observerCounter = Atomic<UInt64>(0)
 
+    /// The plugged-in capabilities, in the order the core calls them (``PlayerFeature``).
+    public let features: [any PlayerFeature]
+
     /// Creates the loop thread and the `playbin` on it, then emits ``PlayerEvent/initialized``.
     /// - Parameters:
     ///   - configuration: fixed settings (intervals, sinks, rate range, autoplay…).
+    ///   - features: the capabilities to plug in, called in this order (each instance belongs
+    ///     to this player only).
     ///   - delegate: receives events (held weakly); can also be set later.
-    public init(configuration: PlayerConfiguration = PlayerConfiguration(), delegate: (any PlayerDelegate)? = nil) {
+    public init(configuration: PlayerConfiguration = PlayerConfiguration(), features: [any PlayerFeature], delegate: (any PlayerDelegate)? = nil) {
         GStreamerRuntime.ensureInitialized()
         self.configuration = configuration
+        self.features = features
         let hub = EventHub(delegateQueue: configuration.delegateQueue)
         hub.delegate = delegate
         self.hub = hub
@@ -37,7 +43,7 @@ public final class Player: Sendable {
         self.loop = loop
         loop.afterDispatch = { [hub] in hub.flush() }
         var created: Engine?
-        loop.invokeAndWait { created = Engine(configuration: configuration, loop: loop, hub: hub) }
+        loop.invokeAndWait { created = Engine(configuration: configuration, features: features, loop: loop, hub: hub) }
         self.engine = created!
         hub.attach(player: self)
         loop.invoke { [engine] in engine.start() }
@@ -226,6 +232,23 @@ public final class Player: Sendable {
     /// The linked GStreamer library's version number, e.g. "1.22.0" (`gst_version`; needs no
     /// `gst_init`, so `--version` stays fast). Any thread.
     public static var gstreamerVersionNumber: String { GStreamerRuntime.versionNumber }
+
+    // MARK: Features
+
+    /// The feature of type `type` given at init, nil when there is none. Any thread.
+    public func feature<Feature: PlayerFeature>(_ type: Feature.Type) -> Feature? {
+        for feature in features { if let match = feature as? Feature { return match } }
+        return nil
+    }
+
+    /// Queues `body` on the loop thread with the feature of type `type` and the core's context,
+    /// like every command (never inline); nothing runs when the player has no such feature or is
+    /// shut down. The way a feature's public API reaches the loop thread.
+    public func withFeature<Feature: PlayerFeature>(_ type: Feature.Type,
+                                                    _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) {
+        guard let feature = feature(type) else { return }
+        command { engine in body(feature, engine.context) }
+    }
 
     // MARK: Internals
 

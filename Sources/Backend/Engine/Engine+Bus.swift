@@ -17,6 +17,7 @@ extension Engine {
         }
         // Messages posted before the last load/stop belong to media we no longer play.
         guard pipeline.epochMarkerSeqnum == nil else { return }
+        if featuresConsume(message) { return }
         switch type {
         case GST_MESSAGE_ERROR: handleError(message)
         case GST_MESSAGE_WARNING:
@@ -57,13 +58,19 @@ extension Engine {
         let error = PlayerError(errorMessage: message, facts: facts)
         if retryAfterNetworkError(error) { return }
         if queueError(error) { return }
-        fail(error)
+        failUnlessFeatureActs(error)
     }
 
     private func handleEndOfStream() {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
         cacheFinish(final: true)
+        featuresFinished()
         if queueEndOfStream() { return }
+        switch featuresEndOfStream() {
+        case .proceed: break
+        case .stop: return stop()
+        case .advance, .retry: return
+        }
         let duration = facts.duration
         // Backwards, the segment we seek to always starts at 0, and EOS means it was reached
         // (some demuxers answer the position query with the segment's stop there).
@@ -125,6 +132,7 @@ extension Engine {
         checkMediaSize()
         adaptivePrerolled()
         tracksPrerolled()
+        featuresPrerolled()
         publishMediaInfo()
         updateState()
         if seeks.pending == nil && !facts.isLive {
@@ -158,6 +166,7 @@ extension Engine {
                              subtitleStreams: Int(CGStreamer_get_int(playbin, "n-text")))
         (info.tracks, info.selection) = tracks.published.withLock { ($0.tracks, $0.selection) }
         info.tags = tracks.tags
+        info.features = featureMediaInfo()
         hub.updateSnapshot { $0.isSeekable = info.isSeekable }
         publish(.mediaInfo(info))
     }

@@ -11,21 +11,28 @@ extension Engine {
            cacheValidateFirst(uri, then: { [weak self] in self?.load(resolved, original: original, start: start) }) { return }
         guard let pipeline, let playbin = pipeline.object else { return }
         cacheFinish(final: true)
+        featuresFinished()
+        // Every feature has its say on the URI playbin gets (a cached copy, say); one may wait.
+        var chosen: Result<String, PlayerError>?
+        if case .success(let uri) = resolved {
+            guard let decided = featuresResolve(uri) else { return }   // that feature loads again itself
+            chosen = decided
+        }
         resetForNewMedia(uri: try? resolved.get())
         pipeline.setState(GST_STATE_READY)
         pipeline.startNewEpoch()
         hub.updateSnapshot { $0.uri = self.facts.uri }
-        switch resolved {
-        case .failure(let error):
+        switch (resolved, chosen) {
+        case (.failure(let error), _), (.success, .failure(let error)?):
             fifo.release()
-            publish(.uriLoaded(original))
+            publish(.uriLoaded((try? resolved.get()) ?? original))
             playback.inputs.loaded = true
             updateState()
             fail(error)
             return
-        case .success(let uri):
+        case (.success(let uri), let decided):
             publish(.uriLoaded(uri))
-            let playURI = fifo.playURI(for: cacheResolve(uri))   // a FIFO: fd://N, never a blocking open
+            let playURI = fifo.playURI(for: cacheResolve((try? decided?.get()) ?? uri))   // a FIFO: fd://N, never a blocking open
             applyDownloadFlag(for: playURI)
             CGStreamer_set_string(playbin, "uri", playURI)
             prepareTracks(forLoadOf: uri)
@@ -60,7 +67,7 @@ extension Engine {
                 let error = PlayerError(kind: .stream, element: "playbin",
                                         message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
                                         missingPlugins: self.facts.missingPlugins, uri: self.facts.uri)
-                if !self.queueError(error) { self.fail(error) }     // a queue reports it and goes on
+                if !self.queueError(error) { self.failUnlessFeatureActs(error) }     // a queue reports it and goes on
             }
             return false
         }
@@ -80,6 +87,7 @@ extension Engine {
         pipeline?.forgetTransitions()
         observers.playheadJumped(to: nil)
         hub.updateSnapshot { $0.resetMedia() }
+        featuresReset(uri: uri)
         if hadSize { publish(.mediaSize(nil)) }
     }
 
@@ -133,6 +141,7 @@ extension Engine {
         seeks.reset()
         adaptiveFinished()
         cacheFinish(final: true)
+        featuresFinished()
         playback.target = GST_STATE_READY
         pipeline.setState(GST_STATE_READY)
         fifo.release()

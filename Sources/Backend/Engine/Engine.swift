@@ -42,9 +42,14 @@ final class Engine: @unchecked Sendable {
     let cacheDownload = CacheDownload()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
+    /// The plugged-in capabilities, called in this order (``PlayerFeature``).
+    let features: [any PlayerFeature]
+    /// What the features may see and do (made once, on first use).
+    private(set) lazy var context = FeatureContext(engine: self)
 
-    init(configuration: PlayerConfiguration, loop: MainLoopThread, hub: EventHub) {
+    init(configuration: PlayerConfiguration, features: [any PlayerFeature], loop: MainLoopThread, hub: EventHub) {
         self.configuration = configuration
+        self.features = features
         self.loop = loop
         self.hub = hub
         self.seeks = SeekState(throttleInterval: configuration.seekThrottle)
@@ -59,6 +64,7 @@ final class Engine: @unchecked Sendable {
         if let video = sinks.video, videoWindow.attach(sink: video), let crop = videoWindow.makeCropFilter() {
             CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(crop)) // for VideoGravity.fill
         }
+        attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()
         connectCache()
@@ -102,6 +108,8 @@ final class Engine: @unchecked Sendable {
         reportPendingErrors()
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
         cacheFinish(final: true)
+        featuresFinished()
+        teardownFeatures()
         timers.cancelAll()
         observers.removeAll()
         pipeline.teardown()
@@ -136,6 +144,7 @@ final class Engine: @unchecked Sendable {
     /// Records a fatal error: pipeline to NULL, state `error`, event.
     func fail(_ error: PlayerError) {
         cacheFinish(final: true)
+        featuresFinished()
         pipeline?.setState(GST_STATE_NULL)
         videoWindow.sinkStopped()
         timers.cancelMediaTimers()
@@ -160,7 +169,7 @@ final class Engine: @unchecked Sendable {
     /// Queries position (and the duration while unknown) and publishes a position event.
     func reportPosition() {
         if facts.duration == nil { queryDuration(); runFractionSeekWaitingForDuration() }
-        guard let position = pipeline?.queryPosition(), !queue.isStale(position) else { return }
+        guard let position = pipeline?.queryPosition(), !queue.isStale(position), !facts.isStale(position) else { return }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: facts.duration))
     }
@@ -191,6 +200,7 @@ final class Engine: @unchecked Sendable {
         guard let pipeline else { return }
         var snapshot = statistics.snapshot(pipeline: pipeline, sinks: sinks, duration: facts.duration, now: Engine.now())
         snapshot.adaptive = adaptive.metrics
+        snapshot.features = featureStatistics()
         hub.storeStatistics(snapshot)
         if shouldPublish { publish(.statistics(snapshot)) }
     }
@@ -198,7 +208,19 @@ final class Engine: @unchecked Sendable {
     // MARK: Helpers
 
     /// Queues an event; the hub delivers it after the current handler returns.
-    func publish(_ event: PlayerEvent) { hub.publish(event) }
+    func publish(_ event: PlayerEvent) {
+        featuresObserve(event)
+        hub.publish(event)
+    }
+
+    /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).
+    func failUnlessFeatureActs(_ error: PlayerError) {
+        switch featuresFailed(with: error) {
+        case .proceed: fail(error)
+        case .stop: stop()
+        case .advance, .retry: break
+        }
+    }
 
     /// Diagnostics on stderr when `GSTPLAY_TRACE` is set in the environment.
     static let tracing = getenv("GSTPLAY_TRACE") != nil

@@ -31,6 +31,19 @@ struct MediaFacts {
     /// Name of the element that last posted a `GST_BUFFERING_DOWNLOAD` level (a
     /// `downloadbuffer`), re-asked while the player holds for it (issue 20.1).
     var downloadBufferName: String?
+    /// A feature marked the media live although it prerolled (``FeatureContext/markLive()``).
+    var isLiveWindow = false
+    /// After a gapless hand-over, position queries may still answer from the previous item's
+    /// segment: positions at or above this are stale until the first one below it arrives.
+    var stalePositionsFrom: MediaTime?
+
+    /// True for a position left over from the previous media (see ``stalePositionsFrom``).
+    mutating func isStale(_ position: MediaTime) -> Bool {
+        guard let limit = stalePositionsFrom else { return false }
+        if position >= limit { return true }
+        stalePositionsFrom = nil
+        return false
+    }
 
     /// True when the URI is fetched over HTTP(S).
     var isNetworkURI: Bool {

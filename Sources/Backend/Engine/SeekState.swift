@@ -1,9 +1,12 @@
 import CGStreamer
 
 /// Where a seek should go, before it is resolved against the position and duration.
-enum SeekTarget: Equatable, Sendable {
+public enum SeekTarget: Equatable, Sendable {
+    /// A media time (clamped to the duration).
     case absolute(MediaTime)
+    /// An offset from the current position (negative goes back).
     case relative(MediaTime)
+    /// A fraction 0…1 of the duration (waits for the duration while it is unknown).
     case fraction(Double)
 }
 

@@ -140,13 +140,13 @@ final class MainLoopThread: @unchecked Sendable {
 }
 
 /// A GLib source owned by Swift: `destroy()` removes it from its context (`g_source_destroy`)
-/// and drops our reference (`g_source_unref`). Loop thread only.
-final class TimerSource {
+/// and drops our reference (`g_source_unref`); so does `deinit`. Loop thread only.
+public final class TimerSource {
     private var source: UnsafeMutablePointer<GSource>?
     init(source: UnsafeMutablePointer<GSource>) { self.source = source }
 
     /// Removes the source; its callback box is released by GLib. Idempotent.
-    func destroy() {
+    public func destroy() {
         guard let source else { return }
         self.source = nil
         g_source_destroy(source)
@@ -154,7 +154,7 @@ final class TimerSource {
     }
 
     /// True once the source has run to completion or was destroyed.
-    var isFinished: Bool {
+    public var isFinished: Bool {
         guard let source else { return true }
         return g_source_is_destroyed(source) != 0
     }

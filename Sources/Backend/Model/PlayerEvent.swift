@@ -66,6 +66,9 @@ public enum PlayerEvent: Sendable, Hashable {
     case trackSelected(TrackKind, index: Int?)
     /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
     case subtitleCue(SubtitleCue)
+    /// A feature's own event (``PlayerFeature``): the queue's, the cache's, the tracks'…
+    /// Read it with ``payload(as:)``.
+    case feature(FeatureEvent)
 }
 
 /// Facts about the loaded media, known after preroll.
@@ -89,6 +92,8 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var tracks: [MediaTrack] = []
     /// The tracks playing at preroll.
     public var selection = TrackSelection()
+    /// The features' sections (``PlayerFeature/contributeMediaInfo(to:)``).
+    public var features = FeatureSections()
 
     /// Creates the value.
     public init(uri: String, isLive: Bool, isSeekable: Bool, duration: MediaTime?, hasVideo: Bool, hasAudio: Bool, subtitleStreams: Int) {

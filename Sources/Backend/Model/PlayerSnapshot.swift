@@ -25,6 +25,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var bufferingPercent = 100
     /// The last fatal error since the last load.
     public var lastError: PlayerError?
+    /// The features' sections (``FeatureContext/updateSnapshot(_:)``), e.g. the play queue's:
+    /// read in the same lock as the core fields, so every getter answers from one moment.
+    public var features = FeatureSections()
 
     /// An idle snapshot.
     public init() {}

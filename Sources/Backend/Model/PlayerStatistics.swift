@@ -44,6 +44,8 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     /// Empty statistics.
     /// What the media cache did with this item (nil without a cache or for local files).
     public var cache: CacheStatus?
+    /// The features' sections (``PlayerFeature/contributeStatistics(to:)``), e.g. adaptive streaming's.
+    public var features = FeatureSections()
 
     public init() {}
 }

@@ -78,6 +78,9 @@ enum WireEvents {
         Wire.line(WireEvent(event: "hello", payload: Hello(protocol: protocolVersion, version: version, gstreamer: gstreamer)))
     }
 
+    /// A feature event without a line of its own: its payload's type.
+    struct FeatureName: Encodable, Sendable { var type: String }
+
     /// The `message` event: a short status text (e.g. "Buffering 40%"), made by the CLI from
     /// buffering events.
     static func message(_ text: String) -> String {
@@ -89,6 +92,8 @@ enum WireEvents {
     static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil) -> String {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
         switch event {
+        case .feature(let feature):
+            return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
         case .sinksChosen(let video, let audio, let reason):

@@ -1,0 +1,98 @@
+import CGStreamer
+
+/// The core's calls into its features (loop thread): every ``PlayerFeature`` method, fanned out
+/// in the order the features were given to ``Player``. The only place the engine talks to them.
+extension Engine {
+    /// Attaches every feature (init, after the sinks exist, before the bus is watched).
+    func attachFeatures() {
+        for feature in features { feature.attach(to: context) }
+    }
+
+    /// The URI `playbin` gets after every feature had its say; nil when one waits (it loads again
+    /// itself); a refusal as a failure.
+    func featuresResolve(_ uri: String) -> Result<String, PlayerError>? {
+        var chosen = uri
+        for feature in features {
+            switch feature.willLoad(chosen) {
+            case .play(let replacement): chosen = replacement
+            case .wait: return nil
+            case .refuse(let error): return .failure(error)
+            }
+        }
+        return .success(chosen)
+    }
+
+    /// Offers a bus message to the features; true when one consumed it.
+    func featuresConsume(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        features.contains { $0.handle(message: message) == .consumed }
+    }
+
+    /// The first answer other than ``EndDisposition/proceed`` to the end of the stream.
+    func featuresEndOfStream() -> EndDisposition {
+        for feature in features {
+            let answer = feature.endOfStream()
+            if answer != .proceed { return answer }
+        }
+        return .proceed
+    }
+
+    /// The first answer other than ``EndDisposition/proceed`` to a fatal error.
+    func featuresFailed(with error: PlayerError) -> EndDisposition {
+        for feature in features {
+            let answer = feature.failed(with: error)
+            if answer != .proceed { return answer }
+        }
+        return .proceed
+    }
+
+    /// Tells every feature that the media is finished (EOS, stop, error, new load, teardown).
+    func featuresFinished() { for feature in features { feature.finished() } }
+
+    /// Tells every feature that the media changed (`uri` nil: stopped).
+    func featuresReset(uri: String?) { for feature in features { feature.resetForNewMedia(uri: uri) } }
+
+    /// Tells every feature that the load prerolled.
+    func featuresPrerolled() { for feature in features { feature.prerolled() } }
+
+    /// Shows every feature an event as it is published.
+    func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }
+
+    /// Tears every feature down (player shutdown).
+    func teardownFeatures() { for feature in features { feature.teardown() } }
+
+    /// The features' sections of the statistics.
+    func featureStatistics() -> FeatureSections {
+        var sections = FeatureSections()
+        for feature in features { feature.contributeStatistics(to: &sections) }
+        return sections
+    }
+
+    /// The features' sections of the media info.
+    func featureMediaInfo() -> FeatureSections {
+        var sections = FeatureSections()
+        for feature in features { feature.contributeMediaInfo(to: &sections) }
+        return sections
+    }
+
+    /// Sets the user's intent and the matching target state (``FeatureContext/intent``).
+    func restore(intent: PlaybackProgress.Intent) {
+        switch intent {
+        case .none: playback.inputs.intent = .none
+        case .play: playback.inputs.intent = .play; playback.target = GST_STATE_PLAYING
+        case .pause: playback.inputs.intent = .pause; playback.target = GST_STATE_PAUSED
+        }
+    }
+}
+
+extension Engine {
+    /// A gapless hand-over reached the sinks (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
+    /// the old media's facts and statistics go, the new URI is announced, its duration asked.
+    func continueWithHandedOverMedia(uri: String, stalePositionsFrom: MediaTime?) {
+        facts.reset(uri: uri)
+        facts.stalePositionsFrom = stalePositionsFrom
+        statistics.resetForNewMedia(rate: playback.rate)
+        hub.updateSnapshot { $0.uri = uri; $0.duration = nil; $0.position = .zero }
+        publish(.uriLoaded(uri))
+        queryDuration()
+    }
+}
