@@ -4,7 +4,10 @@ import PackageDescription
 let package = Package(
     name: "gstplay",
     products: [
+        // Embedders: the core and every feature (the README's example).
         .library(name: "Backend", targets: ["Backend"]),
+        // Embedders who want playback only: the core, no feature targets (links no libX11).
+        .library(name: "BackendCore", targets: ["BackendCore"]),
         .executable(name: "gstplay", targets: ["gstplay"]),
         // Desktop (issue #10): an app that plays into its own X11 window through the Backend.
         .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
@@ -36,10 +39,18 @@ let package = Package(
             pkgConfig: "libsoup-3.0",
             providers: [.apt(["libsoup-3.0-dev"])]
         ),
-        // The embeddable player engine.
+        // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, loop
+        // thread, and the one feature protocol (PlayerFeature). It names no feature.
+        .target(
+            name: "BackendCore",
+            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The umbrella embedders import: re-exports the core and the feature targets and
+        // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            dependencies: ["BackendCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
@@ -78,7 +89,7 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "ProcessProbe", "CTestIsolation"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -91,12 +102,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "TestSupport"],
+            dependencies: ["gstplay", "Backend", "BackendCore", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -105,7 +116,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["gstplay", "Backend", "BackendCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -113,7 +124,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "CGStreamer", "CX11", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

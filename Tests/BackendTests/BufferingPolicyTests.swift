@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// The seed's buffering rule as a pure function.

@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import CGStreamer
 import Foundation
 import ProcessProbe

@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// The throttle as pure logic: one seek per interval, latest wins, ms timer rounded up.

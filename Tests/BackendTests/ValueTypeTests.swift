@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// MediaTime, VideoSize, MediaLocation and SinkSelection: pure logic.

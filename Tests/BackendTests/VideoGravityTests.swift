@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// The fill crop arithmetic of ``VideoCrop/filling(_:areaWidth:areaHeight:)`` (pure).

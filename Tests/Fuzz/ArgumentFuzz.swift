@@ -11,7 +11,8 @@
 //  3. The time parser gives a point (never negative) for unsigned text, an offset only for
 //     `+`/`-`, a fraction within 0…1; size and bitrate parsers give positive values.
 
-@testable import Backend
+@testable import BackendCore
+import Backend
 @testable import gstplay
 import ArgumentParser
 

@@ -12,7 +12,8 @@
 //     estimates around each variant's bandwidth; the connection speed never traps.
 //  4. Parsing is stable: the same input and base URI give the same result twice.
 
-@testable import Backend
+@testable import BackendCore
+import Backend
 
 /// The `hls` and `dash` fuzz targets (invariants in the header). Pure; any thread.
 enum ManifestFuzz {

@@ -9,7 +9,8 @@
 //  3. Saving the loaded queue as M3U (`playlist save`) and loading that file gives the same
 //     items (URIs and titles).
 
-@testable import Backend
+@testable import BackendCore
+import Backend
 import Foundation
 
 /// The `playlist` fuzz target (invariants in the header). Writes only its scratch directory.

@@ -10,7 +10,8 @@
 //     gives the text (less trailing newlines).
 //  3. Text without `<`, `>` or `&` passes through unchanged (less trailing newlines).
 
-@testable import Backend
+@testable import BackendCore
+import Backend
 
 /// The `subtitle` fuzz target (invariants in the header). Pure; any thread.
 enum SubtitleFuzz {

@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// The pure ABR rules: master playlist parsing, the bandwidth estimate, variant selection, caps,

@@ -1,4 +1,5 @@
-@testable import Backend
+@testable import BackendCore
+import Backend
 import XCTest
 
 /// ``PlayQueue`` as pure logic: editing, moving, loop modes, seeded shuffle passes, errors.

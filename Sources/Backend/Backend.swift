@@ -1,0 +1,2 @@
+// The one import for embedders: the player core and every feature target, re-exported.
+@_exported import BackendCore

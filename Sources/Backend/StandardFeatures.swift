@@ -1,0 +1,28 @@
+import BackendCore
+
+/// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
+/// the umbrella knows every feature target; the core knows none. Each feature target adds its
+/// options here and its instance in ``makeFeatures(for:)``, in the order the core calls them.
+public struct StandardFeatures: Sendable {
+    /// The defaults.
+    public init() {}
+
+    /// Fresh feature instances for one player.
+    public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
+        var features: [any PlayerFeature] = []
+        _ = configuration
+        return features
+    }
+}
+
+public extension Player {
+    /// A player with the standard features (``StandardFeatures``), set up by `standard`.
+    /// - Parameters:
+    ///   - configuration: the core's settings.
+    ///   - standard: the features' options.
+    ///   - delegate: receives events (held weakly).
+    convenience init(configuration: PlayerConfiguration = PlayerConfiguration(), standard: StandardFeatures = StandardFeatures(),
+                     delegate: (any PlayerDelegate)? = nil) {
+        self.init(configuration: configuration, features: standard.makeFeatures(for: configuration), delegate: delegate)
+    }
+}
