@@ -1,3 +1,4 @@
+import BackendAdaptive
 import BackendCore
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
@@ -7,10 +8,15 @@ public struct StandardFeatures: Sendable {
     /// The defaults.
     public init() {}
 
+    /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
+    /// after a stall (``AdaptiveFeature``). Changeable later with ``Player/setAdaptivePolicy(_:)``.
+    public var adaptivePolicy = AdaptivePolicy()
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
         _ = configuration
+        features.append(AdaptiveFeature(policy: adaptivePolicy))
         return features
     }
 }

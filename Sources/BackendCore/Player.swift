@@ -258,9 +258,6 @@ public final class Player: Sendable {
         loop.invoke { [engine] in body(engine) }
     }
 
-    /// The adaptive monitor's snapshot (its own lock; any thread) for ``adaptiveInfo``.
-    func engineAdaptiveInfo() -> AdaptiveInfo { engine.adaptive.info }
-
     /// Queues `body` on the loop thread like ``command(_:)``; false (and `body` never runs)
     /// once the player is shut down, so callers waiting for an answer can give up.
     func query(_ body: @escaping (Engine) -> Void) -> Bool {

@@ -67,6 +67,11 @@ final class EventReporter {
             if let text = bufferingText(event) { output.out(WireEvents.message(text)) }
             return
         }
+        if let adaptive = event.adaptive {
+            if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
+            if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }
+            return
+        }
         switch event {
         case .sinksChosen(let video, let audio, let reason):
             if !reason.isEmpty { note("gstplay: note: \(reason) (video sink '\(video)', audio sink '\(audio)')") }
@@ -111,9 +116,6 @@ final class EventReporter {
         case .subtitleCue(let cue):
             // On a terminal the cue is printed when due, so it stands above the status line.
             if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }
-        case .adaptive(let adaptive):
-            if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
-            if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }
         default:
             break
         }

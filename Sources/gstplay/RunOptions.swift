@@ -38,8 +38,14 @@ struct RunOptions: Equatable, Sendable {
         configuration.statisticsInterval = showsStatistics ? .seconds(1) : .zero
         configuration.videoSink = videoSink
         configuration.audioSink = audioSink
-        configuration.adaptivePolicy = adaptivePolicy
         network.apply(to: &configuration)
         return configuration
+    }
+
+    /// The options of the Backend's standard features these options ask for (the ABR policy).
+    func standardFeatures() -> StandardFeatures {
+        var standard = StandardFeatures()
+        standard.adaptivePolicy = adaptivePolicy
+        return standard
     }
 }

@@ -1,3 +1,4 @@
+@testable import BackendAdaptive
 @testable import BackendCore
 import Backend
 import Foundation

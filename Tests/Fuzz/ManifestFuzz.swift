@@ -12,6 +12,7 @@
 //     estimates around each variant's bandwidth; the connection speed never traps.
 //  4. Parsing is stable: the same input and base URI give the same result twice.
 
+@testable import BackendAdaptive
 @testable import BackendCore
 import Backend
 

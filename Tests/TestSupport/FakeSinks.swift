@@ -17,12 +17,12 @@ extension Player {
     /// A player with ``PlayerConfiguration/fakeSinks(sync:)``, changed by `configure`, and
     /// `delegate`. When the delegate is an ``EventRecorder`` it learns the id of the player's
     /// loop thread (the one `gstplay-loop` thread that appeared while the player was made).
-    public static func forTesting(_ delegate: (any PlayerDelegate)? = nil, sync: Bool = true,
+    public static func forTesting(_ delegate: (any PlayerDelegate)? = nil, sync: Bool = true, standard: StandardFeatures = StandardFeatures(),
                                   configure: (inout PlayerConfiguration) -> Void = { _ in }) -> Player {
         var configuration = PlayerConfiguration.fakeSinks(sync: sync)
         configure(&configuration)
         let before = loopThreads()
-        let player = Player(configuration: configuration, delegate: delegate)
+        let player = Player(configuration: configuration, standard: standard, delegate: delegate)
         if let recorder = delegate as? EventRecorder {
             let new = loopThreads().subtracting(before)
             recorder.expectLoopThread(new.count == 1 ? new.first.flatMap { pid_t($0) } : nil)
@@ -30,13 +30,12 @@ extension Player {
         return player
     }
 
-    /// A ``forTesting(_:sync:configure:)`` player for the adaptive-streaming tests: the ABR policy
-    /// changed by `policy`, a 5 s network timeout.
+    /// A ``forTesting(_:sync:standard:configure:)`` player for the adaptive-streaming tests: the ABR
+    /// policy (``StandardFeatures/adaptivePolicy``) changed by `policy`, a 5 s network timeout.
     public static func forAdaptiveTesting(_ recorder: EventRecorder, _ policy: (inout AdaptivePolicy) -> Void = { _ in }) -> Player {
-        forTesting(recorder) { configuration in
-            policy(&configuration.adaptivePolicy)
-            configuration.networkTimeout = .seconds(5)
-        }
+        var standard = StandardFeatures()
+        policy(&standard.adaptivePolicy)
+        return forTesting(recorder, standard: standard) { $0.networkTimeout = .seconds(5) }
     }
 
     /// Ids of this process's threads named `gstplay-loop` right now.

@@ -15,7 +15,7 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertEqual(options.adaptivePolicy.maxBitrate, 1_200_000)
         XCTAssertEqual(options.adaptivePolicy.maxHeight, 480)
         XCTAssertEqual(options.adaptivePolicy.start, .highest)
-        XCTAssertEqual(options.playerConfiguration(showsStatistics: false).adaptivePolicy, options.adaptivePolicy)
+        XCTAssertEqual(options.standardFeatures().adaptivePolicy, options.adaptivePolicy)
         XCTAssertThrowsError(try GstplayCommand.parse(["--start-variant", "middle", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-height", "0", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-bitrate", "0", "x"]).makeOptions())
@@ -30,14 +30,17 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertThrowsError(try ConsoleCommand.parse("variants 1").get())
     }
 
+    /// The wire line of an adaptive event, as the Backend delivers it (``PlayerEvent/feature(_:)``).
+    private func line(for event: AdaptiveEvent) -> String { WireEvents.line(for: .feature(FeatureEvent(event))) }
+
     func testWireLinesAndStatusLine() {
         let low = Variant(index: 0, bandwidth: 364_071, averageBandwidth: 351_714, width: 426, height: 240, codecs: "avc1.42c01f,mp4a.40.2", uri: "http://h/240p/p.m3u8")
         let mid = Variant(index: 1, bandwidth: 1_036_982, width: 854, height: 480, uri: "http://h/480p/p.m3u8")
-        XCTAssertEqual(WireEvents.line(for: .adaptive(.variantSwitched(from: low, to: mid, reason: .bandwidthUp))),
+        XCTAssertEqual(line(for: .variantSwitched(from: low, to: mid, reason: .bandwidthUp)),
                        #"{"event":"variant","from":0,"reason":"bandwidthUp","to":{"average_bandwidth":null,"bandwidth":1036982,"codecs":null,"height":480,"index":1,"label":"480p 1.0 Mb/s","uri":"http://h/480p/p.m3u8","width":854}}"#)
-        XCTAssertTrue(WireEvents.line(for: .adaptive(.variantsAvailable([low, mid]))).hasPrefix(#"{"event":"variants","variants":[{"average_bandwidth":351714,"#))
-        XCTAssertEqual(WireEvents.line(for: .adaptive(.stallEnded(seconds: 1.23456))), #"{"event":"stall","phase":"ended","seconds":1.235}"#)
-        XCTAssertEqual(WireEvents.line(for: .adaptive(.stallStarted)), #"{"event":"stall","phase":"started","seconds":null}"#)
+        XCTAssertTrue(line(for: .variantsAvailable([low, mid])).hasPrefix(#"{"event":"variants","variants":[{"average_bandwidth":351714,"#))
+        XCTAssertEqual(line(for: .stallEnded(seconds: 1.23456)), #"{"event":"stall","phase":"ended","seconds":1.235}"#)
+        XCTAssertEqual(line(for: .stallStarted), #"{"event":"stall","phase":"started","seconds":null}"#)
         var status = StatusLine()
         status.variant = mid.label
         XCTAssertTrue(status.extras.contains("480p 1.0 Mb/s"))

@@ -51,7 +51,6 @@ extension Engine {
             hub.updateSnapshot { $0.bufferingPercent = level }
             updateState()
             publish(.buffering(percent: level))
-            adaptiveBuffering(level)
         case .resume:
             timers.bufferingCheck?.destroy(); timers.bufferingCheck = nil
             facts.lastBufferingPercent = 100
@@ -59,7 +58,6 @@ extension Engine {
             statistics.bufferingEnded(now: Engine.now())
             hub.updateSnapshot { $0.bufferingPercent = 100 }
             publish(.buffering(percent: 100))
-            adaptiveBuffering(100)
             playback.inputs.buffering = false
             applyTargetState()
             updateState()

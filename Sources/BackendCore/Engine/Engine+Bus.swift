@@ -84,7 +84,6 @@ extension Engine {
         }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: duration))
-        adaptiveFinished()
         playback.inputs.ended = true
         playback.inputs.seeking = false
         seeks.issuedAt = nil
@@ -100,7 +99,7 @@ extension Engine {
         var old: GstState = GST_STATE_VOID_PENDING, new: GstState = GST_STATE_VOID_PENDING, pending: GstState = GST_STATE_VOID_PENDING
         gst_message_parse_state_changed(message, &old, &new, &pending)
         pipeline.noteTransition(from: old, to: new)
-        if new == GST_STATE_PLAYING { playback.inputs.leftReady = true; adaptive.played() }
+        if new == GST_STATE_PLAYING { playback.inputs.leftReady = true }
         let wasPlaying = playback.inputs.pipelinePlaying
         playback.inputs.pipelinePlaying = new == GST_STATE_PLAYING
         if old == GST_STATE_READY && new == GST_STATE_PAUSED {
@@ -130,7 +129,6 @@ extension Engine {
         timers.openWatchdog?.destroy(); timers.openWatchdog = nil
         queryDuration()
         checkMediaSize()
-        adaptivePrerolled()
         tracksPrerolled()
         featuresPrerolled()
         publishMediaInfo()
@@ -160,7 +158,7 @@ extension Engine {
 
     private func publishMediaInfo() {
         guard let pipeline, let playbin = pipeline.object, let uri = facts.uri else { return }
-        var info = MediaInfo(uri: uri, isLive: facts.isLive || adaptive.info.isLive, isSeekable: pipeline.querySeekable(), duration: facts.duration,
+        var info = MediaInfo(uri: uri, isLive: facts.isLive || facts.isLiveWindow, isSeekable: pipeline.querySeekable(), duration: facts.duration,
                              hasVideo: CGStreamer_get_int(playbin, "n-video") > 0,
                              hasAudio: CGStreamer_get_int(playbin, "n-audio") > 0,
                              subtitleStreams: Int(CGStreamer_get_int(playbin, "n-text")))
@@ -179,7 +177,6 @@ extension Engine {
     }
 
     private func handleElementMessage(_ message: UnsafeMutablePointer<GstMessage>) {
-        if handleAdaptiveMessage(message) { return }
         if let key = videoWindow.handleElementMessage(message) {
             publish(.windowKey(key.name))
             return

@@ -79,7 +79,6 @@ extension Engine {
         seeks.reset()
         let hadSize = facts.mediaSize != nil
         facts.reset(uri: uri)
-        adaptive.reset(uri: uri)
         videoWindow.reset()
         videoWindow.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
         playback.resetForNewMedia()
@@ -139,7 +138,6 @@ extension Engine {
         updateState()
         timers.cancelMediaTimers()
         seeks.reset()
-        adaptiveFinished()
         cacheFinish(final: true)
         featuresFinished()
         playback.target = GST_STATE_READY

@@ -13,7 +13,7 @@ extension Engine {
             return
         }
         let current = pipeline.queryPosition() ?? hub.snapshot.position ?? .zero
-        if adaptive.info.isLive {
+        if facts.isLiveWindow {
             if let position = liveSeekPosition(target, current: current) { submitSeek(SeekRequest(position: position, mode: mode)) }
             return
         }

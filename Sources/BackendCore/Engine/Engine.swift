@@ -35,7 +35,6 @@ final class Engine: @unchecked Sendable {
     let statistics = StatisticsCollector()
     let timers = EngineTimers()
     let observers = ObserverRegistry()
-    let adaptive: AdaptiveMonitor
     let videoWindow = VideoWindow()
     let queue = QueueDriver()
     let tracks = TrackState()
@@ -53,7 +52,6 @@ final class Engine: @unchecked Sendable {
         self.loop = loop
         self.hub = hub
         self.seeks = SeekState(throttleInterval: configuration.seekThrottle)
-        self.adaptive = AdaptiveMonitor(policy: configuration.adaptivePolicy)
         self.pipeline = PlaybinPipeline()
         preconditionOnLoop()
         guard let pipeline, let playbin = pipeline.object else {
@@ -68,7 +66,6 @@ final class Engine: @unchecked Sendable {
         connectMediaSizeSignal()
         connectSourceSetup()
         connectCache()
-        adaptive.attach(to: pipeline)
         connectQueue()
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
@@ -97,7 +94,6 @@ final class Engine: @unchecked Sendable {
                 return true
             }
         }
-        startAdaptiveTimer()
     }
 
     /// Releases everything GStreamer-side: errors still on the bus reported, timers and observers removed, pipeline torn down
@@ -114,7 +110,6 @@ final class Engine: @unchecked Sendable {
         observers.removeAll()
         pipeline.teardown()
         fifo.release()
-        adaptive.reset(uri: nil)
         videoWindow.teardown()
         sinks.release()
         tracks.cueSink?.release()
@@ -199,7 +194,6 @@ final class Engine: @unchecked Sendable {
         preconditionOnLoop()
         guard let pipeline else { return }
         var snapshot = statistics.snapshot(pipeline: pipeline, sinks: sinks, duration: facts.duration, now: Engine.now())
-        snapshot.adaptive = adaptive.metrics
         snapshot.features = featureStatistics()
         hub.storeStatistics(snapshot)
         if shouldPublish { publish(.statistics(snapshot)) }
@@ -207,10 +201,11 @@ final class Engine: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Queues an event; the hub delivers it after the current handler returns.
+    /// Queues an event; the hub delivers it after the current handler returns. Features see it
+    /// once it is queued, so an event a feature publishes while observing it follows it.
     func publish(_ event: PlayerEvent) {
-        featuresObserve(event)
         hub.publish(event)
+        featuresObserve(event)
     }
 
     /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).

@@ -11,8 +11,6 @@ final class EngineTimers {
     var seek: TimerSource?
     /// Fails a load that does not preroll in time.
     var openWatchdog: TimerSource?
-    /// Refreshes the adaptive-streaming monitor (buffer level, hlsdemux2 bandwidth).
-    var adaptive: TimerSource?
     /// Checks whether a download into the media cache is complete (``MediaCache``).
     var cacheCheck: TimerSource?
     /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
@@ -42,6 +40,5 @@ final class EngineTimers {
         cancelMediaTimers()
         position?.destroy(); position = nil
         statistics?.destroy(); statistics = nil
-        adaptive?.destroy(); adaptive = nil
     }
 }

@@ -62,9 +62,6 @@ public struct PlayerConfiguration: Sendable {
     public var delegateQueue: DispatchQueue?
 
     /// The defaults.
-    /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
-    /// after a stall. Changeable later with ``Player/setAdaptivePolicy(_:)``.
-    public var adaptivePolicy = AdaptivePolicy()
     /// Text subtitles as ``PlayerEvent/subtitleCue(_:)`` events (default) or drawn into the video.
     public var subtitleRendering: SubtitleRendering = .events
     /// After switching the audio or video track, seek (accurate, flushing) to the current

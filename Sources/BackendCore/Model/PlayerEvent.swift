@@ -48,8 +48,6 @@ public enum PlayerEvent: Sendable, Hashable {
     case itemChanged(index: Int, reason: ItemChangeReason)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).
     case statistics(PlayerStatistics)
-    /// Adaptive streaming: variants, variant switches, stalls (see ``AdaptiveEvent``).
-    case adaptive(AdaptiveEvent)
     /// A key was pressed in the video window (`GstNavigation` key event from the sink): X keysym
     /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`. The frontend decides what it does.
     case windowKey(String)

@@ -37,10 +37,6 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     /// State transitions the model refused (should stay 0; tests assert it).
     public var rejectedStateTransitions: Int = 0
 
-    /// Seed 004's ABR metrics (MaxProfile, RequestedProfile, requested segment); nil unless
-    /// the media is an adaptive stream.
-    public var adaptive: ABRMetrics?
-
     /// Empty statistics.
     /// What the media cache did with this item (nil without a cache or for local files).
     public var cache: CacheStatus?

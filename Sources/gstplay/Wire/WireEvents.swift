@@ -91,6 +91,7 @@ enum WireEvents {
     /// used by the `uri` event.
     static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil) -> String {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
+        if let adaptive = event.adaptive { return WireAdaptive.line(for: adaptive) }
         switch event {
         case .feature(let feature):
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
@@ -131,8 +132,6 @@ enum WireEvents {
                                                 tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
-        case .adaptive(let event):
-            return WireAdaptive.line(for: event)
         case .windowKey(let key):
             return line("window-key", WindowKey(key: key))
         case .fullscreenChanged(let fullscreen):

@@ -1,4 +1,4 @@
-@testable import BackendCore
+@testable import BackendAdaptive
 import Backend
 import XCTest
 

@@ -1,4 +1,3 @@
-@testable import BackendCore
 import Backend
 import Foundation
 import TestSupport
@@ -167,10 +166,10 @@ final class AdaptiveStreamingTests: XCTestCase {
 }
 
 extension PlayerEvent {
-    var variants: [Variant]? { if case .adaptive(.variantsAvailable(let v)) = self { return v } else { return nil } }
+    var variants: [Variant]? { if case .variantsAvailable(let v)? = adaptive { return v } else { return nil } }
     var switched: (from: Variant?, to: Variant, reason: VariantSwitchReason)? {
-        if case .adaptive(.variantSwitched(let from, let to, let reason)) = self { return (from, to, reason) } else { return nil }
+        if case .variantSwitched(let from, let to, let reason)? = adaptive { return (from, to, reason) } else { return nil }
     }
-    var isStallStart: Bool { if case .adaptive(.stallStarted) = self { return true } else { return false } }
-    var isStallEnd: Bool { if case .adaptive(.stallEnded) = self { return true } else { return false } }
+    var isStallStart: Bool { if case .stallStarted? = adaptive { return true } else { return false } }
+    var isStallEnd: Bool { if case .stallEnded? = adaptive { return true } else { return false } }
 }

@@ -1,4 +1,4 @@
-@testable import BackendCore
+@testable import BackendAdaptive
 import Backend
 import TestSupport
 import XCTest
@@ -100,6 +100,26 @@ final class DashManifestTests: XCTestCase {
         XCTAssertEqual(DashManifest.parse("<html><body>404</body></html>", baseURI: "x"), .invalid)
         XCTAssertEqual(AdaptiveManifest.parse("\u{FEFF}  ", baseURI: "x"), .invalid)
         XCTAssertEqual(AdaptiveManifest.parse("<MPD", baseURI: "x"), .invalid, "a truncated document")
-        XCTAssertEqual(DashManifest.Tag.attributes(#" a="1 &amp; 2" b='x&lt;y'"#[...]), ["a": "1 & 2", "b": "x<y"])
+        XCTAssertEqual(DashManifest.parse(#"<MPD><Period></MPD>"#, baseURI: "x"), .invalid, "not well-formed: GMarkup refuses it")
+    }
+
+    /// Attribute values as GMarkup gives them: either quote, the predefined entities and
+    /// character references decoded, namespace prefixes dropped from element names.
+    func testEntitiesQuotesAndPrefixesInAttributes() {
+        let mpd = """
+            \u{FEFF}<?xml version="1.0"?>
+            <mpd:MPD xmlns:mpd="urn:mpeg:dash:schema:mpd:2011" type='static'>
+              <mpd:Period><mpd:AdaptationSet mimeType="video/mp4">
+                <mpd:Representation id='a&amp;b' bandwidth="500000" height='360' codecs="avc1&#x2E;42c01e &quot;x&quot; &lt;&gt;&apos;">
+                  <mpd:SegmentTemplate media="$RepresentationID$/s-$Number$.m4s?k=1&amp;t=2"/>
+                </mpd:Representation>
+              </mpd:AdaptationSet></mpd:Period>
+            </mpd:MPD>
+            """
+        guard case .master(let variants) = DashManifest.parse(mpd, baseURI: "http://h:1/d/m.mpd") else { return XCTFail("not read as a ladder") }
+        XCTAssertEqual(variants.count, 1)
+        XCTAssertEqual(variants.first?.codecs, #"avc1.42c01e "x" <>'"#)
+        XCTAssertEqual(variants.first?.height, 360)
+        XCTAssertEqual(variants.first?.uri, "http://h:1/d/a&b/s-$Number$.m4s?k=1&t=2")
     }
 }

@@ -2,9 +2,9 @@
 /// *stall*; it ends when the buffer is refilled (the decoder queue reports 100 %) or the stream ends.
 ///
 /// Pure value fed on the loop thread from `GST_MESSAGE_BUFFERING` levels; times are monotonic seconds.
-public struct StallTracker: Sendable, Hashable {
+struct StallTracker: Sendable, Hashable {
     /// What one input changed.
-    public enum Edge: Sendable, Hashable {
+    enum Edge: Sendable, Hashable {
         /// The buffer ran dry after playback had started.
         case started
         /// The buffer refilled; carries how long the stall lasted, in seconds.
@@ -12,25 +12,25 @@ public struct StallTracker: Sendable, Hashable {
     }
 
     /// Playback has rendered since the load (before that, buffering is the initial fill, not a stall).
-    public private(set) var hasPlayed = false
+    private(set) var hasPlayed = false
     /// When the running stall began, nil when not stalled.
-    public private(set) var stalledSince: Double?
+    private(set) var stalledSince: Double?
     /// Stalls counted since the load.
-    public private(set) var count = 0
+    private(set) var count = 0
     /// Seconds spent in finished stalls.
-    public private(set) var total: Double = 0
+    private(set) var total: Double = 0
 
     /// A tracker for a new load.
-    public init() {}
+    init() {}
 
     /// True while stalled.
-    public var isStalled: Bool { stalledSince != nil }
+    var isStalled: Bool { stalledSince != nil }
 
     /// The pipeline reached PLAYING: from now on an empty buffer is a stall.
-    public mutating func played() { hasPlayed = true }
+    mutating func played() { hasPlayed = true }
 
     /// One buffering level (0…100) at time `now`.
-    public mutating func buffering(percent: Int, now: Double) -> Edge? {
+    mutating func buffering(percent: Int, now: Double) -> Edge? {
         if percent < 100 {
             guard hasPlayed, stalledSince == nil else { return nil }
             stalledSince = now
@@ -41,7 +41,7 @@ public struct StallTracker: Sendable, Hashable {
     }
 
     /// The stream ended (or was stopped) at `now`: a running stall ends.
-    public mutating func finish(now: Double) -> Edge? {
+    mutating func finish(now: Double) -> Edge? {
         guard let since = stalledSince else { return nil }
         stalledSince = nil
         let seconds = max(0, now - since)
@@ -52,14 +52,14 @@ public struct StallTracker: Sendable, Hashable {
     /// The seed's loop (`Buffer_Lenght == 0 → pause(STALL)`, resume at `MIN_BUFFER_SIZE`) for the
     /// case GStreamer does not report: an adaptive stream whose position stopped while PLAYING
     /// with no BUFFERING message (seen under hlsdemux when a throttled variant switch leaves the
-    /// decoder queues empty). Returns the buffering level to post for the engine's rule, or nil.
+    /// decoder queues empty). Returns the buffering level to post for the core's buffering rule, or nil.
     /// - Parameters:
     ///   - frozenFor: seconds the position has not moved while the pipeline was PLAYING.
     ///   - bufferSeconds: media buffered ahead (decoder queues).
     ///   - minBuffer: what must be buffered before playback resumes.
     ///   - holding: this watch holds playback now (it posted a level below 100).
     ///   - remaining: media left to the end, nil when unknown (live).
-    public static func watchLevel(frozenFor: Double, bufferSeconds: Double, minBuffer: Double, holding: Bool,
+    static func watchLevel(frozenFor: Double, bufferSeconds: Double, minBuffer: Double, holding: Bool,
                                   remaining: Double?) -> Int? {
         let holdsTheRest = remaining.map { bufferSeconds >= $0 - 0.25 } ?? false
         guard holding else { return frozenFor >= 1 && !holdsTheRest ? 0 : nil }
@@ -68,5 +68,5 @@ public struct StallTracker: Sendable, Hashable {
     }
 
     /// Seconds stalled including a running stall, at `now`.
-    public func stalledSeconds(now: Double) -> Double { total + (stalledSince.map { max(0, now - $0) } ?? 0) }
+    func stalledSeconds(now: Double) -> Double { total + (stalledSince.map { max(0, now - $0) } ?? 0) }
 }

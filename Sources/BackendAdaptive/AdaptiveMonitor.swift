@@ -1,8 +1,8 @@
+import BackendCore
 import CGStreamer
-import Synchronization
 
-/// The adaptive-streaming component of the engine: follows the demuxer, runs the ABR policy
-/// and raises ``AdaptiveEvent``s and the seed's ABR metrics.
+/// The work of ``AdaptiveFeature``: follows the demuxer, runs the ABR policy and raises
+/// ``AdaptiveEvent``s and the seed's ABR metrics.
 ///
 /// - Reads the master playlist or DASH manifest through ``AdaptiveElements`` (the demuxer's own input).
 /// - Reads `adaptive-streaming-statistics` element messages: per-fragment `uri`, `fragment-size`
@@ -12,18 +12,21 @@ import Synchronization
 /// - Applies each ``AdaptivePolicy`` decision by setting the demuxer's `connection-speed` (kbit/s)
 ///   to a value that selects exactly that variant; `hlsdemux2` has no per-fragment messages, so
 ///   there its `current-bandwidth` is the estimate, read on ``tick()``.
-/// - Tracks stalls from the buffering levels the engine acts on.
+/// - Tracks stalls from the buffering levels the core acts on.
+/// - Keeps ``AdaptiveInfo`` in the player's snapshot (``FeatureContext/updateSnapshot(_:)``),
+///   which ``Player/adaptiveInfo`` reads.
 ///
-/// **Thread:** loop thread only, except ``info`` (a `Mutex` snapshot, any thread).
+/// **Thread:** loop thread only.
 final class AdaptiveMonitor {
     private(set) var policy: AdaptivePolicy
     let elements: AdaptiveElements
     private var stalls = StallTracker()
     private var current = AdaptiveInfo()
-    private let shared = Mutex(AdaptiveInfo())
     private var announced = false
+    /// Where ``info`` is published (set by ``attach(to:)``).
+    private var context: FeatureContext?
 
-    /// The engine's frozen-position watch: where the position was and since when, or the level it
+    /// The feature's frozen-position watch: where the position was and since when, or the level it
     /// posted while it holds playback.
     enum Watch { case idle, moving(MediaTime?, since: Double), holding(Int) }
     var watch = Watch.idle
@@ -33,38 +36,48 @@ final class AdaptiveMonitor {
         self.elements = AdaptiveElements(policy: policy)
     }
 
-    /// The latest information (any thread).
-    var info: AdaptiveInfo { shared.withLock { $0 } }
+    /// The latest information.
+    var info: AdaptiveInfo { current }
 
     /// True once the loaded media turned out to be adaptive (a master playlist was read).
     var isAdaptive: Bool { !current.variants.isEmpty }
 
-    /// Connects `deep-element-added` / `deep-element-removed` on `playbin`; the pipeline
-    /// disconnects them at teardown.
-    func attach(to pipeline: PlaybinPipeline) {
-        guard let playbin = pipeline.object else { return }
+    /// Connects `deep-element-added` / `deep-element-removed` on `playbin` and
+    /// `sync-message::element` on its bus; the core disconnects them at teardown
+    /// (``FeatureContext/track(handler:on:)``).
+    func attach(to context: FeatureContext) {
+        self.context = context
+        guard let element = context.playbin else { return }
+        let playbin = UnsafeMutableRawPointer(element)
         let added = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, parent, element, data in
             guard let element, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent)
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        pipeline.track(handler: added, on: playbin)
+        context.track(handler: added, on: playbin)
         let removed = CGStreamer_signal_connect_3(playbin, "deep-element-removed", { _, _, element, data in
             guard let element, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.removed(element.assumingMemoryBound(to: GstElement.self))
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        pipeline.track(handler: removed, on: playbin)
+        context.track(handler: removed, on: playbin)
         // The ABR decision runs where the statistics are posted (``VariantSelector``).
-        guard let element = pipeline.element, let bus = gst_element_get_bus(element) else { return }
+        guard let bus = gst_element_get_bus(element) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         gst_bus_enable_sync_message_emission(bus)
         let posted = CGStreamer_signal_connect_2(bus, "sync-message::element", { _, message, data in
             guard let message, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.messagePosted(message.assumingMemoryBound(to: GstMessage.self))
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        pipeline.track(handler: posted, on: UnsafeMutableRawPointer(bus))
+        context.track(handler: posted, on: UnsafeMutableRawPointer(bus))
     }
 
-    /// Forgets the previous media (new load, stop, teardown) and drops element references.
+    /// Player teardown: drops every element reference and keeps none offered later (the signals
+    /// stay connected until the core disconnects them).
+    func close() {
+        elements.close()
+        context = nil
+    }
+
+    /// Forgets the previous media (new load, stop) and drops element references.
     func reset(uri: String?) {
         elements.reset(uri: uri ?? "")
         stalls = StallTracker()
@@ -131,7 +144,7 @@ final class AdaptiveMonitor {
     /// The pipeline reached PLAYING.
     func played() { stalls.played() }
 
-    /// A buffering level the engine acted on (below 100: it paused; 100: it resumed).
+    /// A buffering level the core acted on (below 100: it paused; 100: it resumed).
     func buffering(percent: Int, now: Double) -> [AdaptiveEvent] {
         guard isAdaptive else { return [] }
         return stallEvents(stalls.buffering(percent: percent, now: now), now: now)
@@ -208,14 +221,14 @@ final class AdaptiveMonitor {
 
     // MARK: Helpers
 
-    /// Marks the stream live (from the engine's facts: no duration on an adaptive stream).
+    /// Marks the stream live (from the core's facts: no duration on an adaptive stream).
     func setLive(_ live: Bool) {
         guard current.isLive != live else { return }
         current.isLive = live
         publishInfo()
     }
 
-    /// The live stream's DVR window (stream time), from the engine's seeking query.
+    /// The live stream's DVR window (stream time), from the core's seeking query.
     func setLiveWindow(_ window: ClosedRange<MediaTime>?) {
         guard current.liveWindowStart != window?.lowerBound || current.liveWindowEnd != window?.upperBound else { return }
         current.liveWindowStart = window?.lowerBound
@@ -223,10 +236,7 @@ final class AdaptiveMonitor {
         publishInfo()
     }
 
-    private func publishInfo() {
-        let snapshot = current
-        shared.withLock { $0 = snapshot }
-    }
+    private func publishInfo() { context?.updateSnapshot(current) }
 
     private func string(_ structure: UnsafePointer<GstStructure>, _ field: String) -> String? {
         gst_structure_get_string(structure, field).map { String(cString: $0) }

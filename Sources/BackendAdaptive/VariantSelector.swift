@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// The legacy adaptive demuxers (1.22's `hlsdemux`, `dashdemux`) post a finished fragment's
 /// `adaptive-streaming-statistics` and then pick the next fragment's bitrate from
-/// `connection-speed`. The engine hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:)``
+/// `connection-speed`. The feature hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:)``
 /// synchronously, on the demuxer's own thread (`sync-message::element` on playbin's bus), so
 /// each decision applies to the very next fragment. Made later on the loop thread, every
 /// decision came one fragment late: under the bench's bandwidth profile the switch up came

@@ -1,3 +1,5 @@
+import BackendCore
+
 /// One rendition of an adaptive stream, from an `#EXT-X-STREAM-INF` line of the master playlist.
 ///
 /// A plain value, built on the loop thread by ``MasterPlaylist/parse(_:baseURI:)`` and safe to pass anywhere.

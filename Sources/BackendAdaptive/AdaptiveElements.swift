@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 import Synchronization
 
@@ -7,7 +8,8 @@ import Synchronization
 /// **Threads:** `deep-element-added` / `deep-element-removed` and the demuxer's sink-pad probe run
 /// on GStreamer's streaming threads; the loop thread reads through ``withDemuxer(_:)`` and
 /// ``bufferedSeconds()``. All state sits behind one `Mutex`. Each element kept holds one
-/// reference (`gst_object_ref`), dropped when it leaves the bin or at ``reset()``.
+/// reference (`gst_object_ref`), dropped when it leaves the bin, at ``reset(uri:)`` or at
+/// ``close()`` (after which none is kept).
 ///
 /// The master playlist is read from the bytes the demuxer itself receives (a probe on its sink
 /// pad): at the playlist's EOS, before the demuxer parses it, the start variant is chosen and
@@ -30,6 +32,8 @@ final class AdaptiveElements: Sendable {
         var playlist: MasterPlaylist.Kind?
         /// The variant chosen for the start (nil: the demuxer's own choice).
         var initial: Int?
+        /// The player is shutting down: elements offered now are not kept (``close()``).
+        var closed = false
     }
 
     private let state = Mutex(Found())
@@ -57,13 +61,25 @@ final class AdaptiveElements: Sendable {
     /// A snapshot of what was found.
     var found: Found { state.withLock { $0 } }
 
-    /// Forgets the previous media: drops every reference (loop thread, at load/stop/teardown).
+    /// Forgets the previous media: drops every reference (loop thread, at load and stop).
     func reset(uri: String) {
         baseURI.withLock { $0 = uri }
         selector.reset()
+        release(closing: false)
+    }
+
+    /// Player teardown (loop thread): drops every reference, and from now on keeps none of the
+    /// elements the streaming threads still report until the core disconnects the signals.
+    func close() {
+        selector.reset()
+        release(closing: true)
+    }
+
+    private func release(closing: Bool) {
         let old = state.withLock { found -> Found in
             let old = found
             found = Found()
+            found.closed = old.closed || closing
             return old
         }
         if let demuxer = old.demuxer { gst_object_unref(demuxer.object) }
@@ -105,6 +121,7 @@ final class AdaptiveElements: Sendable {
             }
             gst_object_ref(object)
             let replaced = state.withLock { s -> Ref? in
+                guard !s.closed else { return Ref(pointer: element) }
                 let old = s.demuxer
                 s.demuxer = Ref(pointer: element)
                 s.demuxerKind = name
@@ -113,10 +130,15 @@ final class AdaptiveElements: Sendable {
                 return old
             }
             if let replaced { gst_object_unref(replaced.object) }
-            watchManifest(of: element)
+            if replaced?.pointer != element { watchManifest(of: element) }
         } else if name == "multiqueue" {
             gst_object_ref(object)
-            state.withLock { $0.queues.append(Ref(pointer: element)) }
+            let kept = state.withLock { s -> Bool in
+                guard !s.closed else { return false }
+                s.queues.append(Ref(pointer: element))
+                return true
+            }
+            if !kept { gst_object_unref(object) }
         }
     }
 

@@ -1,10 +1,13 @@
+import BackendCore
+import CGStreamer
+
 /// Parses an HLS master playlist (RFC 8216 §4.3.4.2 `#EXT-X-STREAM-INF`) into ``Variant``s.
 ///
 /// Pure and thread-agnostic; the `AdaptiveMonitor` feeds it the bytes the demuxer itself
 /// received (a probe on the demuxer's sink pad), so nothing is fetched twice.
-public enum MasterPlaylist {
+enum MasterPlaylist {
     /// What a playlist turned out to be.
-    public enum Kind: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
         /// A master playlist with these variants, sorted by bandwidth (lowest first), indices set.
         case master([Variant])
         /// A media playlist (segments, no variants): a single-rendition stream. `isLive` when it has no `#EXT-X-ENDLIST`.
@@ -14,7 +17,7 @@ public enum MasterPlaylist {
     }
 
     /// Parses `text`; relative variant URIs are resolved against `baseURI`.
-    public static func parse(_ text: String, baseURI: String) -> Kind {
+    static func parse(_ text: String, baseURI: String) -> Kind {
         let lines = text.split(whereSeparator: \.isNewline).map(trimmed)
         guard lines.first?.hasPrefix("#EXTM3U") == true else { return .invalid }
         var variants: [Variant] = []
@@ -73,18 +76,12 @@ public enum MasterPlaylist {
         return String(text[first...last])
     }
 
-    /// Resolves `reference` against `base` the way the demuxers do for playlist URIs
-    /// (absolute URIs kept, `/path` against the authority, otherwise the base's directory).
+    /// Resolves `reference` against `base` as the demuxers do for playlist URIs: RFC 3986
+    /// reference resolution by `gst_uri_join_strings` (absolute URIs kept, `/path` against the
+    /// authority, otherwise against the base's directory). `reference` unchanged when GStreamer
+    /// cannot join them (a base that is not a URI).
     static func resolve(_ reference: String, against base: String) -> String {
-        if reference.contains("://") { return reference }
-        let withoutQuery = base.split(separator: "?", maxSplits: 1).first.map(String.init) ?? base
-        if reference.hasPrefix("/") {
-            let parts = withoutQuery.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-            // "http:", "", "host:port", "path…"
-            guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return reference }
-            return "\(parts[0])//\(parts[2])" + reference
-        }
-        guard let slash = withoutQuery.lastIndex(of: "/") else { return reference }
-        return String(withoutQuery[...slash]) + reference
+        GStreamerRuntime.ensureInitialized()   // GstUri is a mini object: gst_init first
+        return String(takingGLibString: gst_uri_join_strings(base, reference)) ?? reference
     }
 }
