@@ -29,10 +29,12 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         }
     }
 
-    /// Removes the timer and drops every element reference; later element signals keep none.
+    /// Removes the timer, empties ``Player/adaptiveInfo`` and drops every element reference;
+    /// element signals that still arrive before the core disconnects them keep none.
     public func teardown() {
         timer?.destroy()
         timer = nil
+        monitor.reset(uri: nil)
         monitor.close()
     }
 

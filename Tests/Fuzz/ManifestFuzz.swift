@@ -1,5 +1,5 @@
 // Fuzz targets `hls` and `dash`: adaptive-stream manifests as the Backend reads them
-// (Sources/Backend/Adaptive: MasterPlaylist, DashManifest, AdaptiveManifest), then the ABR
+// (Sources/BackendAdaptive: MasterPlaylist, DashManifest with GLib's GMarkup, AdaptiveManifest), then the ABR
 // policy on the ladder they give (AdaptivePolicy: initial variant, selection, connection speed).
 //
 // Invariants:
