@@ -120,17 +120,18 @@ final class AdaptiveElements: Sendable {
                 CGStreamer_set_uint64(parent, "max-size-time", guint64(max(minBuffer, AdaptivePolicy.minimumBufferFloor) * 1.25 * 1e9))
             }
             gst_object_ref(object)
-            let replaced = state.withLock { s -> Ref? in
-                guard !s.closed else { return Ref(pointer: element) }
+            let (kept, replaced) = state.withLock { s -> (Bool, Ref?) in
+                guard !s.closed else { return (false, nil) }
                 let old = s.demuxer
                 s.demuxer = Ref(pointer: element)
                 s.demuxerKind = name
                 s.manifest = []
                 s.playlist = nil
-                return old
+                return (true, old)
             }
             if let replaced { gst_object_unref(replaced.object) }
-            if replaced?.pointer != element { watchManifest(of: element) }
+            guard kept else { gst_object_unref(object); return }
+            watchManifest(of: element)
         } else if name == "multiqueue" {
             gst_object_ref(object)
             let kept = state.withLock { s -> Bool in

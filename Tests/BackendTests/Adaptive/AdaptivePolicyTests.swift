@@ -3,7 +3,8 @@ import Backend
 import XCTest
 
 /// The pure ABR rules: master playlist parsing, the bandwidth estimate, variant selection, caps,
-/// pinning, the connection-speed mapping and stall tracking. No GStreamer.
+/// pinning, the connection-speed mapping and stall tracking. No pipeline (URIs are joined by
+/// GStreamer's `gst_uri_join_strings`).
 final class AdaptivePolicyTests: XCTestCase {
     /// The ladder `make-fixtures.sh --hls` makes (figures from one run).
     static let master = """
