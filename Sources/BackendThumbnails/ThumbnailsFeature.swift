@@ -6,7 +6,7 @@ import CGStreamer
 /// the load from the ``FeatureContext``. (``ThumbnailGenerator`` and ``ContactSheet`` run their
 /// own pipelines and need no player.)
 ///
-/// **Thread:** ``takeSnapshot(in:format:maximumSize:)`` runs on the player's loop thread (queued by
+/// **Thread:** `takeSnapshot(in:format:maximumSize:)` runs on the player's loop thread (queued by
 /// the `Player` extension with ``Player/withFeature(_:_:)``). Stateless, hence `Sendable`.
 public final class ThumbnailsFeature: PlayerFeature {
     /// A thumbnails feature for one player.

@@ -8,7 +8,7 @@ import CGStreamer
 /// **Thread:** every method runs on the player's loop thread (``PlayerFeature``); the public API
 /// is the `Player` extension (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues
 /// its work there with ``Player/withFeature(_:_:)``. `@unchecked Sendable` because its state
-/// (``VideoWindow``) is touched on that thread only.
+/// (`VideoWindow`) is touched on that thread only.
 public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// The window's state and GStreamer/Xlib calls (loop thread).
     let window = VideoWindow()
