@@ -1,4 +1,5 @@
 import BackendCore
+import BackendQueue
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
 /// the umbrella knows every feature target; the core knows none. Each feature target adds its
@@ -10,6 +11,7 @@ public struct StandardFeatures: Sendable {
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
+        features.append(QueueFeature())
         _ = configuration
         return features
     }

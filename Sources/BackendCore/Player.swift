@@ -243,11 +243,13 @@ public final class Player: Sendable {
 
     /// Queues `body` on the loop thread with the feature of type `type` and the core's context,
     /// like every command (never inline); nothing runs when the player has no such feature or is
-    /// shut down. The way a feature's public API reaches the loop thread.
+    /// shut down. The way a feature's public API reaches the loop thread. Returns false when
+    /// `body` will not run (so a caller waiting for its answer can give up).
+    @discardableResult
     public func withFeature<Feature: PlayerFeature>(_ type: Feature.Type,
-                                                    _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) {
-        guard let feature = feature(type) else { return }
-        command { engine in body(feature, engine.context) }
+                                                    _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) -> Bool {
+        guard let feature = feature(type) else { return false }
+        return query { engine in body(feature, engine.context) }
     }
 
     // MARK: Internals

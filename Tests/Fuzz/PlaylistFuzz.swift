@@ -10,6 +10,7 @@
 //     items (URIs and titles).
 
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 

@@ -15,7 +15,6 @@ import Glibc
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
 /// | ``VideoWindow`` | the video window: render target, title, keys, fullscreen, gravity |
-/// | ``QueueDriver`` | the play queue and its gapless hand-over |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
@@ -37,7 +36,6 @@ final class Engine: @unchecked Sendable {
     let observers = ObserverRegistry()
     let adaptive: AdaptiveMonitor
     let videoWindow = VideoWindow()
-    let queue = QueueDriver()
     let tracks = TrackState()
     let cacheDownload = CacheDownload()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
@@ -69,7 +67,6 @@ final class Engine: @unchecked Sendable {
         connectSourceSetup()
         connectCache()
         adaptive.attach(to: pipeline)
-        connectQueue()
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
@@ -169,7 +166,7 @@ final class Engine: @unchecked Sendable {
     /// Queries position (and the duration while unknown) and publishes a position event.
     func reportPosition() {
         if facts.duration == nil { queryDuration(); runFractionSeekWaitingForDuration() }
-        guard let position = pipeline?.queryPosition(), !queue.isStale(position), !facts.isStale(position) else { return }
+        guard let position = pipeline?.queryPosition(), !facts.isStale(position) else { return }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: facts.duration))
     }

@@ -47,7 +47,7 @@ enum GStreamerRuntime {
 
 extension String {
     /// Copies a GLib-allocated string and frees it (`g_free`).
-    init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
+    package init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
         guard let pointer else { return nil }
         defer { g_free(pointer) }
         self = String(cString: pointer)

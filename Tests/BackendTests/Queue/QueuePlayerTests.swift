@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 import TestSupport
@@ -6,7 +7,13 @@ import XCTest
 
 extension PlayerEvent {
     var itemChange: (index: Int, reason: ItemChangeReason)? {
-        if case .itemChanged(let index, let reason) = self { return (index, reason) } else { return nil }
+        if case .itemChanged(let index, _, let reason)? = payload(as: QueueEvent.self) { return (index, reason) } else { return nil }
+    }
+    var queueChange: QueueSnapshot? {
+        if case .queueChanged(let queue)? = payload(as: QueueEvent.self) { return queue } else { return nil }
+    }
+    var itemEnd: (index: Int, id: Int, position: MediaTime)? {
+        if case .itemEnded(let index, let id, let position)? = payload(as: QueueEvent.self) { return (index, id, position) } else { return nil }
     }
 }
 
@@ -74,7 +81,7 @@ final class QueuePlayerTests: XCTestCase {
         recorder.waitFor("three passes", timeout: 20) { $0.compactMap(\.itemChange).count >= 8 }
         player.shutdown()
         // The first item has no itemChanged (nothing was skipped); the first queueChanged names it.
-        let first = recorder.events.lazy.compactMap { if case .queueChanged(let queue) = $0 { queue.currentIndex } else { nil } }.first
+        let first = recorder.events.lazy.compactMap { $0.queueChange?.currentIndex }.first
         let visited = Array(([first].compactMap { $0 } + recorder.events.compactMap(\.itemChange).map(\.index)).prefix(9))
         let passes = stride(from: 0, to: 9, by: 3).map { Array(visited[$0..<$0 + 3]) }
         for pass in passes { XCTAssertEqual(pass.sorted(), [0, 1, 2], "each item once per pass: \(visited)") }
@@ -121,7 +128,7 @@ final class QueuePlayerTests: XCTestCase {
         let player = Player.forTesting(recorder, sync: false) { $0.autoplay = false }
         defer { player.shutdown() }
         try player.setQueue(items)
-        recorder.waitFor("queue published") { $0.contains { if case .queueChanged(let q) = $0 { return q.items.count == 3 } else { return false } } }
+        recorder.waitFor("queue published") { $0.contains { $0.queueChange?.items.count == 3 } }
         XCTAssertThrowsError(try player.jumpInQueue(to: 99)) { XCTAssertEqual($0 as? QueueError, .indexOutOfRange(index: 99, count: 3)) }
         XCTAssertThrowsError(try player.moveInQueue(from: 0, to: 3))
         XCTAssertThrowsError(try player.removeFromQueue(at: -1))
