@@ -129,4 +129,15 @@ final class PlaylistFileTests: XCTestCase {
         XCTAssertFalse(PlaylistFile.isPlaylist("http://h/live.m3u8"), "remote playlists go to GStreamer")
         XCTAssertFalse(PlaylistFile.isPlaylist("a.ogg"))
     }
+
+    /// `file://` URIs are decoded by GLib (`g_filename_from_uri`), not by hand (issue 21).
+    func testFileURIPathsAreDecodedByGLib() {
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a%20b%23c.ogg"), "/music/a b#c.ogg")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file://localhost/music/x.ogg"), "/music/x.ogg")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///caf%C3%A9.ogg"), "/café.ogg")
+        XCTAssertNil(PlaylistFile.fileURIPath("file://elsewhere/music/x.ogg"), "another host's file is not a local path")
+        XCTAssertNil(PlaylistFile.fileURIPath("file:///a%00b.ogg"), "a NUL cannot be in a path")
+        XCTAssertNil(PlaylistFile.fileURIPath("http://host/x.ogg"))
+        XCTAssertEqual(PlaylistFile.fileURIPath(PlaylistFile.fileURI("/tmp/a b%c#d.ogg")), "/tmp/a b%c#d.ogg", "round trip")
+    }
 }

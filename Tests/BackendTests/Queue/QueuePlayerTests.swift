@@ -33,6 +33,7 @@ final class QueuePlayerTests: XCTestCase {
         recorder.waitFor("EOS after the last item", timeout: 15) { $0.contains(where: \.isEndOfStream) }
         XCTAssertEqual(changes(recorder), ["1:ended", "2:ended"])
         XCTAssertEqual(recorder.events.filter(\.isEndOfStream).count, 1)
+        try assertEachItemEnds(recorder, before: [1, 2])
         let states = recorder.states()
         XCTAssertEqual(states.filter { $0 == .opening }.count, 1, "gapless: one load, no reopening between items: \(states)")
         let uris = recorder.events.compactMap { if case .uriLoaded(let u) = $0 { return u } else { return nil } }
@@ -56,6 +57,29 @@ final class QueuePlayerTests: XCTestCase {
         XCTAssertEqual(changes(recorder), ["1:ended", "2:ended"])
         XCTAssertEqual(recorder.states().filter { $0 == .opening }.count, 3)
         XCTAssertEqual(recorder.events.filter(\.isEndOfStream).count, 1)
+        try assertEachItemEnds(recorder, before: [1, 2])
+    }
+
+    /// Issue 21: every item the queue moved on from after its end has an `itemEnded` (its id,
+    /// its duration as the position), right before the `itemChanged` of the item after it.
+    private func assertEachItemEnds(_ recorder: EventRecorder, before next: [Int], file: StaticString = #filePath,
+                                    line: UInt = #line) throws {
+        let events = recorder.events
+        let ends = events.indices.filter { events[$0].itemEnd != nil }
+        XCTAssertEqual(ends.count, next.count, "one end per item moved on from: \(events)", file: file, line: line)
+        let ids = itemIDs(in: events)
+        for (end, index) in zip(ends, next) {
+            let ended = try XCTUnwrap(events[end].itemEnd)
+            XCTAssertEqual(events[end + 1].itemChange?.index, index, "the next item follows its end", file: file, line: line)
+            XCTAssertEqual(ended.index, index - 1, file: file, line: line)
+            XCTAssertEqual(ended.id, ids[index - 1], "the ended item's id", file: file, line: line)
+            XCTAssertEqual(ended.position.seconds, 1.0, accuracy: 0.1, "the item's duration", file: file, line: line)
+        }
+    }
+
+    /// The ids of the items as the last `queueChanged` lists them.
+    private func itemIDs(in events: [PlayerEvent]) -> [Int?] {
+        events.last { $0.queueChange != nil }?.queueChange?.items.map(\.id) ?? []
     }
 
     func testLoopOneRepeatsTheItem() throws {
