@@ -134,6 +134,7 @@ final class PlaylistFileTests: XCTestCase {
     func testFileURIPathsAreDecodedByGLib() {
         XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a%20b%23c.ogg"), "/music/a b#c.ogg")
         XCTAssertEqual(PlaylistFile.fileURIPath("file://localhost/music/x.ogg"), "/music/x.ogg")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a#b.mp3"), "/music/a#b.mp3", "a raw # is part of the name")
         XCTAssertEqual(PlaylistFile.fileURIPath("file:///caf%C3%A9.ogg"), "/café.ogg")
         XCTAssertNil(PlaylistFile.fileURIPath("file://elsewhere/music/x.ogg"), "another host's file is not a local path")
         XCTAssertNil(PlaylistFile.fileURIPath("file:///a%00b.ogg"), "a NUL cannot be in a path")
