@@ -26,59 +26,58 @@ extension QueueFeature {
     /// changed since the caller checked) become a warning.
     func run(_ command: QueueCommand) {
         guard let context else { return }
-        let driver = self
-        driver.isActive = true
-        let before = driver.queue.currentIndex, published = driver.published
+        isActive = true
+        let before = queue.currentIndex, announced = published
         // A skip only when an item was current: the first item of a queue is not "skipped" to (issue 20, item 12).
         let skip: ItemChangeReason? = before == nil ? nil : .skipped
         do {
             switch command {
             case .replace(let items, let start):
-                driver.queue = PlayQueue(items: items, loop: driver.queue.loop, shuffled: driver.queue.isShuffled, seed: driver.queue.seed,
-                                         firstID: driver.queue.nextID)
-                driver.consecutiveFailures = 0
-                if let start { try driver.queue.jump(to: start) } else { driver.queue.advance(reason: .skipped) }
-                if let index = driver.queue.currentIndex { return loadItem(index, reason: skip) }
+                queue = PlayQueue(items: items, loop: queue.loop, shuffled: queue.isShuffled, seed: queue.seed,
+                                  firstID: queue.nextID)
+                consecutiveFailures = 0
+                if let start { try queue.jump(to: start) } else { queue.advance(reason: .skipped) }
+                if let index = queue.currentIndex { return loadItem(index, reason: skip) }
                 context.stop()
-            case .append(let items): for item in items { driver.queue.append(item) }
-            case .insert(let item, let index): try driver.queue.insert(item, at: index)
+            case .append(let items): for item in items { queue.append(item) }
+            case .insert(let item, let index): try queue.insert(item, at: index)
             case .playNow(let item):
-                let index = driver.queue.currentIndex.map { $0 + 1 } ?? driver.queue.count
-                try driver.queue.insert(item, at: index)
-                try driver.queue.jump(to: index)
+                let index = queue.currentIndex.map { $0 + 1 } ?? queue.count
+                try queue.insert(item, at: index)
+                try queue.jump(to: index)
                 return loadItem(index, reason: skip)
             case .remove(let index):
-                if try driver.queue.remove(at: index).currentRemoved {
-                    if let next = driver.queue.currentIndex { return loadItem(next, reason: skip) }
+                if try queue.remove(at: index).currentRemoved {
+                    if let next = queue.currentIndex { return loadItem(next, reason: skip) }
                     context.stop()
                 }
-            case .move(let from, let to): try driver.queue.move(from: from, to: to)
+            case .move(let from, let to): try queue.move(from: from, to: to)
             case .clear:
-                driver.queue.clear()
+                queue.clear()
                 context.stop()
             case .jump(let index):
-                try driver.queue.jump(to: index)
+                try queue.jump(to: index)
                 return loadItem(index, reason: skip)
             case .next, .previous:
-                let target = command.isNext ? driver.queue.advance(reason: .skipped) : driver.queue.previous()
+                let target = command.isNext ? queue.advance(reason: .skipped) : queue.previous()
                 if let target { return loadItem(target, reason: skip) }
                 if command.isNext, before != nil { context.stop() }
-            case .loop(let mode): driver.queue.loop = mode
+            case .loop(let mode): queue.loop = mode
             case .shuffle(let on, let seed):
                 if let seed, on {
-                    driver.queue = PlayQueue(reseeding: driver.queue, seed: seed)
+                    queue = PlayQueue(reseeding: queue, seed: seed)
                 }
-                driver.queue.setShuffled(on)
-            case .gapless(let on): driver.gapless = on
-            case .autoAdvance(let on): driver.autoAdvance = on
-            case .itemStart(let start): driver.itemStart = start
+                queue.setShuffled(on)
+            case .gapless(let on): gapless = on
+            case .autoAdvance(let on): autoAdvance = on
+            case .itemStart(let start): itemStart = start
             }
         } catch {
             context.publish(.warning(PlayerError(kind: .invalidArgument, message: error.description)))
         }
         prepareHandover()
-        let after = driver.publishSnapshot()
-        if after != published { context.publish(QueueEvent.queueChanged(after)) }   // settings that change nothing stay quiet
+        let after = publishSnapshot()
+        if after != announced { context.publish(QueueEvent.queueChanged(after)) }   // settings that change nothing stay quiet
     }
 
     /// Loads the item at `index` (a fresh load: READY, uri, PAUSED), keeping the user's play/pause intent.
@@ -106,16 +105,15 @@ extension QueueFeature {
     /// do not follow each other automatically, the rate is negative, the media is live, or the
     /// next item needs a start position.
     func prepareHandover() {
-        let driver = self
-        guard let context, driver.isActive, driver.gapless, driver.autoAdvance, driver.itemStart == nil, context.rate > 0, !context.isLive else {
-            return driver.feeder.prepare(upcoming: [])
+        guard let context, isActive, gapless, autoAdvance, itemStart == nil, context.rate > 0, !context.isLive else {
+            return feeder.prepare(upcoming: [])
         }
-        let queued = driver.queue, pending = driver.pending
+        let queued = queue, inFlight = pending
         // Under the feeder's lock: a hand-over made on the streaming thread whose bus message is
         // still on its way counts as handed over too, or its URI would be offered twice.
-        driver.feeder.prepare { handedOverNotTaken in
+        feeder.prepare { handedOverNotTaken in
             var lookahead = queued
-            for _ in 0..<(pending.count + handedOverNotTaken.count) { lookahead.advance(reason: .ended) }
+            for _ in 0..<(inFlight.count + handedOverNotTaken.count) { lookahead.advance(reason: .ended) }
             var uris: [String] = []
             while uris.count < 2, let index = lookahead.advance(reason: .ended), let item = try? lookahead.item(at: index),
                   item.start == nil, QueueFeature.mayOpen(item.uri) {
