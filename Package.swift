@@ -25,7 +25,7 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
-        // Desktop (issue #10): Xlib, for the video window (title, fullscreen) and the embedding example.
+        // Desktop (issue #10): Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
         .systemLibrary(
             name: "CX11",
             path: "Modules/CX11",
@@ -43,7 +43,13 @@ let package = Package(
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
             name: "BackendCore",
-            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            dependencies: ["CGStreamer", "CSoup", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The play queue (PlayerFeature): items, loop, shuffle, gapless hand-over, playlist files.
+        .target(
+            name: "BackendQueue",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Adaptive streaming (HLS/DASH): the ABR policy, variants, stalls (issue 21: a feature).
@@ -56,7 +62,20 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendAdaptive"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendAdaptive", "BackendWindow", "BackendThumbnails"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
+        // feature that links Xlib, so a player made from BackendCore alone links no libX11.
+        .target(
+            name: "BackendWindow",
+            dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
+        .target(
+            name: "BackendThumbnails",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
@@ -108,12 +127,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendAdaptive", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "TestSupport"],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -122,7 +141,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendAdaptive", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -130,7 +149,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -1,3 +1,6 @@
 // The one import for embedders: the player core and every feature target, re-exported.
 @_exported import BackendCore
+@_exported import BackendQueue
 @_exported import BackendAdaptive
+@_exported import BackendWindow
+@_exported import BackendThumbnails

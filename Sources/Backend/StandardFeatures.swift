@@ -1,5 +1,8 @@
 import BackendAdaptive
 import BackendCore
+import BackendQueue
+import BackendThumbnails
+import BackendWindow
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
 /// the umbrella knows every feature target; the core knows none. Each feature target adds its
@@ -15,8 +18,11 @@ public struct StandardFeatures: Sendable {
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
+        features.append(QueueFeature())
         _ = configuration
         features.append(AdaptiveFeature(policy: adaptivePolicy))
+        features.append(WindowFeature())
+        features.append(ThumbnailsFeature())
         return features
     }
 }

@@ -22,7 +22,7 @@ extension PlaybackController {
     }
 
     /// One line from the console (text or, in `--json` mode, JSON or text).
-    func handle(line: String) {
+    func handle(line: String) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if settings.json {
             let request = JSONProtocol.parseRequest(line)
@@ -30,7 +30,7 @@ extension PlaybackController {
             case .failure(let error):
                 output.out(Reply(id: request.id, error: error.message).line)
             case .success(let command):
-                let outcome = execute(command)
+                let outcome = await execute(command)
                 output.out(Reply(id: request.id, error: outcome.error, data: outcome.data).line)
             }
         } else {
@@ -38,7 +38,7 @@ extension PlaybackController {
             case .failure(let error):
                 output.err("error: \(error.message)")
             case .success(let command):
-                let outcome = execute(command)
+                let outcome = await execute(command)
                 if let error = outcome.error { output.err("error: \(error)") }
                 if !outcome.text.isEmpty { output.out(lines: outcome.text) }
             }
@@ -56,26 +56,26 @@ extension PlaybackController {
     }
 
     /// A key pressed on the TTY, or typed into the video window (``WindowKeys``).
-    func handle(key: Key) {
+    func handle(key: Key) async {
         guard let action = KeyAction.action(for: key) else { return }
         let outcome: Outcome
         switch action {
-        case .togglePause: outcome = execute(.toggle)
-        case .seek(let seconds): outcome = execute(.seek(.relative(MediaTime(seconds: seconds))))
+        case .togglePause: outcome = await execute(.toggle)
+        case .seek(let seconds): outcome = await execute(.seek(.relative(MediaTime(seconds: seconds))))
         case .volume(let step):
             let cubic = min(max(VolumeScale.cubic(fromLinear: VolumeScale.step(linear: requested.linearVolume, by: step)), 0), 1)
-            outcome = execute(.volume((cubic * 100 * 10).rounded() / 10))
+            outcome = await execute(.volume((cubic * 100 * 10).rounded() / 10))
         case .rate(let step):
-            outcome = execute(.rate(KeyAction.steppedRate(from: requested.rate, by: step)))
-        case .toggleMute: outcome = execute(.mute(nil))
-        case .next: outcome = execute(.next)
-        case .previous: outcome = execute(.prev)
+            outcome = await execute(.rate(KeyAction.steppedRate(from: requested.rate, by: step)))
+        case .toggleMute: outcome = await execute(.mute(nil))
+        case .next: outcome = await execute(.next)
+        case .previous: outcome = await execute(.prev)
         case .help: outcome = Outcome(text: ["Keys:"] + HelpText.keys)
-        case .quit: outcome = execute(.quit)
+        case .quit: outcome = await execute(.quit)
         case .toggleFullscreen:
             player.toggleFullscreen()
             outcome = Outcome(text: [])
-        case .snapshot: outcome = execute(.snapshot(nil))
+        case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
@@ -85,7 +85,7 @@ extension PlaybackController {
     // MARK: Commands
 
     /// Runs one command.
-    func execute(_ command: ConsoleCommand) -> Outcome {
+    func execute(_ command: ConsoleCommand) async -> Outcome {
         switch command {
         case .play: player.play()
         case .pause: player.pause()
@@ -120,7 +120,7 @@ extension PlaybackController {
             player.setMuted(requested.muted)
             return Outcome(data: .muted(requested.muted))
         case .status:
-            let queue = player.currentQueue()
+            let queue = await player.currentQueue()
             let report = StatusReport(snapshot: player.snapshot, index: queue.currentIndex, count: queue.items.count,
                                       location: queue.currentIndex.map { name(of: queue.items[$0].uri) })
             return Outcome(data: .status(report.wire), text: [report.text])
@@ -128,9 +128,9 @@ extension PlaybackController {
             let report = StatisticsReport(statistics: player.refreshStatistics())
             return Outcome(data: .statistics(report.wire), text: [report.text])
         case .next, .prev, .load:
-            return navigate(command)
+            return await navigate(command)
         case .queue(let queueCommand):
-            return execute(queueCommand)
+            return await execute(queueCommand)
         case .help:
             return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys)),
                            text: ["Commands:"] + HelpText.commands)

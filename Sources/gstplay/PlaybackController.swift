@@ -65,9 +65,6 @@ actor PlaybackController {
     var loadRequested = false
     /// The index of the current item, from the last `itemChanged` or `queueChanged` event.
     var currentIndex: Int?
-    /// The current item's last reported position and duration (for the `eos` of an item the
-    /// queue moved on from).
-    var itemEnd: (position: MediaTime?, duration: MediaTime?) = (nil, nil)
     /// The item the arriving events belong to.
     var eventsItem: ItemContext?
     var anyFailed = false
@@ -107,7 +104,7 @@ actor PlaybackController {
         start()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
-            handle(input)
+            await handle(input)
         }
         saveResumeAtExit()
         stopInput()
@@ -121,13 +118,13 @@ actor PlaybackController {
     }
 
     /// One input (on the actor).
-    func handle(_ input: CLIInput) {
+    func handle(_ input: CLIInput) async {
         switch input {
-        case .event(let event): handle(event)
+        case .event(let event): await handle(event)
         case .eventsEnded: finish(exitCodeNow)                  // only at shutdown; never wait for more
-        case .line(let line): handle(line: line)
+        case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): lineTooLong(limit: limit)
-        case .key(let key): handle(key: key)
+        case .key(let key): await handle(key: key)
         case .inputEnded:                                         // playback goes on to the end
             inputEnded = true
             if player.queue.items.isEmpty && !loadRequested { finish(exitCodeNow) }
@@ -184,25 +181,20 @@ actor PlaybackController {
 
     /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
     /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
-    /// protocol promises one per item; the Backend reports only the end of the whole queue.
+    /// protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``.
     private func report(_ event: PlayerEvent) {
         switch event {
-        case .itemChanged(let index, let reason):
-            if reason == .ended, let ended = eventsItem {
-                reporter.report(.endOfStream(position: itemEnd.duration ?? itemEnd.position ?? .zero), item: ended)
+        case .feature(let feature):
+            switch feature.payload(as: QueueEvent.self) {
+            case .itemChanged(let index, _, _)?: currentIndex = index
+            case .queueChanged(let queue)?: currentIndex = queue.currentIndex   // the first item's index comes this way (no `item` event)
+            case .itemEnded(_, _, let position)?: return reporter.report(.endOfStream(position: position), item: eventsItem)
+            case nil: break
             }
-            currentIndex = index
-        case .queueChanged(let queue):
-            currentIndex = queue.currentIndex                // the first item's index comes this way (no `item` event)
         case .uriLoaded(let uri):
             loadRequested = false
-            itemEnd = (nil, nil)
             eventsItem = ItemContext(index: currentIndex ?? player.queue.currentIndex ?? 0, count: player.queue.items.count,
                                      location: name(of: uri), uri: uri)
-        case .position(let position, let duration):
-            itemEnd = (position, duration ?? itemEnd.duration)
-        case .durationChanged(let duration):
-            itemEnd.duration = duration
         default:
             break
         }
@@ -214,19 +206,10 @@ actor PlaybackController {
 
     /// Reports `event` and reacts to it: the end of the queue (or of each item with
     /// `--keep-open`), failed items, the queue stopping after a failure.
-    private func handle(_ event: PlayerEvent) {
+    private func handle(_ event: PlayerEvent) async {
         report(event)
+        if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent) }
         switch event {
-        case .itemChanged(_, let reason):
-            trackSession.itemChanged()
-            if reason == .error { awaitingAfterError = false }
-            if reason == .ended, let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
-        case .queueChanged(let queue):
-            if awaitingAfterError {                          // the queue stopped after a failure
-                awaitingAfterError = false
-                if !settings.keepOpen { finish(exitCodeNow) }
-            }
-            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         case .endOfStream(let position):
             guard !loadRequested else { return }             // the old item's, a new one is on its way
             saveResumePosition(ended: position)
@@ -237,13 +220,31 @@ actor PlaybackController {
             }
         case .tracksChanged:
             for line in trackSession.tracksArrived(player) { output.err(line) }
-        case .windowKey(let name):
-            if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
+        case _ where event.payload(as: WindowEvent.self) != nil:
+            if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
         case .error(let error):
             failed(error)
             awaitingAfterError = true
         default:
             break
+        }
+    }
+
+    /// A queue event (after ``report(_:)``): the end of an item (its resume position is
+    /// forgotten), a new item, the queue stopping after a failure or emptied at the end of input.
+    private func handle(_ event: QueueEvent) {
+        switch event {
+        case .itemEnded:
+            if let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
+        case .itemChanged(_, _, let reason):
+            trackSession.itemChanged()
+            if reason == .error { awaitingAfterError = false }
+        case .queueChanged(let queue):
+            if awaitingAfterError {                          // the queue stopped after a failure
+                awaitingAfterError = false
+                if !settings.keepOpen { finish(exitCodeNow) }
+            }
+            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         }
     }
 

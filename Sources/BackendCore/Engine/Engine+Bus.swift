@@ -38,14 +38,11 @@ extension Engine {
             gst_message_parse_request_state(message, &requested)
             pipeline.setState(requested)
         case GST_MESSAGE_ELEMENT: handleElementMessage(message)
-        case GST_MESSAGE_APPLICATION where GaplessFeeder.isHandover(message): queueHandedOver()
-        case GST_MESSAGE_STREAM_START: queueStreamStarted()
         case GST_MESSAGE_TAG:
             var tags: UnsafeMutablePointer<GstTagList>?
             gst_message_parse_tag(message, &tags)
             if let tags {
                 statistics.absorb(tags: tags)
-                videoWindow.absorb(tags: tags)
                 StreamInspector.absorb(tags, into: &tracks.tags)
                 gst_tag_list_unref(tags)
             }
@@ -57,7 +54,6 @@ extension Engine {
         guard !playback.inputs.failed, playback.inputs.loaded else { return } // only the first error of a load counts
         let error = PlayerError(errorMessage: message, facts: facts)
         if retryAfterNetworkError(error) { return }
-        if queueError(error) { return }
         failUnlessFeatureActs(error)
     }
 
@@ -65,7 +61,6 @@ extension Engine {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
         cacheFinish(final: true)
         featuresFinished()
-        if queueEndOfStream() { return }
         switch featuresEndOfStream() {
         case .proceed: break
         case .stop: return stop()
@@ -177,10 +172,6 @@ extension Engine {
     }
 
     private func handleElementMessage(_ message: UnsafeMutablePointer<GstMessage>) {
-        if let key = videoWindow.handleElementMessage(message) {
-            publish(.windowKey(key.name))
-            return
-        }
         if let structure = gst_message_get_structure(message), gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
             cacheDownloadCompleted()
             return

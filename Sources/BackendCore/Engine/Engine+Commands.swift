@@ -67,7 +67,7 @@ extension Engine {
                 let error = PlayerError(kind: .stream, element: "playbin",
                                         message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
                                         missingPlugins: self.facts.missingPlugins, uri: self.facts.uri)
-                if !self.queueError(error) { self.failUnlessFeatureActs(error) }     // a queue reports it and goes on
+                self.failUnlessFeatureActs(error)     // a queue reports it and goes on
             }
             return false
         }
@@ -79,8 +79,6 @@ extension Engine {
         seeks.reset()
         let hadSize = facts.mediaSize != nil
         facts.reset(uri: uri)
-        videoWindow.reset()
-        videoWindow.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
         playback.resetForNewMedia()
         statistics.resetForNewMedia(rate: playback.rate)
         pipeline?.forgetTransitions()

@@ -14,8 +14,6 @@ import Glibc
 /// | ``StatisticsCollector`` | counters behind ``PlayerStatistics`` |
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
-/// | ``VideoWindow`` | the video window: render target, title, keys, fullscreen, gravity |
-/// | ``QueueDriver`` | the play queue and its gapless hand-over |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
@@ -35,8 +33,6 @@ final class Engine: @unchecked Sendable {
     let statistics = StatisticsCollector()
     let timers = EngineTimers()
     let observers = ObserverRegistry()
-    let videoWindow = VideoWindow()
-    let queue = QueueDriver()
     let tracks = TrackState()
     let cacheDownload = CacheDownload()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
@@ -59,14 +55,10 @@ final class Engine: @unchecked Sendable {
             return
         }
         for event in sinks.install(on: playbin, configuration: configuration) { publish(event) }
-        if let video = sinks.video, videoWindow.attach(sink: video), let crop = videoWindow.makeCropFilter() {
-            CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(crop)) // for VideoGravity.fill
-        }
         attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()
         connectCache()
-        connectQueue()
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
@@ -110,7 +102,6 @@ final class Engine: @unchecked Sendable {
         observers.removeAll()
         pipeline.teardown()
         fifo.release()
-        videoWindow.teardown()
         sinks.release()
         tracks.cueSink?.release()
         if playback.inputs.loaded {
@@ -141,7 +132,6 @@ final class Engine: @unchecked Sendable {
         cacheFinish(final: true)
         featuresFinished()
         pipeline?.setState(GST_STATE_NULL)
-        videoWindow.sinkStopped()
         timers.cancelMediaTimers()
         playback.target = GST_STATE_NULL
         playback.inputs.loaded = true
@@ -164,7 +154,7 @@ final class Engine: @unchecked Sendable {
     /// Queries position (and the duration while unknown) and publishes a position event.
     func reportPosition() {
         if facts.duration == nil { queryDuration(); runFractionSeekWaitingForDuration() }
-        guard let position = pipeline?.queryPosition(), !queue.isStale(position), !facts.isStale(position) else { return }
+        guard let position = pipeline?.queryPosition(), !facts.isStale(position) else { return }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: facts.duration))
     }

@@ -41,21 +41,11 @@ public enum PlayerEvent: Sendable, Hashable {
     case rateChanged(Double)
     /// Facts about the loaded media found at preroll: liveness and seekability.
     case mediaInfo(MediaInfo)
-    /// The play queue changed: items, current item, loop, shuffle or gapless (``Player/queue``).
-    case queueChanged(QueueSnapshot)
-    /// Another queue item became current: loaded after a skip or an error, or — gaplessly —
-    /// started at the sinks after the previous one `ended`. Comes right before the item's ``uriLoaded(_:)``.
-    case itemChanged(index: Int, reason: ItemChangeReason)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).
     case statistics(PlayerStatistics)
-    /// A key was pressed in the video window (`GstNavigation` key event from the sink): X keysym
-    /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`. The frontend decides what it does.
-    case windowKey(String)
     /// The media cache's verdict on the loaded URI changed: hit, miss, storing, stored,
     /// discarded (``PlayerConfiguration/cache``).
     case cache(CacheStatus)
-    /// The sink's own window entered (true) or left (false) fullscreen (``Player/toggleFullscreen()``).
-    case fullscreenChanged(Bool)
     /// The streams or the selection changed: after preroll and whenever playbin reports new
     /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
     case tracksChanged([MediaTrack], selection: TrackSelection)

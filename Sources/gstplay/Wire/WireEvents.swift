@@ -49,8 +49,6 @@ enum WireEvents {
     struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
     struct Rate: Encodable, Sendable { @Finite var rate: Double }
     struct Message: Encodable, Sendable { var text: String }
-    struct WindowKey: Encodable, Sendable { var key: String }
-    struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
     /// The media cache's verdict (`hit`, `miss`, `storing`, `stored`, `discarded`) with the
     /// file's path and, when discarded, the reason.
     struct Cache: Encodable, Sendable {
@@ -60,7 +58,7 @@ enum WireEvents {
         init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
     // Queue (issue #12): `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String? }
+    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String?; @Nullable var id: Int? }
     struct Playlist: Encodable, Equatable, Sendable {
         @Nullable var current: Int?
         var loop: String
@@ -68,7 +66,7 @@ enum WireEvents {
         var gapless: Bool
         var items: [PlaylistEntry]
     }
-    struct Item: Encodable, Sendable { var index: Int; var reason: String }
+    struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
     /// The protocol version, sent in `hello`; bumped on incompatible changes.
     static let protocolVersion = 1
@@ -93,7 +91,10 @@ enum WireEvents {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
         if let adaptive = event.adaptive { return WireAdaptive.line(for: adaptive) }
         switch event {
+        case .feature(let feature) where feature.payload is WindowEvent:
+            return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature):
+            if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
@@ -132,16 +133,8 @@ enum WireEvents {
                                                 tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
-        case .windowKey(let key):
-            return line("window-key", WindowKey(key: key))
-        case .fullscreenChanged(let fullscreen):
-            return line("fullscreen", Fullscreen(fullscreen: fullscreen))
         case .cache(let status):
             return line("cache", Cache(status))
-        case .queueChanged(let queue):
-            return line("playlist", Playlist(queue))
-        case .itemChanged(let index, let reason):
-            return line("item", Item(index: index, reason: reason.rawValue))
         case .tracksChanged, .trackSelected, .subtitleCue:
             return WireTracks.line(for: event) ?? ""
         }

@@ -1,0 +1,96 @@
+import BackendCore
+import CGStreamer
+import Synchronization
+
+/// Gapless hand-over from one queue item to the next, the way `gst-play-1.0 --gapless` does it:
+/// when `playbin` emits `about-to-finish` (the current stream's data is all queued), its handler
+/// sets `playbin.uri` to the next item, and playbin plays it back to back with no gap.
+///
+/// **Threads:** `about-to-finish` is emitted on a GStreamer streaming thread, so the decision is
+/// made ahead of time: the loop thread stores the next URIs with ``prepare(upcoming:)`` (two, so a
+/// short item whose `about-to-finish` comes right after the previous hand-over still finds one) and
+/// the handler only takes the first under a lock (never touching engine state). The handler then posts an
+/// application message (``messageName``) on the bus, which brings the news back to the loop
+/// thread; the new item is actually playing at the next `GST_MESSAGE_STREAM_START`.
+///
+/// **Lifetime:** ``connect(to:)`` returns the handler id; the caller disconnects it (the
+/// engine's ``PlaybinPipeline`` tracks it) and the box is released by the closure's destroy-notify.
+final class GaplessFeeder: Sendable {
+    /// Name of the application message posted when the next URI was handed to playbin.
+    static let messageName = "gstplay-gapless-handover"
+
+    private struct State {
+        var upcoming: [String] = []
+        var handedOver: [String] = []
+        var enabled = true
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an idle feeder (nothing prepared).
+    init() {}
+
+    /// Connects `about-to-finish` on `playbin` (`g_signal_connect_data`); returns the handler id.
+    /// Loop thread (or any thread before the pipeline runs).
+    func connect(to playbin: UnsafeMutableRawPointer) -> gulong {
+        let box = CallbackBox<GaplessFeeder>(self)
+        return CGStreamer_signal_connect_1(playbin, "about-to-finish", { instance, data in
+            guard let instance, let data else { return }
+            CallbackBox<GaplessFeeder>.from(data).value.aboutToFinish(playbin: instance)
+        }, box.retainedPointer, callbackBoxClosureRelease)
+    }
+
+    /// The URIs to play after the current item, in order (empty: let the stream end). Any thread.
+    func prepare(upcoming uris: [String]) { state.withLock { $0.upcoming = uris } }
+
+    /// Plans the next URIs atomically with respect to hand-overs: `plan` runs under the feeder's
+    /// lock and is given the URIs already handed to playbin whose message the loop thread has not
+    /// taken yet (``takeHandedOver()``), so it never offers one of them a second time even when a
+    /// hand-over happened after the caller last looked. Loop thread.
+    func prepare(_ plan: (_ handedOverNotTaken: [String]) -> [String]) {
+        state.withLock { $0.upcoming = plan($0.handedOver) }
+    }
+
+    /// The URIs prepared for hand-overs.
+    var prepared: [String] { state.withLock { $0.upcoming } }
+
+    /// Turns hand-overs on or off (off: every item ends with EOS). Any thread.
+    func setEnabled(_ on: Bool) { state.withLock { $0.enabled = on } }
+
+    /// Whether hand-overs are on.
+    var isEnabled: Bool { state.withLock { $0.enabled } }
+
+    /// The URIs handed to playbin since the last call, oldest first (loop thread, on the
+    /// ``messageName`` message).
+    func takeHandedOver() -> [String] { state.withLock { s in defer { s.handedOver = [] }; return s.handedOver } }
+
+    /// Forgets what was prepared and handed over (a new load, a stop).
+    func reset() { state.withLock { $0.upcoming = []; $0.handedOver = [] } }
+
+    /// The signal handler (streaming thread): takes the prepared URI, sets `playbin.uri`
+    /// (`g_object_set`) and posts the hand-over message (`gst_element_post_message`).
+    private func aboutToFinish(playbin: UnsafeMutableRawPointer) {
+        // Audio only: a hand-over while a video stream plays was seen to stall playbin (1.22) and
+        // hang its shutdown; such items end with EOS and the next one is loaded afresh.
+        guard CGStreamer_get_int(playbin, "n-video") == 0 else { return }
+        let uri: String? = state.withLock { s in
+            guard s.enabled, !s.upcoming.isEmpty else { return nil }
+            let next = s.upcoming.removeFirst()
+            s.handedOver.append(next)
+            return next
+        }
+        guard let uri else { return }
+        CGStreamer_set_string(playbin, "uri", uri)
+        let structure = gst_structure_new_empty(GaplessFeeder.messageName)
+        if let message = gst_message_new_application(CGStreamer_as_object(playbin), structure) {
+            _ = gst_element_post_message(CGStreamer_as_element(playbin), message)
+        }
+    }
+
+    /// True when `message` is the feeder's hand-over message.
+    static func isHandover(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_APPLICATION,
+              let structure = gst_message_get_structure(message), let name = gst_structure_get_name(structure) else { return false }
+        return String(cString: name) == messageName
+    }
+}

@@ -1,0 +1,120 @@
+import BackendCore
+import CX11
+
+/// The Backend's own Xlib connection, for what the X video sinks cannot do themselves in
+/// GStreamer 1.22: set the title of the window they create, make it fullscreen, read its size.
+///
+/// **Thread:** the loop thread only (one connection, one thread: no `XInitThreads` needed).
+/// Opened lazily from `DISPLAY` (`XOpenDisplay`), closed by ``close()``. X errors raised by our
+/// own requests (a window the sink destroyed meanwhile) are ignored: Xlib's default handler would
+/// exit the process, so each call swaps in a no-op handler around its requests and an `XSync`,
+/// as GStreamer's X sinks do around theirs.
+final class X11Connection {
+    private var display: OpaquePointer?
+    private var failed = false
+    /// Geometry before ``setFullscreen(_:on:)`` enlarged a window on a server without a window manager.
+    private var savedGeometry: [UInt: (x: Int32, y: Int32, width: UInt32, height: UInt32)] = [:]
+
+    /// True after a connection was opened or tried and failed.
+    var isOpen: Bool { display != nil }
+
+    /// Opens the connection on first use; nil when `DISPLAY` names no reachable server.
+    private func connection() -> OpaquePointer? {
+        if display == nil, !failed {
+            display = XOpenDisplay(nil)
+            failed = display == nil
+        }
+        return display
+    }
+
+    /// Closes the connection (`XCloseDisplay`); idempotent.
+    func close() {
+        if let display { XCloseDisplay(display) }
+        display = nil
+        failed = false
+        savedGeometry.removeAll()
+    }
+
+    /// Runs `body` with X errors ignored, then waits for the server (`XSetErrorHandler`, `XSync`).
+    private func guarded<T>(_ body: (OpaquePointer) -> T) -> T? {
+        guard let display = connection() else { return nil }
+        let previous = XSetErrorHandler { _, _ in 0 }
+        defer { XSetErrorHandler(previous) }
+        let result = body(display)
+        XSync(display, 0)
+        return result
+    }
+
+    private func atom(_ display: OpaquePointer, _ name: String) -> Atom {
+        XInternAtom(display, name, 0)
+    }
+
+    /// Sets `WM_NAME` and the UTF-8 `_NET_WM_NAME` of `window` (`XStoreName`, `XChangeProperty`).
+    func setTitle(_ title: String, of window: UInt) {
+        _ = guarded { display in
+            _ = XStoreName(display, Window(window), title)
+            var bytes = Array(title.utf8)
+            _ = XChangeProperty(display, Window(window), atom(display, "_NET_WM_NAME"), atom(display, "UTF8_STRING"),
+                                8, PropModeReplace, &bytes, Int32(bytes.count))
+        }
+    }
+
+    /// The size of `window` (`XGetWindowAttributes`); nil when it is gone.
+    func size(of window: UInt) -> (width: Int, height: Int)? {
+        guarded { display -> (width: Int, height: Int)? in
+            var attributes = XWindowAttributes()
+            guard XGetWindowAttributes(display, Window(window), &attributes) != 0 else { return nil }
+            return (Int(attributes.width), Int(attributes.height))
+        } ?? nil
+    }
+
+    /// True when a window manager that speaks EWMH runs (`_NET_SUPPORTING_WM_CHECK` on the root).
+    private func hasWindowManager(_ display: OpaquePointer) -> Bool {
+        let root = CX11_root_window(display, CX11_default_screen(display))
+        var type: Atom = 0
+        var format: Int32 = 0
+        var count: UInt = 0
+        var after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        let status = XGetWindowProperty(display, root, atom(display, "_NET_SUPPORTING_WM_CHECK"), 0, 1, 0, Atom(XA_WINDOW),
+                                        &type, &format, &count, &after, &data)
+        if let data { XFree(data) }
+        return status == Success && count > 0
+    }
+
+    /// Makes `window` fullscreen or restores it. With a window manager: the EWMH
+    /// `_NET_WM_STATE_FULLSCREEN` client message to the root window; without one (a bare X server
+    /// such as Xvfb): the window is moved and resized to cover the screen and raised, and its
+    /// geometry restored afterwards (`XMoveResizeWindow`). Returns false when there is no display.
+    @discardableResult
+    func setFullscreen(_ fullscreen: Bool, on window: UInt) -> Bool {
+        guarded { display -> Bool in
+            let screen = CX11_default_screen(display)
+            let root = CX11_root_window(display, screen)
+            if hasWindowManager(display) {
+                var event = XEvent()
+                event.xclient.type = ClientMessage
+                event.xclient.window = Window(window)
+                event.xclient.message_type = atom(display, "_NET_WM_STATE")
+                event.xclient.format = 32
+                event.xclient.data.l.0 = fullscreen ? 1 : 0 // _NET_WM_STATE_ADD / _REMOVE
+                event.xclient.data.l.1 = Int(atom(display, "_NET_WM_STATE_FULLSCREEN"))
+                event.xclient.data.l.3 = 1 // source: a normal application
+                _ = XSendEvent(display, root, 0, SubstructureRedirectMask | SubstructureNotifyMask, &event)
+                return true
+            }
+            if fullscreen {
+                var attributes = XWindowAttributes()
+                if savedGeometry[window] == nil, XGetWindowAttributes(display, Window(window), &attributes) != 0 {
+                    savedGeometry[window] = (attributes.x, attributes.y, UInt32(attributes.width), UInt32(attributes.height))
+                }
+                _ = XMoveResizeWindow(display, Window(window), 0, 0,
+                                      UInt32(CX11_display_width(display, screen)), UInt32(CX11_display_height(display, screen)))
+                _ = XRaiseWindow(display, Window(window))
+            } else if let saved = savedGeometry.removeValue(forKey: window) {
+                _ = XMoveResizeWindow(display, Window(window), saved.x, saved.y, saved.width, saved.height)
+            }
+            return true
+        } ?? false
+    }
+}
