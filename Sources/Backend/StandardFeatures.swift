@@ -12,7 +12,7 @@ public struct StandardFeatures: Sendable {
     public init() {}
 
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
-    /// after a stall (``AdaptiveFeature``). Changeable later with ``Player/setAdaptivePolicy(_:)``.
+    /// after a stall (`AdaptiveFeature`). Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
 
     /// Fresh feature instances for one player.

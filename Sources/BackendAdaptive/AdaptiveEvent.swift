@@ -1,4 +1,4 @@
-/// What the adaptive-streaming monitor reports, carried by ``PlayerEvent/feature(_:)`` (``PlayerEvent/adaptive``).
+/// What the adaptive-streaming monitor reports, carried by `PlayerEvent.feature(_:)` (`PlayerEvent.adaptive`).
 ///
 /// Raised on the loop thread by `AdaptiveMonitor` from the master playlist, the demuxer's
 /// `adaptive-streaming-statistics` messages and `GST_MESSAGE_BUFFERING`.

@@ -1,25 +1,25 @@
 import BackendCore
 import CGStreamer
 
-/// Adaptive streaming (HLS and MPEG-DASH) as a ``PlayerFeature``: follows the demuxer inside
+/// Adaptive streaming (HLS and MPEG-DASH) as a `PlayerFeature`: follows the demuxer inside
 /// `playbin`, runs the ABR policy (``AdaptivePolicy``), reports variants, switches and stalls as
 /// ``AdaptiveEvent``s, keeps ``AdaptiveInfo`` in the player's snapshot and the seed's ABR metrics
 /// in the statistics, and marks a sliding-window stream live so that seeks stay in its window.
 ///
 /// The work is done by an `AdaptiveMonitor`; this class routes the core's calls to it and owns
-/// its 250 ms refresh timer (`g_timeout_source_new` through ``FeatureContext/addTimer(every:_:)``).
+/// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.addTimer(every:_:)`).
 ///
-/// **Thread:** every method runs on the player's loop thread (``PlayerFeature``); `@unchecked
-/// Sendable` because ``Player`` holds it, while its state is only touched there.
+/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); `@unchecked
+/// Sendable` because `Player` holds it, while its state is only touched there.
 public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     let monitor: AdaptiveMonitor
     private var context: FeatureContext?
     private var timer: TimerSource?
 
-    /// A feature that starts with `policy` (changeable later with ``Player/setAdaptivePolicy(_:)``).
+    /// A feature that starts with `policy` (changeable later with `Player.setAdaptivePolicy(_:)`).
     public init(policy: AdaptivePolicy = AdaptivePolicy()) { monitor = AdaptiveMonitor(policy: policy) }
 
-    /// Connects the element and bus signals (``AdaptiveMonitor``) and starts the refresh timer.
+    /// Connects the element and bus signals (the `AdaptiveMonitor`) and starts the refresh timer.
     public func attach(to context: FeatureContext) {
         self.context = context
         monitor.attach(to: context)
@@ -29,7 +29,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         }
     }
 
-    /// Removes the timer, empties ``Player/adaptiveInfo`` and drops every element reference;
+    /// Removes the timer, empties `Player.adaptiveInfo` and drops every element reference;
     /// element signals that still arrive before the core disconnects them keep none.
     public func teardown() {
         timer?.destroy()
@@ -150,6 +150,6 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         context.markLive()
     }
 
-    /// Monotonic seconds (``FeatureContext/now()``).
+    /// Monotonic seconds (`FeatureContext.now()`).
     static func seconds() -> Double { Double(FeatureContext.now()) / 1e9 }
 }

@@ -2,7 +2,7 @@ import BackendCore
 
 /// One rendition of an adaptive stream, from an `#EXT-X-STREAM-INF` line of the master playlist.
 ///
-/// A plain value, built on the loop thread by ``MasterPlaylist/parse(_:baseURI:)`` and safe to pass anywhere.
+/// A plain value, built by the feature's playlist and manifest readers and safe to pass anywhere.
 public struct Variant: Sendable, Hashable, Codable {
     /// Position in ``AdaptiveInfo/variants`` (sorted by bandwidth, lowest first).
     public var index: Int
@@ -57,7 +57,7 @@ public enum VariantSwitchReason: String, Sendable, Hashable, Codable {
     case bandwidthDown
     /// A bitrate or height cap was set or changed.
     case cap
-    /// The user pinned a variant (``Player/pinVariant(_:)``).
+    /// The user pinned a variant (`Player.pinVariant(_:)`).
     case pinned
     /// The demuxer switched on its own (no policy decision preceded it).
     case demuxer
@@ -89,7 +89,7 @@ public struct SegmentDownload: Sendable, Hashable, Codable {
     public var bitsPerSecond: Double? { seconds > 0 ? Double(bytes) * 8 / seconds : nil }
 }
 
-/// Everything known about the adaptive stream being played; ``Player/adaptiveInfo`` returns it.
+/// Everything known about the adaptive stream being played; `Player.adaptiveInfo` returns it.
 ///
 /// Built on the loop thread by `AdaptiveMonitor`; a snapshot, safe to read from any thread.
 public struct AdaptiveInfo: Sendable, Hashable, Codable {

@@ -13,8 +13,8 @@ import CGStreamer
 ///   to a value that selects exactly that variant; `hlsdemux2` has no per-fragment messages, so
 ///   there its `current-bandwidth` is the estimate, read on ``tick()``.
 /// - Tracks stalls from the buffering levels the core acts on.
-/// - Keeps ``AdaptiveInfo`` in the player's snapshot (``FeatureContext/updateSnapshot(_:)``),
-///   which ``Player/adaptiveInfo`` reads.
+/// - Keeps ``AdaptiveInfo`` in the player's snapshot (`FeatureContext.updateSnapshot(_:)`),
+///   which `Player.adaptiveInfo` reads.
 ///
 /// **Thread:** loop thread only.
 final class AdaptiveMonitor {
@@ -44,7 +44,7 @@ final class AdaptiveMonitor {
 
     /// Connects `deep-element-added` / `deep-element-removed` on `playbin` and
     /// `sync-message::element` on its bus; the core disconnects them at teardown
-    /// (``FeatureContext/track(handler:on:)``).
+    /// (`FeatureContext.track(handler:on:)`).
     func attach(to context: FeatureContext) {
         self.context = context
         guard let element = context.playbin else { return }
@@ -88,7 +88,7 @@ final class AdaptiveMonitor {
         publishInfo()
     }
 
-    /// The seed's ABR metrics for ``PlayerStatistics``, nil when the media is not adaptive.
+    /// The seed's ABR metrics for `PlayerStatistics`, nil when the media is not adaptive.
     var metrics: ABRMetrics? { isAdaptive ? current.metrics : nil }
 
     // MARK: Inputs (loop thread)

@@ -1,21 +1,21 @@
 import BackendCore
 
-/// ``AdaptiveInfo`` is the adaptive feature's section of ``PlayerSnapshot/features``, read by
-/// ``Player/adaptiveInfo``.
+/// ``AdaptiveInfo`` is the adaptive feature's section of `PlayerSnapshot.features`, read by
+/// `Player.adaptiveInfo`.
 extension AdaptiveInfo: FeatureSection {
     /// `"adaptive"`.
     public static let key = "adaptive"
 }
 
-/// ``ABRMetrics`` is the adaptive feature's section of ``PlayerStatistics/features`` (adaptive
+/// ``ABRMetrics`` is the adaptive feature's section of `PlayerStatistics.features` (adaptive
 /// media only).
 extension ABRMetrics: FeatureSection {
     /// `"adaptive"`.
     public static let key = "adaptive"
 }
 
-/// Adaptive streaming's events travel as ``PlayerEvent/feature(_:)``; read them with
-/// `event.payload(as: AdaptiveEvent.self)` or ``PlayerEvent/adaptive``.
+/// Adaptive streaming's events travel as `PlayerEvent.feature(_:)`; read them with
+/// `event.payload(as: AdaptiveEvent.self)` or `PlayerEvent.adaptive`.
 extension AdaptiveEvent: FeatureEventPayload {}
 
 public extension PlayerEvent {

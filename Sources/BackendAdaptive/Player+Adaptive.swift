@@ -19,7 +19,7 @@ extension Player {
         withFeature(AdaptiveFeature.self) { feature, _ in feature.setPolicy(policy) }
     }
 
-    /// Pins the variant at `index` of ``AdaptiveInfo/variants`` (nil: automatic selection again).
+    /// Pins the variant at `index` of `AdaptiveInfo.variants` (nil: automatic selection again).
     /// Any thread; runs on the loop thread.
     public func pinVariant(_ index: Int?) {
         withFeature(AdaptiveFeature.self) { feature, _ in
