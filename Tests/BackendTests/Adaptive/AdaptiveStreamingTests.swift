@@ -73,6 +73,13 @@ final class AdaptiveStreamingTests: XCTestCase {
         XCTAssertEqual(player.adaptiveInfo.stallCount, 1)
         XCTAssertGreaterThan(player.adaptiveInfo.stalledSeconds, 0)
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+        // Each stall edge follows the buffering level that made it (the feature observes the
+        // level once the core has queued it, and publishes the edge after it).
+        let events = recorder.events
+        for index in events.indices where events[index].isStallStart || events[index].isStallEnd {
+            guard index > 0, case .buffering(let percent) = events[index - 1] else { XCTFail("\(events[index]) not after a buffering level"); continue }
+            XCTAssertEqual(percent == 100, events[index].isStallEnd, "\(events[index]) after buffering \(percent)%")
+        }
     }
 
     func testA480pCapIsNeverExceeded() {
