@@ -43,14 +43,21 @@ let package = Package(
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
             name: "BackendCore",
-            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            dependencies: ["CGStreamer", "CX11", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The media cache (seed 001, issue 20) as a feature: complete http(s) downloads kept and
+        // played from disk; libsoup for its revalidation requests.
+        .target(
+            name: "BackendCache",
+            dependencies: ["BackendCore", "CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore"],
+            dependencies: ["BackendCore", "BackendCache"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
@@ -66,6 +73,7 @@ let package = Package(
             name: "gstplay",
             dependencies: [
                 "Backend",
+                "CGStreamer",   // g_get_user_cache_dir for the media cache's directory
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -102,12 +110,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendCache", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "TestSupport"],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendCache", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

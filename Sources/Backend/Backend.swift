@@ -1,2 +1,3 @@
 // The one import for embedders: the player core and every feature target, re-exported.
 @_exported import BackendCore
+@_exported import BackendCache

@@ -1,3 +1,4 @@
+import BackendCache
 import BackendCore
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
@@ -7,10 +8,16 @@ public struct StandardFeatures: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The media cache of complete http(s) downloads (seed 001), nil (the default) for none. With
+    /// one, an http(s) URI found in it plays from the local file with no network request; one not
+    /// found plays with download buffering and is stored once every byte arrived (``CacheFeature``).
+    public var cache: MediaCache?
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
         _ = configuration
+        if let cache { features.append(CacheFeature(cache: cache)) }
         return features
     }
 }

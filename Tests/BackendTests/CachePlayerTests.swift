@@ -1,3 +1,4 @@
+@testable import BackendCache
 @testable import BackendCore
 import Backend
 import Foundation
@@ -24,9 +25,10 @@ final class CachePlayerTests: XCTestCase {
     }
 
     private func player(_ recorder: EventRecorder, timeout: UInt32 = 15) -> Player {
-        Player.forTesting(recorder) { [cache] in
-            $0.cache = cache
+        Player.forTesting(recorder) {
             $0.networkTimeout = .seconds(timeout)
+        } standard: { [cache] in
+            $0.cache = cache
         }
     }
 
@@ -46,7 +48,7 @@ final class CachePlayerTests: XCTestCase {
     }
 
     private func statuses(_ recorder: EventRecorder) -> [CacheStatus] {
-        recorder.events.compactMap { if case .cache(let status) = $0 { return status } else { return nil } }
+        recorder.events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status } else { return nil } }
     }
 
     private var partials: [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir + "/partial")) ?? [] }
@@ -213,6 +215,6 @@ final class CachePlayerTests: XCTestCase {
 
 private extension CachePlayerTests {
     func statuses(recorder events: [PlayerEvent]) -> [CacheStatus] {
-        events.compactMap { if case .cache(let status) = $0 { return status } else { return nil } }
+        events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status } else { return nil } }
     }
 }

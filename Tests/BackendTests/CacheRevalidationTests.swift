@@ -1,3 +1,4 @@
+@testable import BackendCache
 @testable import BackendCore
 import Backend
 import Foundation
@@ -37,7 +38,7 @@ final class CacheRevalidationTests: XCTestCase {
     /// Plays `path` to EOS or an error with `cache`; returns the events.
     private func play(_ path: String, cache: MediaCache, file: StaticString = #filePath, line: UInt = #line) -> [PlayerEvent] {
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder) { $0.cache = cache; $0.networkTimeout = .seconds(5) }
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(5) } standard: { $0.cache = cache }
         defer { player.shutdown() }
         player.load(server.url(path))
         recorder.waitFor("EOS or error", timeout: 30, file: file, line: line) { events in
@@ -48,7 +49,7 @@ final class CacheRevalidationTests: XCTestCase {
     }
 
     private func states(_ events: [PlayerEvent]) -> [CacheStatus.State] {
-        events.compactMap { if case .cache(let status) = $0 { return status.state } else { return nil } }
+        events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status.state } else { return nil } }
     }
 
     private func cachedBytes(_ cache: MediaCache, _ path: String) throws -> Data {

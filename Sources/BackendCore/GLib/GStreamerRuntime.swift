@@ -46,8 +46,8 @@ enum GStreamerRuntime {
 }
 
 extension String {
-    /// Copies a GLib-allocated string and frees it (`g_free`).
-    init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
+    /// Copies a GLib-allocated string and frees it (`g_free`). `package`: feature targets use it too.
+    package init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
         guard let pointer else { return nil }
         defer { g_free(pointer) }
         self = String(cString: pointer)

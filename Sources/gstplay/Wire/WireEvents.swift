@@ -93,6 +93,7 @@ enum WireEvents {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
         switch event {
         case .feature(let feature):
+            if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
@@ -137,8 +138,6 @@ enum WireEvents {
             return line("window-key", WindowKey(key: key))
         case .fullscreenChanged(let fullscreen):
             return line("fullscreen", Fullscreen(fullscreen: fullscreen))
-        case .cache(let status):
-            return line("cache", Cache(status))
         case .queueChanged(let queue):
             return line("playlist", Playlist(queue))
         case .itemChanged(let index, let reason):
