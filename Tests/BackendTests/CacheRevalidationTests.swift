@@ -112,6 +112,22 @@ final class CacheRevalidationTests: XCTestCase {
         XCTAssertEqual(server.requests().map(\.status), [304])
     }
 
+    /// The load that waits for the revalidation runs again with its start position
+    /// (``FeatureContext/loadingStart``).
+    func testARevalidatedLoadKeepsItsStartPosition() throws {
+        let cache = MediaCache(directory: dir, revalidateInterval: 0)
+        _ = play("/file/clip", cache: cache)
+        _ = server.requests(clear: true)
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(5); $0.autoplay = false } standard: { $0.cache = cache }
+        defer { player.shutdown() }
+        player.load(server.url("/file/clip"), startAt: .time(MediaTime(seconds: 2)))
+        let landed = recorder.waitForValue("seek done") { $0.seekDone }
+        XCTAssertEqual(landed?.seconds ?? 0, 2.0, accuracy: 0.1)
+        XCTAssertEqual(server.requests().map(\.status), [304], "one conditional request, then the cached copy")
+        XCTAssertEqual(states(recorder.events), [.hit])
+    }
+
     func testAServerGoneAtRevalidationPlaysTheCopyWithAWarning() throws {
         let cache = MediaCache(directory: dir, revalidateInterval: 0)
         _ = play("/file/clip", cache: cache)
