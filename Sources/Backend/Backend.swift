@@ -4,3 +4,4 @@
 @_exported import BackendAdaptive
 @_exported import BackendWindow
 @_exported import BackendThumbnails
+@_exported import BackendCache

@@ -1,4 +1,5 @@
 import BackendAdaptive
+import BackendCache
 import BackendCore
 import BackendQueue
 import BackendThumbnails
@@ -11,6 +12,11 @@ public struct StandardFeatures: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The media cache of complete http(s) downloads (seed 001), nil (the default) for none. With
+    /// one, an http(s) URI found in it plays from the local file with no network request; one not
+    /// found plays with download buffering and is stored once every byte arrived (``CacheFeature``).
+    public var cache: MediaCache?
+
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
     /// after a stall (`AdaptiveFeature`). Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
@@ -20,6 +26,7 @@ public struct StandardFeatures: Sendable {
         var features: [any PlayerFeature] = []
         features.append(QueueFeature())
         _ = configuration
+        if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())

@@ -42,9 +42,10 @@ struct RunOptions: Equatable, Sendable {
         return configuration
     }
 
-    /// The options of the Backend's standard features these options ask for (the ABR policy).
+    /// The features' options these options ask for (the media cache, the ABR policy).
     func standardFeatures() -> StandardFeatures {
         var standard = StandardFeatures()
+        network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
         return standard
     }

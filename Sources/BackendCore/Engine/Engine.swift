@@ -34,7 +34,8 @@ final class Engine: @unchecked Sendable {
     let timers = EngineTimers()
     let observers = ObserverRegistry()
     let tracks = TrackState()
-    let cacheDownload = CacheDownload()
+    /// playbin's download file of the current load (progressive download buffering).
+    let downloadFile = DownloadFile()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
@@ -58,7 +59,7 @@ final class Engine: @unchecked Sendable {
         attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()
-        connectCache()
+        connectDownloadBuffer()
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
@@ -95,7 +96,6 @@ final class Engine: @unchecked Sendable {
         guard let pipeline, pipeline.element != nil else { return }
         reportPendingErrors()
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
-        cacheFinish(final: true)
         featuresFinished()
         teardownFeatures()
         timers.cancelAll()
@@ -129,7 +129,6 @@ final class Engine: @unchecked Sendable {
 
     /// Records a fatal error: pipeline to NULL, state `error`, event.
     func fail(_ error: PlayerError) {
-        cacheFinish(final: true)
         featuresFinished()
         pipeline?.setState(GST_STATE_NULL)
         timers.cancelMediaTimers()
@@ -191,11 +190,10 @@ final class Engine: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// Queues an event; the hub delivers it after the current handler returns. Features see it
-    /// once it is queued, so an event a feature publishes while observing it follows it.
+    /// Queues an event; the hub delivers it after the current handler returns.
     func publish(_ event: PlayerEvent) {
         hub.publish(event)
-        featuresObserve(event)
+        featuresObserve(event)      // after: what a feature publishes from here follows `event`
     }
 
     /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).

@@ -38,8 +38,6 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     public var rejectedStateTransitions: Int = 0
 
     /// Empty statistics.
-    /// What the media cache did with this item (nil without a cache or for local files).
-    public var cache: CacheStatus?
     /// The features' sections (``PlayerFeature/contributeStatistics(to:)``), e.g. adaptive streaming's.
     public var features = FeatureSections()
 

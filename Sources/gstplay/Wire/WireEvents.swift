@@ -95,6 +95,7 @@ enum WireEvents {
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
+            if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
@@ -133,8 +134,6 @@ enum WireEvents {
                                                 tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
-        case .cache(let status):
-            return line("cache", Cache(status))
         case .tracksChanged, .trackSelected, .subtitleCue:
             return WireTracks.line(for: event) ?? ""
         }
