@@ -7,7 +7,7 @@
 /// raised), after the engine's handler that raised the event has returned. Do not block in them;
 /// calling back into the ``Player`` from them is allowed and never re-enters the engine:
 /// commands are queued and run after the callback returns, in order; on the loop thread the
-/// calls that would wait for it answer from the snapshot, ``Player/snapshotNow(format:maxSize:)``
+/// calls that would wait for it answer from the snapshot, `snapshotNow()` (thumbnails)
 /// throws and ``Player/shutdown()`` tears down after the callback returns (see ``Player``).
 ///
 /// All methods have empty default implementations. ``player(_:didReceive:)`` sees every event,
