@@ -7,9 +7,25 @@ import Synchronization
 /// **Threads:** every public method is safe from any thread. Commands record the intent and
 /// are queued onto the player's loop thread (an idle source on its `GMainContext`), where all
 /// GStreamer state lives; they return at once and run in the order they were issued — never
-/// inline, not even from a delegate callback, so the engine is never re-entered. Getters answer
-/// from a lock-protected snapshot without waiting. Events arrive on the loop thread (see
-/// ``PlayerDelegate``), after the handler that raised them returns, and on ``events`` streams.
+/// inline, not even from a delegate callback. Getters answer without waiting from one
+/// lock-protected snapshot (``snapshot``, ``statistics`` and the features' sections share the
+/// lock), so two getters answer from the same moment.
+///
+/// **One delivery path:** events, delegate calls and time-observer calls are raised on the
+/// loop thread into one outbox and leave it in the order raised, after the handler that raised
+/// them has returned: on the loop thread, or on ``PlayerConfiguration/delegateQueue`` (events)
+/// and each observer's own queue (time observers); events also go to ``events`` streams.
+///
+/// **Nothing re-enters the engine.** A callback on the loop thread (a delegate without a queue,
+/// a time observer without a queue) runs while no engine code does, and no call it makes runs
+/// engine code inline: commands are queued, and the calls that otherwise wait for the loop
+/// cannot wait for their own thread, so there they answer from the snapshot instead —
+/// ``currentPosition()`` returns ``position``, ``refreshStatistics()`` returns ``statistics``,
+/// ``withFeatureAndWait(_:_:)`` refuses (a feature's blocking getter answers from its snapshot
+/// section, or throws: `snapshotNow()` does; its `async` `snapshot()` works anywhere), and
+/// ``shutdown()`` refuses commands at once and tears down right after the callback returns.
+/// The `async` overloads of `currentPosition()` and `refreshStatistics()` wait for the loop
+/// without blocking any thread.
 ///
 /// **Lifetime:** ``shutdown()`` (also run by `deinit`) sets the pipeline to NULL, removes every
 /// bus watch, timer and signal handler, quits the loop and joins its thread. It is idempotent.
@@ -21,7 +37,6 @@ public final class Player: Sendable {
     private let loop: MainLoopThread
     let engine: Engine
     private let isShutDown = Atomic<Bool>(false)
-    private let observerCounter = Atomic<UInt64>(0)
 
     /// The plugged-in capabilities, in the order the core calls them (``PlayerFeature``).
     public let features: [any PlayerFeature]
@@ -146,84 +161,25 @@ public final class Player: Sendable {
     public func setMuted(_ muted: Bool) { command { $0.setMuted(muted) } }
 
     /// Stops playback and releases everything: pipeline to NULL, sources removed, signals
-    /// disconnected, loop quit, thread joined, streams finished. Idempotent; any thread
-    /// (from the loop thread itself the join is skipped and the thread ends on its own).
+    /// disconnected, loop quit, thread joined, streams finished. Idempotent; any thread.
+    /// On the loop thread itself (a callback, or the last reference dropped there) it only
+    /// begins: commands are refused from now on, and the teardown runs once the callback has
+    /// returned (queued after the work already queued), its events are delivered, the loop
+    /// quits and the thread ends on its own (no join).
     public func shutdown() {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !loop.isOnLoopThread else {
+            loop.invoke { [engine, loop, hub] in
+                engine.teardown()
+                hub.flush() // the teardown's events, before the streams end
+                loop.quitAndJoin()
+                hub.close()
+            }
+            return
+        }
         loop.invokeAndWait { [engine] in engine.teardown() }
         loop.quitAndJoin()
         hub.close()
-    }
-
-    // MARK: Time observers (any thread)
-
-    /// Calls `block` every `interval` of wall time while playing (with the position), and once
-    /// whenever a seek lands. The block runs on `queue`, or on the loop thread when nil.
-    /// Like AVPlayer's `addPeriodicTimeObserver(forInterval:queue:using:)`.
-    @discardableResult
-    public func addPeriodicTimeObserver(interval: Duration, queue: DispatchQueue? = nil,
-                                        _ block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
-        let observer = TimeObserver(token: nextObserverToken(), kind: .periodic(interval: interval), queue: queue, block: block)
-        command { $0.addObserver(observer) }
-        return observer.token
-    }
-
-    /// Calls `block` with the boundary time each time continuous playback crosses one of
-    /// `times` (in the direction of playback; checked every 20 ms). A seek that jumps over a
-    /// boundary does not fire it; playing through it again after seeking back does.
-    /// Like AVPlayer's `addBoundaryTimeObserver(forTimes:queue:using:)`.
-    @discardableResult
-    public func addBoundaryTimeObserver(times: [MediaTime], queue: DispatchQueue? = nil,
-                                        _ block: @escaping @Sendable (MediaTime) -> Void) -> TimeObserverToken {
-        let observer = TimeObserver(token: nextObserverToken(), kind: .boundary(times: times.sorted()), queue: queue, block: block)
-        command { $0.addObserver(observer) }
-        return observer.token
-    }
-
-    /// Removes an observer; its block is not called after the removal has run on the loop
-    /// thread (for a queue-less observer: after this call returns when called on the loop).
-    public func removeTimeObserver(_ token: TimeObserverToken) {
-        command { $0.removeObserver(token) }
-    }
-
-    private func nextObserverToken() -> TimeObserverToken {
-        TimeObserverToken(id: observerCounter.add(1, ordering: .relaxed).newValue)
-    }
-
-    // MARK: Getters (any thread, from the snapshot)
-
-    /// A consistent copy of everything the getters know.
-    public var snapshot: PlayerSnapshot { hub.snapshot }
-    /// The explicit player state.
-    public var state: PlayerState { hub.snapshot.state }
-    /// The last known position.
-    public var position: MediaTime? { hub.snapshot.position }
-    /// The duration, when known.
-    public var duration: MediaTime? { hub.snapshot.duration }
-    /// The video display size, if any.
-    public var mediaSize: VideoSize? { hub.snapshot.mediaSize }
-    /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()``).
-    public var statistics: PlayerStatistics { hub.statistics }
-
-    /// The position right now, from a pipeline query (`gst_element_query_position`) on the
-    /// loop thread — fresher than ``position``, which is the last tick. Waits for the loop
-    /// (runs inline when called on it); nil when nothing is loaded or the player is shut down.
-    public func currentPosition() -> MediaTime? {
-        guard !isShutDown.load(ordering: .acquiring) else { return nil }
-        let result = Mutex<MediaTime?>(nil)
-        loop.invokeAndWait { [engine] in
-            let position = engine.playback.inputs.prerolled ? engine.pipeline?.queryPosition() : nil
-            result.withLock { $0 = position }
-        }
-        return result.withLock { $0 }
-    }
-
-    /// Collects fresh statistics on the loop thread and returns them (waits for the loop;
-    /// do not call while holding a lock the delegate needs).
-    public func refreshStatistics() -> PlayerStatistics {
-        guard !isShutDown.load(ordering: .acquiring) else { return hub.statistics }
-        loop.invokeAndWait { [engine] in engine.collectStatistics(publish: false) }
-        return hub.statistics
     }
 
     /// The GStreamer version in use, e.g. "GStreamer 1.22.0" (`gst_version_string`).
@@ -253,9 +209,10 @@ public final class Player: Sendable {
     }
 
     /// Runs `body` on the loop thread with the feature of type `type` and the core's context, and
-    /// waits for it (`g_main_context_invoke`; inline when already on the loop thread, like
-    /// ``currentPosition()``). False, without running it, when the player has no such feature or
-    /// is shut down. For a feature's blocking getters (a snapshot for callers that cannot `await`).
+    /// waits for it (an idle source and a semaphore). False, without running it, when the player
+    /// has no such feature or is shut down, and on the loop thread itself, which cannot wait for
+    /// itself (nothing re-enters the engine: the caller answers from the snapshot, like
+    /// ``currentPosition()``). For a feature's blocking getters (a snapshot for callers that cannot `await`).
     @discardableResult
     public func withFeatureAndWait<Feature: PlayerFeature>(_ type: Feature.Type,
                                                            _ body: @escaping (Feature, FeatureContext) -> Void) -> Bool {
@@ -278,15 +235,20 @@ public final class Player: Sendable {
         return loop.invoke { [engine] in body(engine) }
     }
 
-    /// Runs `body` on the loop thread and waits for it (inline when already there, like
-    /// ``currentPosition()``); false, without running it, once the player is shut down.
+    /// Runs `body` on the loop thread and waits for it; false, without running it, once the
+    /// player is shut down and on the loop thread itself (which cannot wait for itself: the
+    /// caller answers from the snapshot, like ``currentPosition()``).
     func queryAndWait(_ body: @escaping (Engine) -> Void) -> Bool {
         guard !isShutDown.load(ordering: .acquiring) else { return false }
-        loop.invokeAndWait { [engine] in body(engine) }
-        return true
+        return loop.invokeAndWait { [engine] in body(engine) }
     }
 
-    /// Test hook: runs `body` on the loop thread with the engine and waits.
+    /// True on this player's loop thread (a queue-less callback), where nothing may wait for it
+    /// (`g_main_context_is_owner`). For the features' blocking getters, to say why they refused.
+    package var isOnLoopThread: Bool { loop.isOnLoopThread }
+
+    /// Test hook: runs `body` on the loop thread with the engine and waits (not on the loop
+    /// thread itself, where it does nothing).
     func withEngine(_ body: @escaping (Engine) -> Void) {
         loop.invokeAndWait { [engine] in body(engine) }
     }

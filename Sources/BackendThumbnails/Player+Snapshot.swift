@@ -34,12 +34,14 @@ extension Player {
         }
     }
 
-    /// ``snapshot(format:maxSize:)`` for callers that cannot `await`: waits for the loop thread
-    /// (runs inline when called on it, e.g. from a delegate callback), like ``currentPosition()``.
-    /// Same results and errors.
+    /// ``snapshot(format:maxSize:)`` for callers that cannot `await`: blocks until the loop
+    /// thread has taken it, like ``currentPosition()``. Same results and errors; on the loop
+    /// thread itself (a queue-less callback), which cannot wait for itself, it throws `.noFrame`.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {
-        let shutDown = ImageError(kind: .noFrame, message: "the player is shut down or takes no snapshots")
-        let result = Mutex<Result<Image, ImageError>>(.failure(shutDown))
+        let refused = ImageError(kind: .noFrame, message: isOnLoopThread
+                                 ? "snapshotNow() cannot wait on the player's own loop thread (use snapshot())"
+                                 : "the player is shut down or takes no snapshots")
+        let result = Mutex<Result<Image, ImageError>>(.failure(refused))
         _ = withFeatureAndWait(ThumbnailsFeature.self) { feature, context in
             let taken = Result { () throws(ImageError) -> Image in
                 try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize)

@@ -125,7 +125,7 @@ extension PlaybackController {
                                       location: queue.currentIndex.map { name(of: queue.items[$0].uri) })
             return Outcome(data: .status(report.wire), text: [report.text])
         case .stats:
-            let report = StatisticsReport(statistics: player.refreshStatistics())
+            let report = StatisticsReport(statistics: await player.refreshStatistics())
             return Outcome(data: .statistics(report.wire), text: [report.text])
         case .next, .prev, .load:
             return await navigate(command)

@@ -1,6 +1,7 @@
 @testable import BackendCore
 import Backend
 import Foundation
+import ProcessProbe
 import Synchronization
 import TestSupport
 import XCTest
@@ -8,12 +9,17 @@ import XCTest
 /// The engine's contract with its callers: commands are queued (never re-entered from a
 /// callback), events arrive in the order raised, `load(_:startAt:)` and `currentPosition()`.
 final class EngineContractTests: XCTestCase {
-    /// A delegate with no queue that pauses, seeks and loads from inside its callbacks.
+    /// A delegate with no queue that pauses, seeks and loads from inside its callbacks, and
+    /// whose callbacks (events and queue-less time observers alike) call every blocking getter.
     private final class CallingBack: PlayerDelegate, @unchecked Sendable {
         let recorder = EventRecorder()
-        /// Loop thread only (the delegate is called there, one event at a time).
+        /// Loop thread only (the delegate and the observers are called there, one at a time).
         var stateRightAfterPause: PlayerState?
         var nestedCallbacks = 0
+        /// What each callback saw, in the order the callbacks ran: `event <case>` or `observer <kind>`.
+        var calls: [String] = []
+        /// Blocking getters that did not answer from the snapshot (engine code ran inside a callback).
+        var reentries: [String] = []
         private var inCallback = false
         private var pausedOnce = false
         private var seekedOnce = false
@@ -23,8 +29,7 @@ final class EngineContractTests: XCTestCase {
         init(next: String) { self.next = next }
 
         func player(_ player: Player, didReceive event: PlayerEvent) {
-            if inCallback { nestedCallbacks += 1 }
-            inCallback = true
+            enter("event \(String(describing: event).prefix { $0 != "(" })", player)
             defer { inCallback = false }
             recorder.player(player, didReceive: event)
             switch event {
@@ -43,6 +48,30 @@ final class EngineContractTests: XCTestCase {
             default: break
             }
         }
+
+        /// A queue-less time observer's call (loop thread).
+        func observed(_ kind: String, _ player: Player?) {
+            guard let player else { return }
+            enter("observer \(kind)", player)
+            inCallback = false
+        }
+
+        private func enter(_ call: String, _ player: Player) {
+            if inCallback { nestedCallbacks += 1 }
+            inCallback = true
+            calls.append(call)
+            probeBlockingGetters(player, in: call)
+        }
+
+        /// Every getter that waits for the loop, called on the loop: each must answer from the
+        /// snapshot the callback sees, without running engine code (which would change it).
+        private func probeBlockingGetters(_ player: Player, in call: String) {
+            let snapshot = player.snapshot, statistics = player.statistics
+            if player.currentPosition() != snapshot.position { reentries.append("currentPosition() in \(call)") }
+            if player.refreshStatistics() != statistics { reentries.append("refreshStatistics() in \(call)") }
+            if (try? player.snapshotNow(format: .jpeg)) != nil { reentries.append("snapshotNow() in \(call)") }
+            if player.snapshot != snapshot { reentries.append("the snapshot moved in \(call)") }
+        }
     }
 
     func testCommandsFromCallbacksAreQueuedAndEventsKeepTheirOrder() {
@@ -50,13 +79,26 @@ final class EngineContractTests: XCTestCase {
         let player = Player.forTesting(delegate.recorder)
         player.delegate = delegate
         defer { player.shutdown() }
+        player.addPeriodicTimeObserver(interval: .milliseconds(100)) { [weak player] _ in delegate.observed("periodic", player) }
+        player.addBoundaryTimeObserver(times: [MediaTime(seconds: 1), MediaTime(seconds: 3)]) { [weak player] _ in
+            delegate.observed("boundary", player)
+        }
         player.load(TestMedia.vp8)
         delegate.recorder.waitFor("the second item playing", timeout: 20) { events in
             events.filter { if case .uriLoaded = $0 { return true } else { return false } }.count == 2
                 && events.last.map { if case .stateChanged(_, .playing) = $0 { return true } else { return false } } == true
         }
+        player.shutdown() // the loop has ended: `delegate`'s loop-thread state may be read
         XCTAssertEqual(delegate.stateRightAfterPause, .playing, "pause() from a callback must not run inline")
-        XCTAssertEqual(delegate.nestedCallbacks, 0, "no event may be delivered from inside another callback")
+        XCTAssertEqual(delegate.nestedCallbacks, 0, "no event or observer may be called from inside another callback")
+        XCTAssertEqual(delegate.reentries, [], "blocking getters called on the loop thread must not run the engine")
+        // Time observers leave the loop like events: the first call (the preroll landing, raised
+        // after the media info) comes after the delegate heard that media info.
+        let calls = delegate.calls
+        let firstPeriodic = calls.firstIndex(of: "observer periodic"), firstInfo = calls.firstIndex(of: "event mediaInfo")
+        XCTAssertNotNil(firstPeriodic, "the periodic observer was called")
+        XCTAssertTrue(calls.contains("observer boundary"), "the boundary observer was called")
+        XCTAssertLessThan(firstInfo ?? .max, firstPeriodic ?? .min, "observer calls keep their place among events: \(calls.prefix(20))")
         // Every state change starts where the previous one ended: nothing was reordered.
         var last: PlayerState = .idle
         for case .stateChanged(let from, let to) in delegate.recorder.events {
@@ -64,6 +106,33 @@ final class EngineContractTests: XCTestCase {
             last = to
         }
         XCTAssertEqual(delegate.recorder.events.compactMap(\.seekDone).first?.seconds ?? 0, 2, accuracy: 0.1)
+    }
+
+    /// `shutdown()` from a queue-less callback: the teardown runs after the callback returns,
+    /// then the events it raises are delivered and the loop thread ends.
+    func testShutdownFromACallbackTearsDownAfterItReturns() {
+        final class ShuttingDown: PlayerDelegate, @unchecked Sendable {
+            let recorder = EventRecorder()
+            var stateRightAfterShutdown: PlayerState? // loop thread only
+            func player(_ player: Player, didReceive event: PlayerEvent) {
+                recorder.player(player, didReceive: event)
+                guard case .stateChanged(_, .playing) = event, stateRightAfterShutdown == nil else { return }
+                player.shutdown()
+                stateRightAfterShutdown = player.state
+                player.play() // refused: shut down
+            }
+        }
+        let delegate = ShuttingDown()
+        let player = Player.forTesting(delegate.recorder)
+        player.delegate = delegate
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8)
+        delegate.recorder.waitFor("idle after the shutdown") { $0.last == .stateChanged(from: .stopping, to: .idle) }
+        let loop = delegate.recorder.loopThreadID.map(String.init) ?? "?"
+        XCTAssertTrue(eventually { !(ProcessProbe.current.threadIDs?.contains(loop) ?? true) }, "the loop thread \(loop) ended")
+        XCTAssertEqual(delegate.stateRightAfterShutdown, .playing, "shutdown() from a callback must not tear down inline")
+        XCTAssertEqual(Array(delegate.recorder.states().suffix(3)), [.playing, .stopping, .idle])
+        XCTAssertEqual(player.state, .idle)
     }
 
     func testLoadStartingAtAFractionPlaysFromThere() {
@@ -107,6 +176,24 @@ final class EngineContractTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(later, first + MediaTime.milliseconds(300), "the query follows the playhead")
         XCTAssertNil(recorder.events.compactMap(\.position).first(where: { $0 > MediaTime.milliseconds(300) }),
                      "no tick was needed: the hourly tick has not fired")
+    }
+
+    /// The `async` overloads answer like the blocking ones, after the commands issued before them.
+    func testAsyncGettersAnswerFromTheLoopWithoutBlocking() async throws {
+        let player = Player.forTesting { $0.positionInterval = .seconds(3600) }
+        let nothingLoaded = await player.currentPosition()
+        XCTAssertNil(nothingLoaded, "nothing loaded")
+        try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(TestMedia.vp8) }
+        _ = try await player.waitForValue("the seek landed", { $0.seekDone }) { player.seek(to: MediaTime(seconds: 2)) }
+        let statistics = await player.refreshStatistics()
+        XCTAssertEqual(statistics.seekCount, 1, "collected on the loop, after the seek")
+        let afterSeek = await player.currentPosition()
+        XCTAssertGreaterThanOrEqual(afterSeek?.seconds ?? 0, 1.9)
+        player.shutdown()
+        let afterShutdown = await player.currentPosition()
+        XCTAssertNil(afterShutdown)
+        let lastStatistics = await player.refreshStatistics()
+        XCTAssertEqual(lastStatistics, player.statistics, "after shutdown: the last statistics")
     }
 
     /// Issue #16: a negative rate kept from before a load starts from the end, on two formats.

@@ -232,6 +232,27 @@ final class RateVolumeStatisticsTests: XCTestCase {
         XCTAssertEqual(count.load(ordering: .relaxed), after, "no calls after removal")
     }
 
+    /// Removal is at once: calls already queued on the observer's queue but not started are dropped.
+    func testRemovedObserverIsNotCalledFromItsQueueAfterwards() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        let queue = DispatchQueue(label: "observer")
+        let calls = Atomic<Int>(0)
+        let token = player.addPeriodicTimeObserver(interval: .milliseconds(20), queue: queue) { _ in calls.add(1, ordering: .relaxed) }
+        player.load(TestMedia.h264)
+        recorder.waitFor("playing") { recorder.reachedState(.playing)($0) }
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() } // holds the queue: the calls pile up behind it
+        let mark = recorder.count
+        recorder.waitFor("two ticks") { $0.dropFirst(mark).compactMap(\.position).count >= 2 }
+        let before = calls.load(ordering: .relaxed)
+        player.removeTimeObserver(token)
+        gate.signal()
+        queue.sync {} // every call queued so far has run or been dropped
+        XCTAssertEqual(calls.load(ordering: .relaxed), before, "no call started after the removal")
+    }
+
     func testBoundaryCrossingRule() {
         let t = [1.0, 2.0, 3.0].map { MediaTime(seconds: $0) }
         XCTAssertEqual(BoundaryCrossing.crossed(t, from: MediaTime(seconds: 0.9), to: MediaTime(seconds: 1.0)), [t[0]])

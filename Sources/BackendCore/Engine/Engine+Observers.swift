@@ -1,7 +1,8 @@
 import CGStreamer
 
 /// Time observers (loop thread): registration goes to the ``ObserverRegistry``, which asks
-/// the engine for the position while the playhead moves.
+/// the engine for the position while the playhead moves and raises each call into the hub's
+/// outbox, delivered with the events after the handler returns.
 extension Engine {
     func addObserver(_ observer: TimeObserver) {
         preconditionOnLoop()
@@ -9,7 +10,8 @@ extension Engine {
                       playingPosition: { [unowned self] in self.movingPosition(includingEnd: false) },
                       boundaryCheck: { [unowned self] in
                           if let position = self.movingPosition(includingEnd: true) { self.observers.playheadMoved(to: position) }
-                      })
+                      },
+                      deliver: { [hub] observer, time in hub.publish(observer, at: time) })
     }
 
     func removeObserver(_ token: TimeObserverToken) {

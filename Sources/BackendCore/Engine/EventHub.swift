@@ -1,13 +1,18 @@
 import Dispatch
 import Synchronization
 
-/// Delivery of ``PlayerEvent``s and the lock-protected snapshot getters answer from.
+/// The one way out of the loop thread, and the one lock getters read.
 ///
-/// The engine calls ``publish(_:)`` on the loop thread; events wait in an outbox until the
-/// handler that raised them has returned, then ``flush()`` (run by ``MainLoopThread`` after
-/// every dispatch) hands them, in order, to every stream and to the delegate (on the loop
-/// thread or the configured queue). A delegate that calls back into the player only queues
-/// work: the engine is never re-entered mid-handler.
+/// **Delivery.** The engine raises ``PlayerEvent``s (``publish(_:)``) and time-observer calls
+/// (``publish(_:at:)``) on the loop thread; both wait in one outbox until the handler that
+/// raised them has returned, then ``flush()`` (run by ``MainLoopThread`` after every dispatch)
+/// hands them out in the order raised: events to every stream and to the delegate, observer
+/// calls to their blocks — on the loop thread, or on the configured queue. A callback that
+/// calls back into the player only queues work or reads this hub: the engine is never
+/// re-entered mid-handler.
+///
+/// **Getters.** The ``PlayerSnapshot`` and the last ``PlayerStatistics`` live behind one
+/// Mutex, so getters read them at one moment.
 final class EventHub: Sendable {
     private struct Listeners {
         weak var delegate: (any PlayerDelegate)?
@@ -15,15 +20,39 @@ final class EventHub: Sendable {
         var streams: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
         var nextStreamID: UInt64 = 0
         var closed = false
+        /// Time observers registered and not removed: only their calls are made.
+        var timeObservers: Set<TimeObserverToken> = []
+        var lastObserverID: UInt64 = 0
+    }
+
+    /// What leaves the loop thread.
+    private enum Delivery {
+        case event(PlayerEvent)
+        case time(TimeObserver, MediaTime)
+
+        var isEvent: Bool { if case .event = self { return true } else { return false } }
     }
 
     private struct Outbox {
-        var events: [PlayerEvent] = []
+        var items: [Delivery] = []
         var flushing = false
         /// Set by ``startDelivery()``: nothing is delivered before the engine has started.
         var started = false
-        /// A delegate or stream has listened once: from then on nothing is held for later ones.
+        /// A delegate or stream has listened once: from then on no event is held for later ones.
         var hadListener = false
+
+        /// The next item to hand out: the first one, or — while events are held for a first
+        /// listener — the first observer call (observers wait for nobody).
+        mutating func next(eventsOpen: Bool) -> Delivery? {
+            guard let index = eventsOpen ? items.indices.first : items.firstIndex(where: { !$0.isEvent }) else { return nil }
+            return items.remove(at: index)
+        }
+    }
+
+    /// What the getters read, under one lock.
+    private struct Readings {
+        var snapshot = PlayerSnapshot()
+        var statistics = PlayerStatistics()
     }
 
     /// Events kept while nobody listens yet (the oldest are dropped beyond this).
@@ -31,8 +60,7 @@ final class EventHub: Sendable {
 
     private let listeners = Mutex(Listeners())
     private let outbox = Mutex(Outbox())
-    private let snapshotState = Mutex(PlayerSnapshot())
-    private let statisticsState = Mutex(PlayerStatistics())
+    private let readings = Mutex(Readings())
     private let delegateQueue: DispatchQueue?
 
     init(delegateQueue: DispatchQueue?) { self.delegateQueue = delegateQueue }
@@ -48,14 +76,19 @@ final class EventHub: Sendable {
     /// only to report are skipped when nobody listens.
     var hasListeners: Bool { listeners.withLock { $0.delegate != nil || !$0.streams.isEmpty } }
 
+    // MARK: Getters (one lock)
+
     /// The current snapshot (any thread).
-    var snapshot: PlayerSnapshot { snapshotState.withLock { $0 } }
+    var snapshot: PlayerSnapshot { readings.withLock { $0.snapshot } }
     /// Mutates the snapshot (loop thread).
-    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { snapshotState.withLock { body(&$0) } }
+    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { readings.withLock { body(&$0.snapshot) } }
 
     /// The last statistics (any thread).
-    var statistics: PlayerStatistics { statisticsState.withLock { $0 } }
-    func storeStatistics(_ stats: PlayerStatistics) { statisticsState.withLock { $0 = stats } }
+    var statistics: PlayerStatistics { readings.withLock { $0.statistics } }
+    /// Stores fresh statistics (loop thread).
+    func storeStatistics(_ stats: PlayerStatistics) { readings.withLock { $0.statistics = stats } }
+
+    // MARK: Listeners
 
     /// A new stream of every event published from now on; ends at shutdown.
     func makeStream() -> AsyncStream<PlayerEvent> {
@@ -73,40 +106,67 @@ final class EventHub: Sendable {
         return stream
     }
 
-    /// Queues `event` for delivery after the current handler (loop thread).
-    func publish(_ event: PlayerEvent) {
-        outbox.withLock { box in
-            box.events.append(event)
-            if box.events.count > Self.heldEventLimit { box.events.removeFirst(box.events.count - Self.heldEventLimit) }
+    /// A token for a new time observer, whose calls are let through from now on (any thread).
+    func newObserverToken() -> TimeObserverToken {
+        listeners.withLock { state in
+            state.lastObserverID += 1
+            let token = TimeObserverToken(id: state.lastObserverID)
+            state.timeObservers.insert(token)
+            return token
         }
     }
 
-    /// Opens delivery with `first` ahead of everything raised so far (loop thread, once, when
-    /// the engine starts).
+    /// Stops the observer `token`'s calls at once (any thread): a call still in the outbox, or
+    /// queued on the observer's queue but not started, is dropped.
+    func deactivate(_ token: TimeObserverToken) { _ = listeners.withLock { $0.timeObservers.remove(token) } }
+
+    private func isActive(_ token: TimeObserverToken) -> Bool { listeners.withLock { $0.timeObservers.contains(token) } }
+
+    // MARK: Outbox (loop thread)
+
+    /// Queues `event` for delivery after the current handler.
+    func publish(_ event: PlayerEvent) {
+        outbox.withLock { box in
+            box.items.append(.event(event))
+            if box.items.count > Self.heldEventLimit, let oldest = box.items.firstIndex(where: \.isEvent) {
+                box.items.remove(at: oldest)
+            }
+        }
+    }
+
+    /// Queues a call of `observer`'s block with `time`, in order with the events.
+    func publish(_ observer: TimeObserver, at time: MediaTime) {
+        outbox.withLock { $0.items.append(.time(observer, time)) }
+    }
+
+    /// Opens delivery with `first` ahead of everything raised so far (once, when the engine starts).
     func startDelivery(with first: PlayerEvent) {
         outbox.withLock { box in
-            box.events.insert(first, at: 0)
+            box.items.insert(.event(first), at: 0)
             box.started = true
         }
     }
 
-    /// Delivers the queued events in order (loop thread). Events raised while delivering (a
-    /// delegate that shuts the player down, say) are delivered by the same call, after them.
-    /// Nothing is delivered before ``startDelivery()``. Until the player has had a first
-    /// listener (a delegate or a stream) events are held, so that listener gets everything from
-    /// ``PlayerEvent/initialized`` on; afterwards an event nobody listens to is dropped.
+    /// Hands out what the outbox holds, in order. Whatever the callbacks cause to be raised
+    /// meanwhile (a delegate that shuts the player down, say) is handed out by the same call,
+    /// after it. Nothing goes out before ``startDelivery(with:)``. Until the player has had a
+    /// first listener (a delegate or a stream) events are held, so that listener gets
+    /// everything from ``PlayerEvent/initialized`` on; afterwards an event nobody listens to is
+    /// dropped. Observer calls are never held.
     func flush() {
         let listening = listeners.withLock { $0.player != nil && ($0.delegate != nil || !$0.streams.isEmpty) }
-        let mayFlush = outbox.withLock { box -> Bool in
-            guard box.started, !box.flushing else { return false }
+        let eventsOpen = outbox.withLock { box -> Bool? in
+            guard box.started, !box.flushing else { return nil }
             if listening { box.hadListener = true }
-            guard box.hadListener else { return false }
             box.flushing = true
-            return true
+            return box.hadListener
         }
-        guard mayFlush else { return }
-        while let event = outbox.withLock({ $0.events.isEmpty ? nil : $0.events.removeFirst() }) {
-            deliver(event)
+        guard let eventsOpen else { return }
+        while let item = outbox.withLock({ $0.next(eventsOpen: eventsOpen) }) {
+            switch item {
+            case .event(let event): deliver(event)
+            case .time(let observer, let time): call(observer, at: time)
+            }
         }
         outbox.withLock { $0.flushing = false }
     }
@@ -122,10 +182,22 @@ final class EventHub: Sendable {
         }
     }
 
-    /// Ends every stream; later ``makeStream()`` calls return finished streams.
+    /// Calls the block on the observer's queue, or here (loop thread) when it has none; not
+    /// once the observer is removed, even when the call was already queued.
+    private func call(_ observer: TimeObserver, at time: MediaTime) {
+        guard isActive(observer.token) else { return }
+        if let queue = observer.queue {
+            queue.async { [self] in if isActive(observer.token) { observer.block(time) } }
+        } else {
+            observer.block(time)
+        }
+    }
+
+    /// Ends every stream and every observer; later ``makeStream()`` calls return finished streams.
     func close() {
         let streams = listeners.withLock { state -> [AsyncStream<PlayerEvent>.Continuation] in
             state.closed = true
+            state.timeObservers.removeAll()
             defer { state.streams.removeAll() }
             return Array(state.streams.values)
         }

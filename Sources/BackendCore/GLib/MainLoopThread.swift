@@ -41,6 +41,9 @@ final class MainLoopThread: @unchecked Sendable {
             return 0
         }, signal.retainedPointer, callbackBoxRelease)
         g_main_loop_run(loop)
+        // Quit from this thread (a shutdown begun in a callback): nobody joins to drain, so run
+        // what was queued before `closed` was set here, so nobody waits on it forever.
+        while g_main_context_iteration(context, 0) != 0 {}
         g_main_context_pop_thread_default(context)
     }
 
@@ -72,14 +75,18 @@ final class MainLoopThread: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the loop thread and waits for it. On the loop thread itself it runs
-    /// inline (meant for read-only queries such as a position query; it publishes nothing).
-    /// Returns at once without running it when the loop is already shut down.
-    func invokeAndWait(_ work: @escaping () -> Void) {
-        if isOnLoopThread { work(); return }
+    /// Runs `work` on the loop thread and waits for it (``invoke(_:)``, then a semaphore);
+    /// true once it has run. Refused — false at once, `work` never runs — on the loop thread
+    /// itself (it cannot wait for itself, and running `work` inline would re-enter whatever
+    /// handler is running) and once the loop is shut down. Callers on the loop thread answer
+    /// from what they already have instead.
+    @discardableResult
+    func invokeAndWait(_ work: @escaping () -> Void) -> Bool {
+        guard !isOnLoopThread else { return false }
         let done = DispatchSemaphore(value: 0)
-        guard invoke({ work(); done.signal() }) else { return }
+        guard invoke({ work(); done.signal() }) else { return false }
         done.wait()
+        return true
     }
 
     /// A repeating (or one-shot, when `body` returns false) timer on this context

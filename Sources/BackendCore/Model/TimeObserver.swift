@@ -5,7 +5,9 @@ public struct TimeObserverToken: Hashable, Sendable {
     let id: UInt64
 }
 
-/// A time observer as registered (any thread); evaluated on the loop thread.
+/// A time observer as registered (any thread); evaluated on the loop thread, where the
+/// ``ObserverRegistry`` raises its calls into the ``EventHub``'s outbox like events: the block
+/// runs after the handler that raised the call has returned, in order with the events.
 struct TimeObserver: Sendable {
     enum Kind: Sendable {
         /// Every `interval` while playing, and once whenever a seek lands.
@@ -17,12 +19,8 @@ struct TimeObserver: Sendable {
     let token: TimeObserverToken
     let kind: Kind
     let queue: DispatchQueue?
+    /// Called by ``EventHub/flush()``: on `queue`, or on the loop thread when it is nil.
     let block: @Sendable (MediaTime) -> Void
-
-    /// Calls the block on its queue, or inline (loop thread) when none was given.
-    func fire(_ time: MediaTime) {
-        if let queue { queue.async { block(time) } } else { block(time) }
-    }
 }
 
 /// The crossing rule for boundary observers (pure): a boundary fires when continuous playback

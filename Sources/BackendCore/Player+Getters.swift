@@ -1,0 +1,69 @@
+import Synchronization
+
+/// The getters (any thread). The plain ones read the snapshot (one lock, shared with the
+/// statistics and the features' sections) without waiting; `currentPosition()` and
+/// `refreshStatistics()` ask the loop thread — blocking, or `async` — except on the loop
+/// thread itself, where they answer from the snapshot (see ``Player``: nothing re-enters).
+extension Player {
+    /// A consistent copy of everything the getters know.
+    public var snapshot: PlayerSnapshot { hub.snapshot }
+    /// The explicit player state.
+    public var state: PlayerState { hub.snapshot.state }
+    /// The last known position.
+    public var position: MediaTime? { hub.snapshot.position }
+    /// The duration, when known.
+    public var duration: MediaTime? { hub.snapshot.duration }
+    /// The video display size, if any.
+    public var mediaSize: VideoSize? { hub.snapshot.mediaSize }
+    /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()``),
+    /// read under the snapshot's lock.
+    public var statistics: PlayerStatistics { hub.statistics }
+
+    /// The position right now, from a pipeline query (`gst_element_query_position`) on the
+    /// loop thread — fresher than ``position``, which is the last tick. Blocks the calling
+    /// thread until the loop has run the commands issued before it; on the loop thread itself
+    /// it cannot wait and returns ``position``. Nil when nothing is loaded or the player is shut down.
+    public func currentPosition() -> MediaTime? {
+        let result = Mutex<MediaTime?>(nil)
+        let ran = queryAndWait { engine in
+            let position = Player.livePosition(engine)
+            result.withLock { $0 = position }
+        }
+        if ran { return result.withLock { $0 } }
+        return isOnLoopThread ? hub.snapshot.position : nil
+    }
+
+    /// ``currentPosition()`` without blocking a thread: suspends until the loop has answered
+    /// (queued after the commands issued before it). Nil when nothing is loaded or the player is shut down.
+    public func currentPosition() async -> MediaTime? {
+        await withCheckedContinuation { continuation in
+            let queued = query { engine in continuation.resume(returning: Player.livePosition(engine)) }
+            if !queued { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// Collects fresh statistics on the loop thread and returns them. Blocks the calling thread
+    /// until the loop has run (do not call while holding a lock a callback needs); on the loop
+    /// thread itself it cannot wait and returns ``statistics``; after shutdown, the last ones.
+    public func refreshStatistics() -> PlayerStatistics {
+        _ = queryAndWait { $0.collectStatistics(publish: false) }
+        return hub.statistics
+    }
+
+    /// ``refreshStatistics()`` without blocking a thread: suspends until the loop has collected
+    /// them (queued after the commands issued before it). After shutdown, the last ones.
+    public func refreshStatistics() async -> PlayerStatistics {
+        await withCheckedContinuation { continuation in
+            let queued = query { [hub] engine in
+                engine.collectStatistics(publish: false)
+                continuation.resume(returning: hub.statistics)
+            }
+            if !queued { continuation.resume(returning: hub.statistics) }
+        }
+    }
+
+    /// The pipeline's position once prerolled (loop thread).
+    private static func livePosition(_ engine: Engine) -> MediaTime? {
+        engine.playback.inputs.prerolled ? engine.pipeline?.queryPosition() : nil
+    }
+}
