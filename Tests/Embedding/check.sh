@@ -20,9 +20,16 @@ cmp -s ReadmeExample/main.swift.new ReadmeExample/main.swift 2>/dev/null \
     || mv ReadmeExample/main.swift.new ReadmeExample/main.swift
 rm -f ReadmeExample/main.swift.new
 
+# SwiftPM does not re-plan a path dependency whose files moved (only its contents changed): when
+# the parent package's list of source files changes, drop the cached build plan (not the objects).
+fingerprint=$(cd ../.. && find Sources Modules Package.swift -type f | LC_ALL=C sort | cksum)
+if [ "$(cat .build/parent-files 2>/dev/null)" != "$fingerprint" ]; then
+    rm -f .build/debug.yaml .build/*/debug/description.json
+fi
 if ! out=$("$SWIFT" build 2>&1); then
     echo "$out" | grep -vE "prohibited flag" ; echo "check-embedding: the embedding package did not build"; exit 1
 fi
+mkdir -p .build && echo "$fingerprint" > .build/parent-files
 bin=$("$SWIFT" build --show-bin-path)
 for product in CoreOnly ReadmeExample; do
     [ -x "$bin/$product" ] || { echo "check-embedding: $product did not build"; exit 1; }
