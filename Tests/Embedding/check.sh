@@ -35,12 +35,17 @@ for product in CoreOnly ReadmeExample; do
     [ -x "$bin/$product" ] || { echo "check-embedding: $product did not build"; exit 1; }
 done
 
-if ldd "$bin/CoreOnly" | grep -q 'libX11\.so'; then
-    echo "check-embedding: CoreOnly (product BackendCore) links libX11:"; ldd "$bin/CoreOnly" | grep libX11; exit 1
+# ldd's output is read whole first: `ldd | grep -q` under pipefail fails when grep stops early.
+core_libraries=$(ldd "$bin/CoreOnly")
+example_libraries=$(ldd "$bin/ReadmeExample")
+if grep -q 'libX11\.so' <<<"$core_libraries"; then
+    echo "check-embedding: CoreOnly (product BackendCore) links libX11:"; grep libX11 <<<"$core_libraries"; exit 1
 fi
-if ! ldd "$bin/ReadmeExample" | grep -q 'libX11\.so'; then
+if ! grep -q 'libX11\.so' <<<"$example_libraries"; then
     echo "check-embedding: ReadmeExample (product Backend) links no libX11: the ldd check proves nothing"; exit 1
 fi
 # The playback-only program really plays: it prerolls a fixture headless and reports its duration.
-timeout 60 "$bin/CoreOnly" ../../Fixtures/h264-aac-10s.mp4 | tee /dev/stderr | grep -q '^duration: '
+played=$(timeout 60 "$bin/CoreOnly" ../../Fixtures/h264-aac-10s.mp4)
+echo "$played" >&2
+grep -q '^duration: ' <<<"$played" || { echo "check-embedding: CoreOnly reported no duration"; exit 1; }
 echo "check-embedding: CoreOnly links no libX11 and plays; the README example builds unchanged against Backend"
