@@ -42,6 +42,8 @@ final class Engine: @unchecked Sendable {
     let cacheDownload = CacheDownload()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
+    /// The current ``LoadID`` and the callers waiting for a load's or a seek's result.
+    var results = CommandResults()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
     let features: [any PlayerFeature]
     /// What the features may see and do (made once, on first use).
@@ -110,6 +112,7 @@ final class Engine: @unchecked Sendable {
         cacheFinish(final: true)
         featuresFinished()
         teardownFeatures()
+        closeResults()
         timers.cancelAll()
         observers.removeAll()
         pipeline.teardown()
@@ -155,6 +158,7 @@ final class Engine: @unchecked Sendable {
         hub.updateSnapshot { $0.lastError = error }
         updateState()
         publish(.error(error))
+        failPendingResults(error)
     }
 
     // MARK: Position and duration
@@ -210,7 +214,7 @@ final class Engine: @unchecked Sendable {
     /// Queues an event; the hub delivers it after the current handler returns.
     func publish(_ event: PlayerEvent) {
         featuresObserve(event)
-        hub.publish(event)
+        hub.publish(event, loadID: results.currentLoad)
     }
 
     /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).

@@ -9,16 +9,36 @@ import Synchronization
 /// thread or the configured queue). A delegate that calls back into the player only queues
 /// work: the engine is never re-entered mid-handler.
 final class EventHub: Sendable {
+    /// One open stream: of plain events (``Player/events``) or of records (``Player/records``).
+    private enum Stream {
+        case events(AsyncStream<PlayerEvent>.Continuation)
+        case records(AsyncStream<PlayerEventRecord>.Continuation)
+
+        func yield(_ record: PlayerEventRecord) {
+            switch self {
+            case .events(let continuation): continuation.yield(record.event)
+            case .records(let continuation): continuation.yield(record)
+            }
+        }
+
+        func finish() {
+            switch self {
+            case .events(let continuation): continuation.finish()
+            case .records(let continuation): continuation.finish()
+            }
+        }
+    }
+
     private struct Listeners {
         weak var delegate: (any PlayerDelegate)?
         weak var player: Player?
-        var streams: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var streams: [UInt64: Stream] = [:]
         var nextStreamID: UInt64 = 0
         var closed = false
     }
 
     private struct Outbox {
-        var events: [PlayerEvent] = []
+        var events: [PlayerEventRecord] = []
         var flushing = false
         /// Set by ``startDelivery()``: nothing is delivered before the engine has started.
         var started = false
@@ -58,12 +78,17 @@ final class EventHub: Sendable {
     func storeStatistics(_ stats: PlayerStatistics) { statisticsState.withLock { $0 = stats } }
 
     /// A new stream of every event published from now on; ends at shutdown.
-    func makeStream() -> AsyncStream<PlayerEvent> {
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    func makeStream() -> AsyncStream<PlayerEvent> { makeStream(Stream.events) }
+
+    /// A new stream of every event with its load identity, from now on; ends at shutdown.
+    func makeRecordStream() -> AsyncStream<PlayerEventRecord> { makeStream(Stream.records) }
+
+    private func makeStream<Element>(_ wrap: (AsyncStream<Element>.Continuation) -> Stream) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let id: UInt64? = listeners.withLock { state in
             if state.closed { return nil }
             state.nextStreamID += 1
-            state.streams[state.nextStreamID] = continuation
+            state.streams[state.nextStreamID] = wrap(continuation)
             return state.nextStreamID
         }
         guard let id else { continuation.finish(); return stream }
@@ -73,10 +98,11 @@ final class EventHub: Sendable {
         return stream
     }
 
-    /// Queues `event` for delivery after the current handler (loop thread).
-    func publish(_ event: PlayerEvent) {
+    /// Queues `event`, raised while `loadID` was current, for delivery after the current handler
+    /// (loop thread).
+    func publish(_ event: PlayerEvent, loadID: LoadID?) {
         outbox.withLock { box in
-            box.events.append(event)
+            box.events.append(PlayerEventRecord(loadID: loadID, event: event))
             if box.events.count > Self.heldEventLimit { box.events.removeFirst(box.events.count - Self.heldEventLimit) }
         }
     }
@@ -85,7 +111,7 @@ final class EventHub: Sendable {
     /// the engine starts).
     func startDelivery(with first: PlayerEvent) {
         outbox.withLock { box in
-            box.events.insert(first, at: 0)
+            box.events.insert(PlayerEventRecord(loadID: nil, event: first), at: 0)
             box.started = true
         }
     }
@@ -111,7 +137,7 @@ final class EventHub: Sendable {
         outbox.withLock { $0.flushing = false }
     }
 
-    private func deliver(_ event: PlayerEvent) {
+    private func deliver(_ event: PlayerEventRecord) {
         let (delegate, player, streams) = listeners.withLock { ($0.delegate, $0.player, Array($0.streams.values)) }
         for stream in streams { stream.yield(event) }
         guard let delegate, let player else { return }
@@ -124,7 +150,7 @@ final class EventHub: Sendable {
 
     /// Ends every stream; later ``makeStream()`` calls return finished streams.
     func close() {
-        let streams = listeners.withLock { state -> [AsyncStream<PlayerEvent>.Continuation] in
+        let streams = listeners.withLock { state -> [Stream] in
             state.closed = true
             defer { state.streams.removeAll() }
             return Array(state.streams.values)
