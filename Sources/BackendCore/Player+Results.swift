@@ -87,7 +87,7 @@ extension Player {
     /// resolves (``PendingReply``: also when the command never runs).
     private func reply<Value: Sendable>(_ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PlayerError>, Never>) in
-            let reply = PendingReply(continuation)
+            let reply = PendingReply<Value> { continuation.resume(returning: $0) }
             if !query({ engine in body(engine, reply) }) { reply.resolve(.failure(.shutDown)) }
         }
         return try result.get()

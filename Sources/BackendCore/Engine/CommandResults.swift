@@ -1,25 +1,26 @@
 import Synchronization
 
 /// One caller waiting for the result of a command (``Player/seekAsync(to:mode:)``,
-/// ``Player/loadAsync(_:startAt:)``, ``Player/statistics()``…): it resumes the caller's
-/// continuation exactly once. A reply dropped unresolved — its command never ran because the loop
-/// quit first — resumes with ``PlayerError/shutDown`` in `deinit`, so no continuation leaks.
+/// ``Player/loadAsync(_:startAt:)``, ``Player/statistics()``…): calls its completion exactly once
+/// (for `async` callers, one that resumes their continuation). A reply dropped unresolved — its
+/// command never ran because the loop quit first — completes with ``PlayerError/shutDown`` in
+/// `deinit`, so no continuation leaks.
 ///
-/// **Thread:** made on the caller's thread, resolved on the loop thread (any thread is safe).
+/// **Thread:** made on the caller's thread, resolved on the loop thread (any thread is safe; the
+/// completion runs on the resolving thread and must not block).
 final class PendingReply<Value: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Result<Value, PlayerError>, Never>?>
+    typealias Completion = @Sendable (Result<Value, PlayerError>) -> Void
+    private let completion: Mutex<Completion?>
 
-    init(_ continuation: CheckedContinuation<Result<Value, PlayerError>, Never>) {
-        self.continuation = Mutex(continuation)
-    }
+    init(_ completion: @escaping Completion) { self.completion = Mutex(completion) }
 
-    /// Resumes the caller with `result`; later calls do nothing.
+    /// Completes with `result`; later calls do nothing.
     func resolve(_ result: Result<Value, PlayerError>) {
-        let waiting = continuation.withLock { slot -> CheckedContinuation<Result<Value, PlayerError>, Never>? in
+        let waiting = completion.withLock { slot -> Completion? in
             defer { slot = nil }
             return slot
         }
-        waiting?.resume(returning: result)
+        waiting?(result)
     }
 
     deinit { resolve(.failure(.shutDown)) }
