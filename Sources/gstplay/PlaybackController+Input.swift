@@ -22,7 +22,7 @@ extension PlaybackController {
     }
 
     /// One line from the console (text or, in `--json` mode, JSON or text).
-    func handle(line: String) {
+    func handle(line: String) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if settings.json {
             let request = JSONProtocol.parseRequest(line)
@@ -30,7 +30,7 @@ extension PlaybackController {
             case .failure(let error):
                 output.out(Reply(id: request.id, error: error.message).line)
             case .success(let command):
-                let outcome = execute(command)
+                let outcome = await execute(command)
                 output.out(Reply(id: request.id, error: outcome.error, data: outcome.data).line)
             }
         } else {
@@ -38,7 +38,7 @@ extension PlaybackController {
             case .failure(let error):
                 output.err("error: \(error.message)")
             case .success(let command):
-                let outcome = execute(command)
+                let outcome = await execute(command)
                 if let error = outcome.error { output.err("error: \(error)") }
                 if !outcome.text.isEmpty { output.out(lines: outcome.text) }
             }
@@ -55,27 +55,28 @@ extension PlaybackController {
         }
     }
 
-    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``).
-    func handle(key: Key) {
+    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``). Seeks from keys
+    /// do not wait for their landing: held keys are coalesced by the player's seek throttle.
+    func handle(key: Key) async {
         guard let action = KeyAction.action(for: key) else { return }
         let outcome: Outcome
         switch action {
-        case .togglePause: outcome = execute(.toggle)
-        case .seek(let seconds): outcome = execute(.seek(.relative(MediaTime(seconds: seconds))))
+        case .togglePause: outcome = await execute(.toggle)
+        case .seek(let seconds): outcome = await seek(.relative(MediaTime(seconds: seconds)), awaitingLanding: false)
         case .volume(let step):
             let cubic = min(max(VolumeScale.cubic(fromLinear: VolumeScale.step(linear: requested.linearVolume, by: step)), 0), 1)
-            outcome = execute(.volume((cubic * 100 * 10).rounded() / 10))
+            outcome = await execute(.volume((cubic * 100 * 10).rounded() / 10))
         case .rate(let step):
-            outcome = execute(.rate(KeyAction.steppedRate(from: requested.rate, by: step)))
-        case .toggleMute: outcome = execute(.mute(nil))
-        case .next: outcome = execute(.next)
-        case .previous: outcome = execute(.prev)
+            outcome = await execute(.rate(KeyAction.steppedRate(from: requested.rate, by: step)))
+        case .toggleMute: outcome = await execute(.mute(nil))
+        case .next: outcome = await execute(.next)
+        case .previous: outcome = await execute(.prev)
         case .help: outcome = Outcome(text: ["Keys:"] + HelpText.keys)
-        case .quit: outcome = execute(.quit)
+        case .quit: outcome = await execute(.quit)
         case .toggleFullscreen:
             player.toggleFullscreen()
             outcome = Outcome(text: [])
-        case .snapshot: outcome = execute(.snapshot(nil))
+        case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
@@ -84,26 +85,16 @@ extension PlaybackController {
 
     // MARK: Commands
 
-    /// Runs one command.
-    func execute(_ command: ConsoleCommand) -> Outcome {
+    /// Runs one command; `seek` and the commands that read fresh values from the loop thread
+    /// (`stats`, `snapshot`) await their results.
+    func execute(_ command: ConsoleCommand) async -> Outcome {
         switch command {
         case .play: player.play()
         case .pause: player.pause()
         case .toggle: player.togglePause()
         case .stop: player.stop()
         case .seek(let target):
-            let snapshot = player.snapshot
-            guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
-                return .failure("seek: nothing is playing")
-            }
-            if snapshot.isLive { return .failure("seek: a live stream cannot seek") }
-            switch target {
-            case .absolute(let time): player.seek(to: time)
-            case .relative(let offset): player.seek(by: offset)
-            case .fraction(let fraction):
-                guard snapshot.duration != nil else { return .failure("seek: the duration is not known (yet)") }
-                player.seek(toFraction: fraction)
-            }
+            return await seek(target, awaitingLanding: true)
         case .rate(let rate):
             do {
                 try player.setRate(rate)
@@ -125,7 +116,7 @@ extension PlaybackController {
                                       location: queue.currentIndex.map { name(of: queue.items[$0].uri) })
             return Outcome(data: .status(report.wire), text: [report.text])
         case .stats:
-            let report = StatisticsReport(statistics: player.refreshStatistics())
+            let report = StatisticsReport(statistics: await player.statistics())
             return Outcome(data: .statistics(report.wire), text: [report.text])
         case .next, .prev, .load:
             return navigate(command)
@@ -139,10 +130,42 @@ extension PlaybackController {
         case .variants, .variant:
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
-            return snapshot(to: path)
+            return await snapshot(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
         }
         return .success
+    }
+
+    /// `seek`: refused when nothing plays, for a live stream, and for a fraction while the
+    /// duration is unknown. With `awaitingLanding` (console and JSON lines) the reply waits for the
+    /// Backend's ``Player/seekAsync(to:mode:)`` and carries the position the seek landed at; keys
+    /// only ask (``Player/seek(to:mode:)``).
+    func seek(_ target: SeekArgument, awaitingLanding: Bool) async -> Outcome {
+        let snapshot = player.snapshot
+        guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
+            return .failure("seek: nothing is playing")
+        }
+        if snapshot.isLive { return .failure("seek: a live stream cannot seek") }
+        if case .fraction = target, snapshot.duration == nil { return .failure("seek: the duration is not known (yet)") }
+        guard awaitingLanding else {
+            switch target {
+            case .absolute(let time): player.seek(to: time)
+            case .relative(let offset): player.seek(by: offset)
+            case .fraction(let fraction): player.seek(toFraction: fraction)
+            }
+            return .success
+        }
+        do {
+            let landed: MediaTime
+            switch target {
+            case .absolute(let time): landed = try await player.seekAsync(to: time)
+            case .relative(let offset): landed = try await player.seekAsync(by: offset)
+            case .fraction(let fraction): landed = try await player.seekAsync(toFraction: fraction)
+            }
+            return Outcome(data: .seek(WireSeek(position: Seconds(landed))))
+        } catch {
+            return .failure("seek: \(error.message)")
+        }
     }
 }

@@ -91,7 +91,8 @@ actor PlaybackController {
         self.names = setup.names
         self.settings = settings
         self.output = output
-        self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
+        self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
+                                      snapshot: { [player] in player.snapshot })
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
@@ -107,27 +108,28 @@ actor PlaybackController {
         start()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
-            handle(input)
+            await handle(input)
         }
-        saveResumeAtExit()
+        await saveResumeAtExit()
         stopInput()
         output.closeStatus()
         player.shutdown()
         while let input = await inputs.next() {
-            if case .event(let event) = input { reportLate(event) }
+            if case .event(let record) = input { reportLate(record.event, loadID: record.loadID) }
             if case .eventsEnded = input { break }
         }
         return finalExitCode
     }
 
-    /// One input (on the actor).
-    func handle(_ input: CLIInput) {
+    /// One input (on the actor). A console line's command may wait for its result (a seek for
+    /// its landing) before the next input is taken.
+    func handle(_ input: CLIInput) async {
         switch input {
-        case .event(let event): handle(event)
+        case .event(let record): await handle(record.event, loadID: record.loadID)
         case .eventsEnded: finish(exitCodeNow)                  // only at shutdown; never wait for more
-        case .line(let line): handle(line: line)
+        case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): lineTooLong(limit: limit)
-        case .key(let key): handle(key: key)
+        case .key(let key): await handle(key: key)
         case .inputEnded:                                         // playback goes on to the end
             inputEnded = true
             if player.queue.items.isEmpty && !loadRequested { finish(exitCodeNow) }
@@ -185,7 +187,7 @@ actor PlaybackController {
     /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
     /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
     /// protocol promises one per item; the Backend reports only the end of the whole queue.
-    private func report(_ event: PlayerEvent) {
+    private func report(_ event: PlayerEvent, loadID: LoadID?) {
         switch event {
         case .itemChanged(let index, let reason):
             if reason == .ended, let ended = eventsItem {
@@ -206,7 +208,7 @@ actor PlaybackController {
         default:
             break
         }
-        reporter.report(event, item: eventsItem)
+        reporter.report(event, item: eventsItem, loadID: loadID)
         if case .uriLoaded(let uri) = event, let position = resumeNotes.removeValue(forKey: uri) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
@@ -214,8 +216,8 @@ actor PlaybackController {
 
     /// Reports `event` and reacts to it: the end of the queue (or of each item with
     /// `--keep-open`), failed items, the queue stopping after a failure.
-    private func handle(_ event: PlayerEvent) {
-        report(event)
+    private func handle(_ event: PlayerEvent, loadID: LoadID?) async {
+        report(event, loadID: loadID)
         switch event {
         case .itemChanged(_, let reason):
             trackSession.itemChanged()
@@ -229,7 +231,7 @@ actor PlaybackController {
             if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         case .endOfStream(let position):
             guard !loadRequested else { return }             // the old item's, a new one is on its way
-            saveResumePosition(ended: position)
+            await saveResumePosition(ended: position)
             if settings.keepOpen {
                 player.pause()
             } else {
@@ -238,7 +240,7 @@ actor PlaybackController {
         case .tracksChanged:
             for line in trackSession.tracksArrived(player) { output.err(line) }
         case .windowKey(let name):
-            if let key = WindowKeys.key(forKeysym: name) { handle(key: key) }
+            if let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
         case .error(let error):
             failed(error)
             awaitingAfterError = true
@@ -249,8 +251,8 @@ actor PlaybackController {
 
     /// An event of the shutdown drain (the exit is decided): reported, and a failed item still
     /// prints its error line and counts for the exit code.
-    private func reportLate(_ event: PlayerEvent) {
-        report(event)
+    private func reportLate(_ event: PlayerEvent, loadID: LoadID?) {
+        report(event, loadID: loadID)
         if case .error(let error) = event { failed(error) }
     }
 

@@ -19,7 +19,7 @@ final class ControllerTests: XCTestCase {
         init(items: [String], arguments: [String]? = nil, json: Bool = true, keepOpen: Bool = false) {
             let output = Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor)
             let player = Player(configuration: RunOptions(locations: items).playerConfiguration(showsStatistics: false))
-            inbox.forward(player.events)
+            inbox.forward(player.records)
             controller = PlaybackController(player: player, setup: QueueSetup(entries: items.map { QueueSetup.Entry(location: $0) }, arguments: arguments),
                                             settings: .init(keepOpen: keepOpen, json: json), reporting: json ? .json : .text(statusLine: false),
                                             quiet: false, showsVideoSize: true, output: output)
