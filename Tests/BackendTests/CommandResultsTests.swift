@@ -200,6 +200,25 @@ final class CommandResultsTests: XCTestCase {
         }
     }
 
+    func testSeekAsyncOnMediaThatCannotSeekThrows() async throws {
+        let fifo = NSTemporaryDirectory() + "gstplay-unseekable-\(UUID().uuidString).ogg"
+        guard mkfifo(fifo, 0o600) == 0 else { throw NSError(domain: "mkfifo", code: Int(errno)) }
+        defer { unlink(fifo) }
+        let bytes = try XCTUnwrap(FileManager.default.contents(atPath: TestMedia.audioOnly))
+        let writer = FIFOWriter.start(Array(bytes), to: fifo)
+        let player = pausedPlayer()
+        try await player.loadAsync(fifo)                        // a pipe: read once, front to back
+        XCTAssertFalse(player.snapshot.isSeekable)
+        do {
+            let landed = try await player.seekAsync(to: MediaTime(seconds: 1))
+            XCTFail("a seek in a pipe landed at \(landed)")
+        } catch {
+            XCTAssertEqual(error.kind, .invalidArgument, "\(error)")
+        }
+        player.shutdown()                                       // the reader goes: the writer ends
+        XCTAssertEqual(writer.wait(timeout: .now() + 10), .success)
+    }
+
     func testTheDelegateGetsEachEventWithItsLoadID() async throws {
         final class Delegate: PlayerDelegate, Sendable {
             let seen = Arrivals<(LoadID?, PlayerEvent)>()
