@@ -14,6 +14,7 @@ import Glibc
 /// | ``StatisticsCollector`` | counters behind ``PlayerStatistics`` |
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
+/// | ``CommandResults`` | the current ``LoadID``, callers waiting for a load's or a seek's result |
 /// | ``VideoWindow`` | the video window: render target, title, keys, fullscreen, gravity |
 /// | ``QueueDriver`` | the play queue and its gapless hand-over |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
