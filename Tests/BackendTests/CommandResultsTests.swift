@@ -219,6 +219,23 @@ final class CommandResultsTests: XCTestCase {
         XCTAssertEqual(writer.wait(timeout: .now() + 10), .success)
     }
 
+    func testAGaplessHandOverBeginsANewLoadID() async throws {
+        let player = pausedPlayer()
+        defer { player.shutdown() }
+        let first = try await player.loadAsync(TestMedia.vp8)
+        let records = player.records
+        // What a queue feature does when the next item it handed to playbin reaches the sinks.
+        let next = try MediaLocation.uri(for: TestMedia.theora)
+        player.command { engine in engine.context.continueWithHandedOverMedia(uri: next, stalePositionsFrom: nil) }
+        var handedOver: PlayerEventRecord?
+        for await record in records {
+            if case .uriLoaded(next) = record.event { handedOver = record; break }
+        }
+        XCTAssertEqual(handedOver?.loadID, LoadID(rawValue: first.rawValue + 1))
+        let third = try await player.loadAsync(TestMedia.h264)
+        XCTAssertEqual(third.rawValue, first.rawValue + 2)
+    }
+
     func testTheDelegateGetsEachEventWithItsLoadID() async throws {
         final class Delegate: PlayerDelegate, Sendable {
             let seen = Arrivals<(LoadID?, PlayerEvent)>()
