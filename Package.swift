@@ -25,7 +25,7 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
-        // Desktop (issue #10): Xlib, for the video window (title, fullscreen) and the embedding example.
+        // Desktop (issue #10): Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
         .systemLibrary(
             name: "CX11",
             path: "Modules/CX11",
@@ -43,14 +43,27 @@ let package = Package(
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
             name: "BackendCore",
-            dependencies: ["CGStreamer", "CX11", "CSoup", "DirectoryWalk"],
+            dependencies: ["CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore"],
+            dependencies: ["BackendCore", "BackendWindow", "BackendThumbnails"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
+        // feature that links Xlib, so a player made from BackendCore alone links no libX11.
+        .target(
+            name: "BackendWindow",
+            dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
+        .target(
+            name: "BackendThumbnails",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
@@ -102,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -124,7 +137,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

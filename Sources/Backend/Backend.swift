@@ -1,2 +1,4 @@
 // The one import for embedders: the player core and every feature target, re-exported.
 @_exported import BackendCore
+@_exported import BackendWindow
+@_exported import BackendThumbnails

@@ -1,4 +1,6 @@
 import BackendCore
+import BackendThumbnails
+import BackendWindow
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
 /// the umbrella knows every feature target; the core knows none. Each feature target adds its
@@ -11,6 +13,8 @@ public struct StandardFeatures: Sendable {
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
         _ = configuration
+        features.append(WindowFeature())
+        features.append(ThumbnailsFeature())
         return features
     }
 }

@@ -5,7 +5,7 @@
 /// (``loadAsync(_:startAt:)``, ``seekAsync(to:mode:)``…) — a different name, because an `async`
 /// overload of the same name would be chosen in every `async` context and break the callers of
 /// the fire-and-forget form there. Values the loop thread must be asked for are `async`
-/// functions named for the value (``statistics()``, ``queryPosition()``, ``snapshot(format:maxSize:)``).
+/// functions named for the value (``statistics()``, ``queryPosition()``, `snapshot(format:maxSize:)` of the thumbnails feature).
 ///
 /// **Threads:** call from any task. Each command is queued onto the loop thread like the
 /// fire-and-forget form (never inline) and no thread blocks: the caller is suspended on a

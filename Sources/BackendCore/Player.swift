@@ -243,11 +243,24 @@ public final class Player: Sendable {
 
     /// Queues `body` on the loop thread with the feature of type `type` and the core's context,
     /// like every command (never inline); nothing runs when the player has no such feature or is
-    /// shut down. The way a feature's public API reaches the loop thread.
+    /// shut down. The way a feature's public API reaches the loop thread. Returns whether `body`
+    /// was queued (false: no such feature, or shut down), so a caller waiting for an answer can give up.
+    @discardableResult
     public func withFeature<Feature: PlayerFeature>(_ type: Feature.Type,
-                                                    _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) {
-        guard let feature = feature(type) else { return }
-        command { engine in body(feature, engine.context) }
+                                                    _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) -> Bool {
+        guard let feature = feature(type) else { return false }
+        return query { engine in body(feature, engine.context) }
+    }
+
+    /// Runs `body` on the loop thread with the feature of type `type` and the core's context, and
+    /// waits for it (`g_main_context_invoke`; inline when already on the loop thread, like
+    /// ``currentPosition()``). False, without running it, when the player has no such feature or
+    /// is shut down. For a feature's blocking getters (a snapshot for callers that cannot `await`).
+    @discardableResult
+    public func withFeatureAndWait<Feature: PlayerFeature>(_ type: Feature.Type,
+                                                           _ body: @escaping (Feature, FeatureContext) -> Void) -> Bool {
+        guard let feature = feature(type) else { return false }
+        return queryAndWait { engine in body(feature, engine.context) }
     }
 
     // MARK: Internals

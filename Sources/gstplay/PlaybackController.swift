@@ -239,8 +239,8 @@ actor PlaybackController {
             }
         case .tracksChanged:
             for line in trackSession.tracksArrived(player) { output.err(line) }
-        case .windowKey(let name):
-            if let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
+        case _ where event.payload(as: WindowEvent.self) != nil:
+            if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
         case .error(let error):
             failed(error)
             awaitingAfterError = true

@@ -1,5 +1,5 @@
 /// Keys typed into the video window (issue #10): the Backend reports them as X keysym names
-/// (``Backend/PlayerEvent/windowKey(_:)``, from `GstNavigation`); they do what the same key does
+/// (``Backend/WindowEvent/key(_:)``, from `GstNavigation`); they do what the same key does
 /// on the terminal. Pure; any thread.
 enum WindowKeys {
     /// The terminal ``Key`` for a keysym name, nil for keys without a binding.

@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendThumbnails
 import Backend
 import TestSupport
 import XCTest

@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendWindow
 import Backend
 import XCTest
 

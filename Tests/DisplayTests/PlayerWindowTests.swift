@@ -1,11 +1,12 @@
 @testable import BackendCore
+@testable import BackendWindow
 import Backend
 import Foundation
 import Synchronization
 import XCTest
 
 /// The Backend's ``Player`` on a private Xvfb: automatic sinks probe to `ximagesink`, keys typed
-/// into its window arrive as ``PlayerEvent/windowKey(_:)``, ``Player/toggleFullscreen()`` resizes it.
+/// into its window arrive as ``WindowEvent/key(_:)``, ``Player/toggleFullscreen()`` resizes it.
 final class PlayerWindowTests: XCTestCase {
     func testTheWindowReportsKeysAndGoesFullscreen() throws {
         let server = try XvfbServer(width: 1024, height: 768)
@@ -27,13 +28,13 @@ final class PlayerWindowTests: XCTestCase {
 
             try X11Tools.type(["Left", "space"], into: window.id, on: server)
             let keys = recorder.wait(timeout: 10) { _ in
-                let keys = recorder.events.compactMap { if case .windowKey(let key) = $0 { return key } else { return nil } }
+                let keys = recorder.events.compactMap { if case .key(let key)? = $0.payload(as: WindowEvent.self) { return key } else { return nil } }
                 return keys.count >= 2 ? keys : nil
             }
             XCTAssertEqual(keys, ["Left", "space"])
 
             player.toggleFullscreen()
-            XCTAssertEqual(recorder.wait(timeout: 10) { if case .fullscreenChanged(let on) = $0 { return on } else { return nil } }, true)
+            XCTAssertEqual(recorder.wait(timeout: 10) { if case .fullscreenChanged(let on)? = $0.payload(as: WindowEvent.self) { return on } else { return nil } }, true)
             _ = try X11Tools.waitForWindow(on: server) { $0.id == window.id && $0.width == 1024 && $0.height == 768 }
         }
     }
@@ -74,7 +75,7 @@ final class PlayerWindowTests: XCTestCase {
         player.toggleFullscreen()
         player.pause()
         XCTAssertNotNil(recorder.wait(timeout: 10) { if case .stateChanged(_, .paused) = $0 { return true } else { return nil } })
-        XCTAssertFalse(recorder.events.contains { if case .fullscreenChanged = $0 { return true } else { return false } })
+        XCTAssertFalse(recorder.events.contains { if case .fullscreenChanged? = $0.payload(as: WindowEvent.self) { return true } else { return false } })
     }
 }
 

@@ -45,7 +45,6 @@ extension Engine {
             gst_message_parse_tag(message, &tags)
             if let tags {
                 statistics.absorb(tags: tags)
-                videoWindow.absorb(tags: tags)
                 StreamInspector.absorb(tags, into: &tracks.tags)
                 gst_tag_list_unref(tags)
             }
@@ -182,10 +181,6 @@ extension Engine {
 
     private func handleElementMessage(_ message: UnsafeMutablePointer<GstMessage>) {
         if handleAdaptiveMessage(message) { return }
-        if let key = videoWindow.handleElementMessage(message) {
-            publish(.windowKey(key.name))
-            return
-        }
         if let structure = gst_message_get_structure(message), gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
             cacheDownloadCompleted()
             return

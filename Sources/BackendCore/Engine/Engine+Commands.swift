@@ -80,8 +80,6 @@ extension Engine {
         let hadSize = facts.mediaSize != nil
         facts.reset(uri: uri)
         adaptive.reset(uri: uri)
-        videoWindow.reset()
-        videoWindow.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
         playback.resetForNewMedia()
         statistics.resetForNewMedia(rate: playback.rate)
         pipeline?.forgetTransitions()

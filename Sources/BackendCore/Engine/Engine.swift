@@ -15,7 +15,6 @@ import Glibc
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
 /// | ``CommandResults`` | the current ``LoadID``, callers waiting for a load's or a seek's result |
-/// | ``VideoWindow`` | the video window: render target, title, keys, fullscreen, gravity |
 /// | ``QueueDriver`` | the play queue and its gapless hand-over |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
@@ -37,7 +36,6 @@ final class Engine: @unchecked Sendable {
     let timers = EngineTimers()
     let observers = ObserverRegistry()
     let adaptive: AdaptiveMonitor
-    let videoWindow = VideoWindow()
     let queue = QueueDriver()
     let tracks = TrackState()
     let cacheDownload = CacheDownload()
@@ -64,9 +62,6 @@ final class Engine: @unchecked Sendable {
             return
         }
         for event in sinks.install(on: playbin, configuration: configuration) { publish(event) }
-        if let video = sinks.video, videoWindow.attach(sink: video), let crop = videoWindow.makeCropFilter() {
-            CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(crop)) // for VideoGravity.fill
-        }
         attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()
@@ -119,7 +114,6 @@ final class Engine: @unchecked Sendable {
         pipeline.teardown()
         fifo.release()
         adaptive.reset(uri: nil)
-        videoWindow.teardown()
         sinks.release()
         tracks.cueSink?.release()
         if playback.inputs.loaded {
@@ -150,7 +144,6 @@ final class Engine: @unchecked Sendable {
         cacheFinish(final: true)
         featuresFinished()
         pipeline?.setState(GST_STATE_NULL)
-        videoWindow.sinkStopped()
         timers.cancelMediaTimers()
         playback.target = GST_STATE_NULL
         playback.inputs.loaded = true

@@ -1,7 +1,7 @@
 import CGStreamer
 
 /// One-time process-wide GStreamer initialisation (`gst_init` and `gst_pb_utils_init`).
-enum GStreamerRuntime {
+package enum GStreamerRuntime {
     private static let initialized: Bool = {
         gst_init(nil, nil)
         gst_pb_utils_init()
@@ -27,7 +27,7 @@ enum GStreamerRuntime {
     }
 
     /// Initialises GStreamer on first use; thread-safe (Swift lazy globals run once).
-    static func ensureInitialized() { _ = initialized }
+    package static func ensureInitialized() { _ = initialized }
 
     /// The GStreamer version string, e.g. "GStreamer 1.22.0".
     /// "major.minor.micro[.nano]" from `gst_version` (no `gst_init` needed).
@@ -47,7 +47,7 @@ enum GStreamerRuntime {
 
 extension String {
     /// Copies a GLib-allocated string and frees it (`g_free`).
-    init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
+    package init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
         guard let pointer else { return nil }
         defer { g_free(pointer) }
         self = String(cString: pointer)

@@ -50,14 +50,9 @@ public enum PlayerEvent: Sendable, Hashable {
     case statistics(PlayerStatistics)
     /// Adaptive streaming: variants, variant switches, stalls (see ``AdaptiveEvent``).
     case adaptive(AdaptiveEvent)
-    /// A key was pressed in the video window (`GstNavigation` key event from the sink): X keysym
-    /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`. The frontend decides what it does.
-    case windowKey(String)
     /// The media cache's verdict on the loaded URI changed: hit, miss, storing, stored,
     /// discarded (``PlayerConfiguration/cache``).
     case cache(CacheStatus)
-    /// The sink's own window entered (true) or left (false) fullscreen (``Player/toggleFullscreen()``).
-    case fullscreenChanged(Bool)
     /// The streams or the selection changed: after preroll and whenever playbin reports new
     /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
     case tracksChanged([MediaTrack], selection: TrackSelection)

@@ -53,8 +53,6 @@ enum WireEvents {
     struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
     struct Rate: Encodable, Sendable { @Finite var rate: Double }
     struct Message: Encodable, Sendable { var text: String }
-    struct WindowKey: Encodable, Sendable { var key: String }
-    struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
     /// The media cache's verdict (`hit`, `miss`, `storing`, `stored`, `discarded`) with the
     /// file's path and, when discarded, the reason.
     struct Cache: Encodable, Sendable {
@@ -101,6 +99,8 @@ enum WireEvents {
             Wire.line(WireEvent(event: name, payload: payload, loadID: loadID))
         }
         switch event {
+        case .feature(let feature) where feature.payload is WindowEvent:
+            return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature):
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
@@ -142,10 +142,6 @@ enum WireEvents {
             return line("statistics", WireStatistics(statistics))
         case .adaptive(let event):
             return WireAdaptive.line(for: event)
-        case .windowKey(let key):
-            return line("window-key", WindowKey(key: key))
-        case .fullscreenChanged(let fullscreen):
-            return line("fullscreen", Fullscreen(fullscreen: fullscreen))
         case .cache(let status):
             return line("cache", Cache(status))
         case .queueChanged(let queue):

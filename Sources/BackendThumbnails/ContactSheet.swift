@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// Lays images out in a grid with an optional caption on each tile and encodes the sheet as PNG,

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// The video window: the app's own (``setRenderTarget(_:)``) or the one the sink opens, its title,

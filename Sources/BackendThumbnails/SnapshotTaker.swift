@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// Takes a snapshot of the frame a `playbin` shows now: reads the frame's caps from

@@ -1,3 +1,4 @@
+import BackendCore
 import CX11
 
 /// The Backend's own Xlib connection, for what the X video sinks cannot do themselves in

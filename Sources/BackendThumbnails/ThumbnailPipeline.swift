@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// The private decoding pipeline of a ``ThumbnailGenerator``: a `playbin` decoding only video

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// How captions look on thumbnails and contact-sheet tiles: bold, bottom left, on a shaded

@@ -1,6 +1,7 @@
+import BackendCore
 import Synchronization
 
-/// Snapshots of the frame on screen.
+/// Snapshots of the frame on screen (``ThumbnailsFeature``).
 extension Player {
     /// The frame on screen now, encoded by GStreamer as PNG or JPEG, with the pixel aspect ratio
     /// applied (the image has the display size, e.g. 1024x576 for 720x576 at PAR 64/45),
@@ -11,23 +12,24 @@ extension Player {
     /// `enable-last-sample` on (the default of every GStreamer sink).
     ///
     /// **Threads:** call from any task; the conversion runs on the player's loop thread, queued
-    /// after the commands issued before it, through playbin's `convert-sample` action signal
-    /// (it blocks that thread while GStreamer encodes: measured 7 ms for a 320x240 PNG,
-    /// 16 ms for a 1024x576 PNG, 3–5 ms as JPEG).
-    /// - Throws: ``ImageError`` — `.noFrame` before the first frame, after a failure or once
-    ///   the player is shut down; `.noVideo` for media without video or a player with video
-    ///   disabled; `.conversion` when GStreamer cannot encode the frame.
+    /// after the commands issued before it (``Player/withFeature(_:_:)``), through playbin's
+    /// `convert-sample` action signal (it blocks that thread while GStreamer encodes: measured
+    /// 7 ms for a 320x240 PNG, 16 ms for a 1024x576 PNG, 3–5 ms as JPEG).
+    /// - Throws: ``ImageError`` — `.noFrame` before the first frame, after a failure, once
+    ///   the player is shut down or when it has no ``ThumbnailsFeature``; `.noVideo` for media
+    ///   without video or a player with video disabled; `.conversion` when GStreamer cannot
+    ///   encode the frame.
     public func snapshot(format: ImageFormat = .png, maxSize: ImageSize? = nil) async throws -> Image {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Image, any Error>) in
-            let queued = query { engine in
+            let queued = withFeature(ThumbnailsFeature.self) { feature, context in
                 do throws(ImageError) {
-                    continuation.resume(returning: try engine.takeSnapshot(format: format, maximumSize: maxSize))
+                    continuation.resume(returning: try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
             if !queued {
-                continuation.resume(throwing: ImageError(kind: .noFrame, message: "the player is shut down"))
+                continuation.resume(throwing: ImageError(kind: .noFrame, message: "the player is shut down or takes no snapshots"))
             }
         }
     }
@@ -36,10 +38,12 @@ extension Player {
     /// (runs inline when called on it, e.g. from a delegate callback), like ``currentPosition()``.
     /// Same results and errors.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {
-        let shutDown = ImageError(kind: .noFrame, message: "the player is shut down")
+        let shutDown = ImageError(kind: .noFrame, message: "the player is shut down or takes no snapshots")
         let result = Mutex<Result<Image, ImageError>>(.failure(shutDown))
-        _ = queryAndWait { engine in
-            let taken = Result { () throws(ImageError) -> Image in try engine.takeSnapshot(format: format, maximumSize: maxSize) }
+        _ = withFeatureAndWait(ThumbnailsFeature.self) { feature, context in
+            let taken = Result { () throws(ImageError) -> Image in
+                try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize)
+            }
             result.withLock { $0 = taken }
         }
         return try result.withLock { $0 }.get()

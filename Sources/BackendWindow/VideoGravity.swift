@@ -1,3 +1,5 @@
+import BackendCore
+
 /// How the video fills the area it is drawn into (seed 003's video gravity).
 public enum VideoGravity: String, Sendable, Hashable, Codable, CaseIterable {
     /// The whole picture, aspect ratio kept, bars where the shapes differ (sink `force-aspect-ratio=true`).

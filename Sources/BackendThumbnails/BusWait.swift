@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// Blocking waits on a private pipeline's bus (`gst_bus_timed_pop_filtered`), for the

@@ -1,6 +1,9 @@
+import BackendCore
+
 /// The video window: embedding into an app's window, the render rectangle, gravity, fullscreen
 /// (issue #10). Every method is safe from any thread and runs on the loop thread
-/// (``VideoWindow``), like the other commands.
+/// (``WindowFeature``, queued with ``Player/withFeature(_:_:)`` like the other commands); a
+/// player without a ``WindowFeature`` ignores them.
 extension Player {
     /// Draws the video into the app's window `windowHandle` (an X11 `Window` id as `UInt`) instead
     /// of a window of the sink's own; nil goes back to the sink's own window
@@ -8,34 +11,32 @@ extension Player {
     /// opens a window; changing it during playback works with `xvimagesink`, `ximagesink` and
     /// `glimagesink`. The app keeps the window alive until ``shutdown()`` or until it sets another.
     public func setRenderTarget(windowHandle: UInt?) {
-        command { $0.videoWindow.setRenderTarget(windowHandle) }
+        withFeature(WindowFeature.self) { feature, _ in feature.window.setRenderTarget(windowHandle) }
     }
 
     /// Draws into `rectangle` of the window (window pixels), or the whole window when nil
     /// (`gst_video_overlay_set_render_rectangle`; `xvimagesink`, `glimagesink`).
     public func setRenderRectangle(_ rectangle: RenderRectangle?) {
-        command { $0.videoWindow.setRenderRectangle(rectangle) }
+        withFeature(WindowFeature.self) { feature, _ in feature.window.setRenderRectangle(rectangle) }
     }
 
     /// Redraws the last frame and re-reads the window's size (for ``VideoGravity/fill``); call it
     /// when the app's window was exposed or resized (`gst_video_overlay_expose`).
     public func expose() {
-        command { $0.videoWindow.expose() }
+        withFeature(WindowFeature.self) { feature, _ in feature.window.expose() }
     }
 
     /// How the picture fills the window: ``VideoGravity/fit`` (default, bars),
     /// ``VideoGravity/fill`` (cropped with `videocrop`), ``VideoGravity/stretch`` (distorted);
     /// sink `force-aspect-ratio`. Fill needs a real video sink (not a fake or disabled one).
     public func setVideoGravity(_ gravity: VideoGravity) {
-        command { $0.videoWindow.setGravity(gravity) }
+        withFeature(WindowFeature.self) { feature, _ in feature.window.setGravity(gravity) }
     }
 
     /// Toggles fullscreen on the window the sink opened (not on an app's render target):
     /// EWMH `_NET_WM_STATE_FULLSCREEN` with a window manager, else the window is resized to the
-    /// screen. Publishes ``PlayerEvent/fullscreenChanged(_:)`` when it changed.
+    /// screen. Publishes ``WindowEvent/fullscreenChanged(_:)`` when it changed.
     public func toggleFullscreen() {
-        command { engine in
-            if let fullscreen = engine.videoWindow.toggleFullscreen() { engine.publish(.fullscreenChanged(fullscreen)) }
-        }
+        withFeature(WindowFeature.self) { feature, _ in feature.toggleFullscreen() }
     }
 }

@@ -1,3 +1,4 @@
+import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// The video sink of a ``ThumbnailPipeline``: a bin `videoscale ! capsfilter ! videoconvert

@@ -1,3 +1,4 @@
+import BackendCore
 /// Why a snapshot, a thumbnail or a contact sheet could not be made.
 public struct ImageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The class of the problem.

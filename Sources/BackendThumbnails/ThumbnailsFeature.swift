@@ -1,0 +1,28 @@
+import BackendCore
+import CGStreamer
+
+/// Snapshots of the frame a player shows (``Player/snapshot(format:maxSize:)``) as a
+/// ``PlayerFeature``: it hooks into nothing, it only needs the core's `playbin` and the state of
+/// the load from the ``FeatureContext``. (``ThumbnailGenerator`` and ``ContactSheet`` run their
+/// own pipelines and need no player.)
+///
+/// **Thread:** `takeSnapshot(in:format:maximumSize:)` runs on the player's loop thread (queued by
+/// the `Player` extension with ``Player/withFeature(_:_:)``). Stateless, hence `Sendable`.
+public final class ThumbnailsFeature: PlayerFeature {
+    /// A thumbnails feature for one player.
+    public init() {}
+
+    /// The frame on screen now as an encoded image; see ``SnapshotTaker``. Throws `.noFrame`
+    /// before anything has prerolled (or after a failure), `.noVideo` when video is disabled
+    /// or the media has none.
+    func takeSnapshot(in context: FeatureContext, format: ImageFormat, maximumSize: ImageSize?) throws(ImageError) -> Image {
+        if context.configuration.videoSink == .disabled {
+            throw ImageError(kind: .noVideo, message: "video is disabled in this player")
+        }
+        let progress = context.progress
+        guard let playbin = context.playbin, progress.loaded, progress.prerolled, !progress.failed else {
+            throw ImageError(kind: .noFrame, message: "no video frame has been shown yet")
+        }
+        return try SnapshotTaker.take(from: playbin, format: format, maximumSize: maximumSize)
+    }
+}

@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+// Issue 21: what an embedder in a package of its own gets (`make check-embedding`, check.sh).
+// `CoreOnly` uses only playback (product `BackendCore`) and must link no libX11; `ReadmeExample`
+// is README.md's "Embedding the Backend" example, copied from the README into ReadmeExample/ (not committed) by check.sh, built
+// unchanged against product `Backend`.
+import PackageDescription
+
+let package = Package(
+    name: "Embedding",
+    dependencies: [
+        .package(name: "gstplay", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "CoreOnly",
+            dependencies: [.product(name: "BackendCore", package: "gstplay")],
+            path: "CoreOnly",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "ReadmeExample",
+            dependencies: [.product(name: "Backend", package: "gstplay")],
+            path: "ReadmeExample",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

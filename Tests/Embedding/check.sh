@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 21, "Done means": an embedder's own package (Tests/Embedding/Package.swift, depending on
+# this repository by path) builds (1) a playback-only program on product `BackendCore` that links
+# no libX11, and (2) README.md's "Embedding the Backend" example, unchanged, on product `Backend`.
+# The example must link libX11 (it has the video window): that proves the `ldd` check can fail.
+# Run by `make check-embedding`; SWIFT overrides the toolchain's `swift`.
+set -euo pipefail
+cd "$(dirname "$0")"
+SWIFT=${SWIFT:-swift}
+
+# The README's first Swift block after the heading, copied as it is.
+mkdir -p ReadmeExample
+awk '/^## Embedding the Backend/ { section = 1; next }
+     section && /^```swift/ { inside = 1; next }
+     inside && /^```/ { exit }
+     inside { print }' ../../README.md > ReadmeExample/main.swift.new
+[ -s ReadmeExample/main.swift.new ] || { echo "check-embedding: no Swift block under '## Embedding the Backend' in README.md"; exit 1; }
+# Rewritten only when it changed, so a warm build stays a no-op.
+cmp -s ReadmeExample/main.swift.new ReadmeExample/main.swift 2>/dev/null \
+    || mv ReadmeExample/main.swift.new ReadmeExample/main.swift
+rm -f ReadmeExample/main.swift.new
+
+if ! out=$("$SWIFT" build 2>&1); then
+    echo "$out" | grep -vE "prohibited flag" ; echo "check-embedding: the embedding package did not build"; exit 1
+fi
+bin=$("$SWIFT" build --show-bin-path)
+for product in CoreOnly ReadmeExample; do
+    [ -x "$bin/$product" ] || { echo "check-embedding: $product did not build"; exit 1; }
+done
+
+if ldd "$bin/CoreOnly" | grep -q 'libX11\.so'; then
+    echo "check-embedding: CoreOnly (product BackendCore) links libX11:"; ldd "$bin/CoreOnly" | grep libX11; exit 1
+fi
+if ! ldd "$bin/ReadmeExample" | grep -q 'libX11\.so'; then
+    echo "check-embedding: ReadmeExample (product Backend) links no libX11: the ldd check proves nothing"; exit 1
+fi
+# The playback-only program really plays: it prerolls a fixture headless and reports its duration.
+timeout 60 "$bin/CoreOnly" ../../Fixtures/h264-aac-10s.mp4 | tee /dev/stderr | grep -q '^duration: '
+echo "check-embedding: CoreOnly links no libX11 and plays; the README example builds unchanged against Backend"
