@@ -46,11 +46,17 @@ let package = Package(
             dependencies: ["CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The play queue (PlayerFeature): items, loop, shuffle, gapless hand-over, playlist files.
+        .target(
+            name: "BackendQueue",
+            dependencies: ["BackendCore", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendWindow", "BackendThumbnails"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendWindow", "BackendThumbnails"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -115,12 +121,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "TestSupport"],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -129,7 +135,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]

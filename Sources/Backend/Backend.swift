@@ -1,4 +1,5 @@
 // The one import for embedders: the player core and every feature target, re-exported.
 @_exported import BackendCore
+@_exported import BackendQueue
 @_exported import BackendWindow
 @_exported import BackendThumbnails

@@ -1,4 +1,5 @@
 import BackendCore
+import BackendQueue
 import BackendThumbnails
 import BackendWindow
 
@@ -12,6 +13,7 @@ public struct StandardFeatures: Sendable {
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
+        features.append(QueueFeature())
         _ = configuration
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())

@@ -86,7 +86,7 @@ extension PlaybackController {
     // MARK: Commands
 
     /// Runs one command; `seek` and the commands that read fresh values from the loop thread
-    /// (`stats`, `snapshot`) await their results.
+    /// (`status`, `stats`, `snapshot`, the queue's) await their results.
     func execute(_ command: ConsoleCommand) async -> Outcome {
         switch command {
         case .play: player.play()
@@ -111,7 +111,7 @@ extension PlaybackController {
             player.setMuted(requested.muted)
             return Outcome(data: .muted(requested.muted))
         case .status:
-            let queue = player.currentQueue()
+            let queue = await player.currentQueue()
             let report = StatusReport(snapshot: player.snapshot, index: queue.currentIndex, count: queue.items.count,
                                       location: queue.currentIndex.map { name(of: queue.items[$0].uri) })
             return Outcome(data: .status(report.wire), text: [report.text])
@@ -119,9 +119,9 @@ extension PlaybackController {
             let report = StatisticsReport(statistics: await player.statistics())
             return Outcome(data: .statistics(report.wire), text: [report.text])
         case .next, .prev, .load:
-            return navigate(command)
+            return await navigate(command)
         case .queue(let queueCommand):
-            return execute(queueCommand)
+            return await execute(queueCommand)
         case .help:
             return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys)),
                            text: ["Commands:"] + HelpText.commands)

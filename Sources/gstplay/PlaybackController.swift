@@ -65,9 +65,6 @@ actor PlaybackController {
     var loadRequested = false
     /// The index of the current item, from the last `itemChanged` or `queueChanged` event.
     var currentIndex: Int?
-    /// The current item's last reported position and duration (for the `eos` of an item the
-    /// queue moved on from).
-    var itemEnd: (position: MediaTime?, duration: MediaTime?) = (nil, nil)
     /// The item the arriving events belong to.
     var eventsItem: ItemContext?
     var anyFailed = false
@@ -186,25 +183,21 @@ actor PlaybackController {
 
     /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
     /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
-    /// protocol promises one per item; the Backend reports only the end of the whole queue.
+    /// protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``.
+    /// `loadID` is the load the event belongs to (an item's end: the ended item's).
     private func report(_ event: PlayerEvent, loadID: LoadID?) {
         switch event {
-        case .itemChanged(let index, let reason):
-            if reason == .ended, let ended = eventsItem {
-                reporter.report(.endOfStream(position: itemEnd.duration ?? itemEnd.position ?? .zero), item: ended)
+        case .feature(let feature):
+            switch feature.payload(as: QueueEvent.self) {
+            case .itemChanged(let index, _, _)?: currentIndex = index
+            case .queueChanged(let queue)?: currentIndex = queue.currentIndex   // the first item's index comes this way (no `item` event)
+            case .itemEnded(_, _, let position)?: return reporter.report(.endOfStream(position: position), item: eventsItem, loadID: loadID)
+            case nil: break
             }
-            currentIndex = index
-        case .queueChanged(let queue):
-            currentIndex = queue.currentIndex                // the first item's index comes this way (no `item` event)
         case .uriLoaded(let uri):
             loadRequested = false
-            itemEnd = (nil, nil)
             eventsItem = ItemContext(index: currentIndex ?? player.queue.currentIndex ?? 0, count: player.queue.items.count,
                                      location: name(of: uri), uri: uri)
-        case .position(let position, let duration):
-            itemEnd = (position, duration ?? itemEnd.duration)
-        case .durationChanged(let duration):
-            itemEnd.duration = duration
         default:
             break
         }
@@ -218,17 +211,8 @@ actor PlaybackController {
     /// `--keep-open`), failed items, the queue stopping after a failure.
     private func handle(_ event: PlayerEvent, loadID: LoadID?) async {
         report(event, loadID: loadID)
+        if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent) }
         switch event {
-        case .itemChanged(_, let reason):
-            trackSession.itemChanged()
-            if reason == .error { awaitingAfterError = false }
-            if reason == .ended, let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
-        case .queueChanged(let queue):
-            if awaitingAfterError {                          // the queue stopped after a failure
-                awaitingAfterError = false
-                if !settings.keepOpen { finish(exitCodeNow) }
-            }
-            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         case .endOfStream(let position):
             guard !loadRequested else { return }             // the old item's, a new one is on its way
             await saveResumePosition(ended: position)
@@ -246,6 +230,24 @@ actor PlaybackController {
             awaitingAfterError = true
         default:
             break
+        }
+    }
+
+    /// A queue event (after ``report(_:)``): the end of an item (its resume position is
+    /// forgotten), a new item, the queue stopping after a failure or emptied at the end of input.
+    private func handle(_ event: QueueEvent) {
+        switch event {
+        case .itemEnded:
+            if let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
+        case .itemChanged(_, _, let reason):
+            trackSession.itemChanged()
+            if reason == .error { awaitingAfterError = false }
+        case .queueChanged(let queue):
+            if awaitingAfterError {                          // the queue stopped after a failure
+                awaitingAfterError = false
+                if !settings.keepOpen { finish(exitCodeNow) }
+            }
+            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
         }
     }
 

@@ -81,14 +81,15 @@ enum QueueConsoleCommand: Equatable, Sendable {
 }
 
 /// Running the queue commands and `next`/`prev`/`load` against the Backend's queue
-/// (``Player/currentQueue()`` and the `Player+Queue` calls). Each first waits for the commands
-/// before it to have run, so a reply always reflects them; index errors come back as one line.
+/// (``Player/currentQueue()`` and the `Player+Queue` calls). Each first awaits the commands
+/// before it (without blocking a thread), so a reply always reflects them; index errors come
+/// back as one line.
 ///
 /// **Thread:** the ``PlaybackController`` actor.
 extension PlaybackController {
     /// `next`, `prev`, `load <location>`.
-    func navigate(_ command: ConsoleCommand) -> Outcome {
-        let queue = player.currentQueue()
+    func navigate(_ command: ConsoleCommand) async -> Outcome {
+        let queue = await player.currentQueue()
         switch command {
         case .next:
             guard !queue.items.isEmpty else { return .failure("next: the playlist is empty") }
@@ -117,8 +118,8 @@ extension PlaybackController {
     }
 
     /// One queue command.
-    func execute(_ command: QueueConsoleCommand) -> Outcome {
-        let queue = player.currentQueue()                     // also brings the index checks up to date
+    func execute(_ command: QueueConsoleCommand) async -> Outcome {
+        let queue = await player.currentQueue()                    // also brings the index checks up to date
         do {
             switch command {
             case .list:

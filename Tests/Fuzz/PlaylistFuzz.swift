@@ -1,4 +1,4 @@
-// Fuzz target `playlist`: m3u/m3u8/pls playlist files (Sources/Backend/Queue/PlaylistFile.swift):
+// Fuzz target `playlist`: m3u/m3u8/pls playlist files (Sources/BackendQueue/PlaylistFile.swift):
 // the line parsers, and the whole `load` path (binary check, UTF-8/Latin-1, entry resolution,
 // nested playlists) on a file holding the input (`.pls` when it has a `[playlist]` line, else `.m3u`).
 //
@@ -10,6 +10,7 @@
 //     items (URIs and titles).
 
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 

@@ -139,7 +139,7 @@ final class CLISafetyTests: XCTestCase {
         try child.start()
         XCTAssertTrue(child.waitForLine(containing: #""event":"uri""#), child.stdout)
         child.send("next")
-        XCTAssertTrue(child.waitForLine(containing: #""event":"item","index":1,"reason":"skipped""#), child.stdout)
+        XCTAssertTrue(child.waitForLine(containing: #""event":"item","index":1,"item_id":1,"reason":"skipped""#), child.stdout)
         child.send("quit")
         XCTAssertEqual(child.waitForExit(), 0, child.stderr)
         let events = child.stdoutLines.compactMap(jsonObject).filter { $0["event"] != nil }

@@ -122,7 +122,7 @@ final class ControllerTests: XCTestCase {
         let uris = try out.filter { $0.contains(#""event":"uri""#) }.map(object)
         XCTAssertEqual(uris.map { $0["load_id"] as? Int }, [1, 2], "one load ID per item")
         let eos = try out.filter { $0.contains(#""event":"eos""#) }.map(object)
-        XCTAssertEqual(eos.last?["load_id"] as? Int, 2, "the end of the second item")
+        XCTAssertEqual(eos.map { $0["load_id"] as? Int }, [1, 2], "each item's end carries that item's load ID")
         XCTAssertEqual(try out.filter { $0.contains(#""event":"state""#) }.map(object).compactMap { $0["load_id"] }.count, 0,
                        "player-wide events carry no load ID")
     }

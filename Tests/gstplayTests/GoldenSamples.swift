@@ -1,4 +1,5 @@
 import Backend
+@testable import BackendQueue
 import Foundation
 @testable import gstplay
 
@@ -58,8 +59,10 @@ enum GoldenSamples {
 
     /// A queue of two items, the second current.
     static var queue: QueueSnapshot {
-        QueueSnapshot(items: [QueueItem(uri: "file:///a/one.ogg", title: awkward), QueueItem(uri: "http://host/two.ogg")],
-                      currentIndex: 1, loop: .all, shuffled: true, gapless: true)
+        var items = [QueueItem(uri: "file:///a/one.ogg", title: awkward), QueueItem(uri: "http://host/two.ogg")]
+        items[0].id = 3
+        items[1].id = 4
+        return QueueSnapshot(items: items, currentIndex: 1, loop: .all, shuffled: true, gapless: true)
     }
 
     /// The events, each with the playlist item its `uri` event names.
@@ -100,9 +103,9 @@ enum GoldenSamples {
             ("statistics", .statistics(fullStatistics), nil),
             ("window-key", .feature(FeatureEvent(WindowEvent.key("space"))), nil),
             ("fullscreen", .feature(FeatureEvent(WindowEvent.fullscreenChanged(true))), nil),
-            ("playlist", .queueChanged(queue), nil),
-            ("playlist-empty", .queueChanged(QueueSnapshot()), nil),
-            ("item", .itemChanged(index: 1, reason: .ended), nil),
+            ("playlist", .feature(FeatureEvent(QueueEvent.queueChanged(queue))), nil),
+            ("playlist-empty", .feature(FeatureEvent(QueueEvent.queueChanged(QueueSnapshot()))), nil),
+            ("item", .feature(FeatureEvent(QueueEvent.itemChanged(index: 1, id: 4, reason: .ended))), nil),
             ("tracks", .tracksChanged(tracks, selection: TrackSelection(video: 0, audio: 1, subtitle: nil)), nil),
             ("track-selected", .trackSelected(.audio, index: 1), nil),
             ("track-selected-off", .trackSelected(.subtitle, index: nil), nil),

@@ -97,7 +97,7 @@ final class QueueCLITests: XCTestCase {
         XCTAssertEqual(error(["prev"]), "prev: already at the first item")
 
         XCTAssertEqual(error(["jump", "2"]), "success")
-        XCTAssertTrue(child.waitForLine(containing: #""event":"item","index":2,"reason":"skipped""#), child.stdout)
+        XCTAssertTrue(child.waitForLine(containing: #""event":"item","index":2,"item_id":2,"reason":"skipped""#), child.stdout)
         XCTAssertEqual(error(["next"]), "next: already at the last item")
         XCTAssertEqual(error(["move", "2", "0"]), "success")
         XCTAssertEqual(error(["loop", "all"]), "success")

@@ -38,8 +38,6 @@ extension Engine {
             gst_message_parse_request_state(message, &requested)
             pipeline.setState(requested)
         case GST_MESSAGE_ELEMENT: handleElementMessage(message)
-        case GST_MESSAGE_APPLICATION where GaplessFeeder.isHandover(message): queueHandedOver()
-        case GST_MESSAGE_STREAM_START: queueStreamStarted()
         case GST_MESSAGE_TAG:
             var tags: UnsafeMutablePointer<GstTagList>?
             gst_message_parse_tag(message, &tags)
@@ -56,7 +54,6 @@ extension Engine {
         guard !playback.inputs.failed, playback.inputs.loaded else { return } // only the first error of a load counts
         let error = PlayerError(errorMessage: message, facts: facts)
         if retryAfterNetworkError(error) { return }
-        if queueError(error) { return }
         failUnlessFeatureActs(error)
     }
 
@@ -64,7 +61,6 @@ extension Engine {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
         cacheFinish(final: true)
         featuresFinished()
-        if queueEndOfStream() { return }
         switch featuresEndOfStream() {
         case .proceed: break
         case .stop: return stop()

@@ -67,7 +67,7 @@ extension Engine {
                 let error = PlayerError(kind: .stream, element: "playbin",
                                         message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
                                         missingPlugins: self.facts.missingPlugins, uri: self.facts.uri)
-                if !self.queueError(error) { self.failUnlessFeatureActs(error) }     // a queue reports it and goes on
+                self.failUnlessFeatureActs(error)     // a queue reports it and goes on
             }
             return false
         }

@@ -46,7 +46,7 @@ extension Engine {
         switch followRedirect(error) {
         case .followed: return true
         case .stopped(let named):
-            if !queueError(named) { fail(named) }
+            failUnlessFeatureActs(named)
             return true
         case .none: break
         }
@@ -91,7 +91,7 @@ extension Engine {
         case .connected, .other:
             if reload(after: error) { return }
         }
-        if !queueError(named) { fail(named) }
+        failUnlessFeatureActs(named)
     }
 
     /// Reloads the URI once after a failure that is not final, resuming at the last position with
@@ -143,7 +143,7 @@ extension Engine {
             self.timers.liveData = nil
             let error = PlayerError(kind: .network, message: "the live source sent no data within \(limit.formattedSeconds)",
                                     uri: self.facts.uri, cause: .noLiveData)
-            if !self.queueError(error) { self.fail(error) }
+            self.failUnlessFeatureActs(error)
             return false
         }
     }

@@ -15,7 +15,6 @@ import Glibc
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
 /// | ``CommandResults`` | the current ``LoadID``, callers waiting for a load's or a seek's result |
-/// | ``QueueDriver`` | the play queue and its gapless hand-over |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
@@ -36,7 +35,6 @@ final class Engine: @unchecked Sendable {
     let timers = EngineTimers()
     let observers = ObserverRegistry()
     let adaptive: AdaptiveMonitor
-    let queue = QueueDriver()
     let tracks = TrackState()
     let cacheDownload = CacheDownload()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
@@ -67,7 +65,6 @@ final class Engine: @unchecked Sendable {
         connectSourceSetup()
         connectCache()
         adaptive.attach(to: pipeline)
-        connectQueue()
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
@@ -167,7 +164,7 @@ final class Engine: @unchecked Sendable {
     /// Queries position (and the duration while unknown) and publishes a position event.
     func reportPosition() {
         if facts.duration == nil { queryDuration(); runFractionSeekWaitingForDuration() }
-        guard let position = pipeline?.queryPosition(), !queue.isStale(position), !facts.isStale(position) else { return }
+        guard let position = pipeline?.queryPosition(), !facts.isStale(position) else { return }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: facts.duration))
     }

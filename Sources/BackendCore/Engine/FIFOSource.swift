@@ -10,8 +10,8 @@ import Glibc
 /// **Thread:** the loop thread (owned by ``Engine``). The descriptor is closed by ``release()``
 /// once `playbin` no longer reads it (READY or NULL: the next load, stop, teardown); after a
 /// gapless hand-over from a FIFO to the next item it stays open until then. A FIFO is never
-/// handed over gaplessly itself (``Engine/mayOpen(_:)``).
-final class FIFOSource {
+/// handed over gaplessly itself (the queue feature checks ``isRegularFile(_:)``).
+package final class FIFOSource {
     /// The open FIFO `playbin` reads, if the current media is one.
     private(set) var descriptor: Int32?
 
@@ -19,7 +19,7 @@ final class FIFOSource {
     /// (`stat`, then `open(O_RDONLY | O_NONBLOCK)`), else `uri` itself. Releases the previous FIFO.
     func playURI(for uri: String) -> String {
         release()
-        guard let path = PlaylistFile.fileURIPath(uri), Self.isFIFO(path) else { return uri }
+        guard let path = FileURI.path(of: uri), Self.isFIFO(path) else { return uri }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return uri }       // filesrc reports why, as for any unreadable file
         descriptor = fd
@@ -40,7 +40,7 @@ final class FIFOSource {
     }
 
     /// True when `path` is a regular file (`stat`, `S_ISREG`).
-    static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }

@@ -25,7 +25,7 @@ package let callbackBoxRelease: GDestroyNotify = { pointer in
 }
 
 /// Releases a box given to `g_signal_connect_data` (a `GClosureNotify`).
-let callbackBoxClosureRelease: GClosureNotify = { pointer, _ in
+package let callbackBoxClosureRelease: GClosureNotify = { pointer, _ in
     guard let pointer else { return }
     Unmanaged<AnyObject>.fromOpaque(pointer).release()
 }

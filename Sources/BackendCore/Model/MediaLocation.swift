@@ -65,4 +65,8 @@ extension String {
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])
     }
+
+    /// ``trimmingWhitespace()`` for the feature targets (its own name, so that it never shadows
+    /// the CLI's `StringProtocol.trimmingWhitespace()`, which keeps newlines).
+    package func trimmingSurroundingWhitespace() -> String { trimmingWhitespace() }
 }

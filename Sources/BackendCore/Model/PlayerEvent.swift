@@ -41,11 +41,6 @@ public enum PlayerEvent: Sendable, Hashable {
     case rateChanged(Double)
     /// Facts about the loaded media found at preroll: liveness and seekability.
     case mediaInfo(MediaInfo)
-    /// The play queue changed: items, current item, loop, shuffle or gapless (``Player/queue``).
-    case queueChanged(QueueSnapshot)
-    /// Another queue item became current: loaded after a skip or an error, or — gaplessly —
-    /// started at the sinks after the previous one `ended`. Comes right before the item's ``uriLoaded(_:)``.
-    case itemChanged(index: Int, reason: ItemChangeReason)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).
     case statistics(PlayerStatistics)
     /// Adaptive streaming: variants, variant switches, stalls (see ``AdaptiveEvent``).

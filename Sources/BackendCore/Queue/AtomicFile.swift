@@ -6,20 +6,20 @@ import Glibc
 /// ``write(_:to:)`` writes a temporary file next to the target (`open(O_CREAT|O_EXCL)`),
 /// `fsync`s it, `rename`s it over the target and `fsync`s the directory: a reader (or a crash,
 /// or `kill -9`, at any point) sees either the old file or the new one, never a mix.
-enum AtomicFile {
+package enum AtomicFile {
     /// A failed system call: its name, the path and `strerror(errno)`.
-    struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         var call: String
         var path: String
         var code: Int32
         /// e.g. "Permission denied (open /x/state.json)".
-        var description: String { "\(String(cString: strerror(code))) (\(call) \(path))" }
+        package var description: String { "\(String(cString: strerror(code))) (\(call) \(path))" }
         /// True for a missing file (`ENOENT`).
-        var isMissing: Bool { code == ENOENT }
+        package var isMissing: Bool { code == ENOENT }
     }
 
     /// The file's bytes (`open`, `read`); throws for a missing/unreadable file or one over `limit` bytes.
-    static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+    package static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(call: "open", path: path, code: errno) }
         defer { close(fd) }
@@ -40,7 +40,7 @@ enum AtomicFile {
 
     /// Replaces `path` with `bytes` atomically (temp file `<path>.tmp-<pid>`, fsync, rename,
     /// fsync of the directory). On failure the temp file is removed and `path` is untouched.
-    static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(Failure) {
         let temp = "\(path).tmp-\(getpid())"
         unlink(temp)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -77,7 +77,7 @@ enum AtomicFile {
 
     /// Creates `path` and its missing parents (`g_mkdir_with_parents`, mode 0700 for new ones);
     /// a relative `path` is relative to the working directory.
-    static func makeDirectories(_ path: String) throws(Failure) {
+    package static func makeDirectories(_ path: String) throws(Failure) {
         if g_mkdir_with_parents(path, 0o700) != 0 { throw Failure(call: "mkdir", path: path, code: errno) }
     }
 }

@@ -146,7 +146,7 @@ public struct ResumeStore: Sendable {
 
     /// Size and mtime of a local file URI (`stat`); nils for other URIs or a missing file.
     static func fileKey(_ uri: String) -> (size: Int64?, mtime: Int64?) {
-        guard let path = PlaylistFile.fileURIPath(uri) else { return (nil, nil) }
+        guard let path = FileURI.path(of: uri) else { return (nil, nil) }
         var info = stat()
         guard stat(path, &info) == 0 else { return (nil, nil) }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))

@@ -62,7 +62,7 @@ enum WireEvents {
         init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
     // Queue (issue #12): `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String? }
+    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String?; @Nullable var id: Int? }
     struct Playlist: Encodable, Equatable, Sendable {
         @Nullable var current: Int?
         var loop: String
@@ -70,7 +70,7 @@ enum WireEvents {
         var gapless: Bool
         var items: [PlaylistEntry]
     }
-    struct Item: Encodable, Sendable { var index: Int; var reason: String }
+    struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
     /// The protocol version, sent in `hello`; bumped on incompatible changes.
     static let protocolVersion = 1
@@ -102,6 +102,7 @@ enum WireEvents {
         case .feature(let feature) where feature.payload is WindowEvent:
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature):
+            if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
@@ -144,10 +145,6 @@ enum WireEvents {
             return WireAdaptive.line(for: event)
         case .cache(let status):
             return line("cache", Cache(status))
-        case .queueChanged(let queue):
-            return line("playlist", Playlist(queue))
-        case .itemChanged(let index, let reason):
-            return line("item", Item(index: index, reason: reason.rawValue))
         case .tracksChanged, .trackSelected, .subtitleCue:
             return WireTracks.line(for: event) ?? ""
         }

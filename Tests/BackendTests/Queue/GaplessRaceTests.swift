@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 import TestSupport

@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 import XCTest
@@ -127,5 +128,17 @@ final class PlaylistFileTests: XCTestCase {
         XCTAssertTrue(PlaylistFile.isPlaylist("file:///a/b.m3u8"))
         XCTAssertFalse(PlaylistFile.isPlaylist("http://h/live.m3u8"), "remote playlists go to GStreamer")
         XCTAssertFalse(PlaylistFile.isPlaylist("a.ogg"))
+    }
+
+    /// `file://` URIs are decoded by GLib (`g_filename_from_uri`), not by hand (issue 21).
+    func testFileURIPathsAreDecodedByGLib() {
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a%20b%23c.ogg"), "/music/a b#c.ogg")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file://localhost/music/x.ogg"), "/music/x.ogg")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a#b.mp3"), "/music/a#b.mp3", "a raw # is part of the name")
+        XCTAssertEqual(PlaylistFile.fileURIPath("file:///caf%C3%A9.ogg"), "/café.ogg")
+        XCTAssertNil(PlaylistFile.fileURIPath("file://elsewhere/music/x.ogg"), "another host's file is not a local path")
+        XCTAssertNil(PlaylistFile.fileURIPath("file:///a%00b.ogg"), "a NUL cannot be in a path")
+        XCTAssertNil(PlaylistFile.fileURIPath("http://host/x.ogg"))
+        XCTAssertEqual(PlaylistFile.fileURIPath(PlaylistFile.fileURI("/tmp/a b%c#d.ogg")), "/tmp/a b%c#d.ogg", "round trip")
     }
 }

@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 import TestSupport
@@ -14,7 +15,7 @@ final class QueueOptionsTests: XCTestCase {
         recorder.events.compactMap(\.itemChange).map { "\($0.index):\($0.reason.rawValue)" }
     }
 
-    func testWithoutAutomaticAdvancingEachItemEndsThereAndNextMovesOn() throws {
+    func testWithoutAutomaticAdvancingEachItemEndsThereAndNextMovesOn() async throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder, sync: false)
         defer { player.shutdown() }
@@ -22,14 +23,15 @@ final class QueueOptionsTests: XCTestCase {
         try player.setQueue(items)
         recorder.waitFor("the first item's end", timeout: 15) { $0.contains(where: \.isEndOfStream) }
         XCTAssertEqual(changes(recorder), [], "no hand-over, no automatic move; the first item is not a skip")
-        let queue = player.currentQueue()
+        let queue = await player.currentQueue()
         XCTAssertEqual(queue.currentIndex, 0)
         XCTAssertEqual(queue.nextIndex, 1)
         XCTAssertNil(queue.previousIndex)
         player.advanceToNextItem()
         recorder.waitFor("the second item's end", timeout: 15) { $0.filter(\.isEndOfStream).count >= 2 }
         XCTAssertEqual(changes(recorder), ["1:skipped"])
-        XCTAssertEqual(player.currentQueue().previousIndex, 0)
+        let after = await player.currentQueue()
+        XCTAssertEqual(after.previousIndex, 0)
     }
 
     func testAStartForEveryItemIsHonouredAndItemsLoadAfresh() throws {
@@ -46,7 +48,7 @@ final class QueueOptionsTests: XCTestCase {
         for position in landed { XCTAssertEqual(position, 0.5, accuracy: 0.05) }
     }
 
-    func testPlayNowInsertsAfterTheCurrentItemAsTheQueueStandsThen() throws {
+    func testPlayNowInsertsAfterTheCurrentItemAsTheQueueStandsThen() async throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder, sync: false)
         defer { player.shutdown() }
@@ -54,7 +56,7 @@ final class QueueOptionsTests: XCTestCase {
         try player.setQueue(Array(items.prefix(2)))
         player.advanceToNextItem()
         player.playNow(items[2])                 // after item 1, which the queue reaches just before
-        let queue = player.currentQueue()
+        let queue = await player.currentQueue()
         XCTAssertEqual(queue.items.map(\.uri), [items[0].uri, items[1].uri, items[2].uri])
         XCTAssertEqual(queue.currentIndex, 2)
         recorder.waitFor("the inserted item loads") { $0.contains { if case .uriLoaded(let uri) = $0 { uri == self.items[2].uri } else { false } } }

@@ -1,4 +1,5 @@
 @testable import BackendCore
+@testable import BackendQueue
 import Backend
 import Foundation
 import TestSupport
@@ -6,7 +7,13 @@ import XCTest
 
 extension PlayerEvent {
     var itemChange: (index: Int, reason: ItemChangeReason)? {
-        if case .itemChanged(let index, let reason) = self { return (index, reason) } else { return nil }
+        if case .itemChanged(let index, _, let reason)? = payload(as: QueueEvent.self) { return (index, reason) } else { return nil }
+    }
+    var queueChange: QueueSnapshot? {
+        if case .queueChanged(let queue)? = payload(as: QueueEvent.self) { return queue } else { return nil }
+    }
+    var itemEnd: (index: Int, id: Int, position: MediaTime)? {
+        if case .itemEnded(let index, let id, let position)? = payload(as: QueueEvent.self) { return (index, id, position) } else { return nil }
     }
 }
 
@@ -26,6 +33,7 @@ final class QueuePlayerTests: XCTestCase {
         recorder.waitFor("EOS after the last item", timeout: 15) { $0.contains(where: \.isEndOfStream) }
         XCTAssertEqual(changes(recorder), ["1:ended", "2:ended"])
         XCTAssertEqual(recorder.events.filter(\.isEndOfStream).count, 1)
+        try assertEachItemEnds(recorder, before: [1, 2])
         let states = recorder.states()
         XCTAssertEqual(states.filter { $0 == .opening }.count, 1, "gapless: one load, no reopening between items: \(states)")
         let uris = recorder.events.compactMap { if case .uriLoaded(let u) = $0 { return u } else { return nil } }
@@ -49,6 +57,29 @@ final class QueuePlayerTests: XCTestCase {
         XCTAssertEqual(changes(recorder), ["1:ended", "2:ended"])
         XCTAssertEqual(recorder.states().filter { $0 == .opening }.count, 3)
         XCTAssertEqual(recorder.events.filter(\.isEndOfStream).count, 1)
+        try assertEachItemEnds(recorder, before: [1, 2])
+    }
+
+    /// Issue 21: every item the queue moved on from after its end has an `itemEnded` (its id,
+    /// its duration as the position), right before the `itemChanged` of the item after it.
+    private func assertEachItemEnds(_ recorder: EventRecorder, before next: [Int], file: StaticString = #filePath,
+                                    line: UInt = #line) throws {
+        let events = recorder.events
+        let ends = events.indices.filter { events[$0].itemEnd != nil }
+        XCTAssertEqual(ends.count, next.count, "one end per item moved on from: \(events)", file: file, line: line)
+        let ids = itemIDs(in: events)
+        for (end, index) in zip(ends, next) {
+            let ended = try XCTUnwrap(events[end].itemEnd)
+            XCTAssertEqual(events[end + 1].itemChange?.index, index, "the next item follows its end", file: file, line: line)
+            XCTAssertEqual(ended.index, index - 1, file: file, line: line)
+            XCTAssertEqual(ended.id, ids[index - 1], "the ended item's id", file: file, line: line)
+            XCTAssertEqual(ended.position.seconds, 1.0, accuracy: 0.1, "the item's duration", file: file, line: line)
+        }
+    }
+
+    /// The ids of the items as the last `queueChanged` lists them.
+    private func itemIDs(in events: [PlayerEvent]) -> [Int?] {
+        events.last { $0.queueChange != nil }?.queueChange?.items.map(\.id) ?? []
     }
 
     func testLoopOneRepeatsTheItem() throws {
@@ -74,7 +105,7 @@ final class QueuePlayerTests: XCTestCase {
         recorder.waitFor("three passes", timeout: 20) { $0.compactMap(\.itemChange).count >= 8 }
         player.shutdown()
         // The first item has no itemChanged (nothing was skipped); the first queueChanged names it.
-        let first = recorder.events.lazy.compactMap { if case .queueChanged(let queue) = $0 { queue.currentIndex } else { nil } }.first
+        let first = recorder.events.lazy.compactMap { $0.queueChange?.currentIndex }.first
         let visited = Array(([first].compactMap { $0 } + recorder.events.compactMap(\.itemChange).map(\.index)).prefix(9))
         let passes = stride(from: 0, to: 9, by: 3).map { Array(visited[$0..<$0 + 3]) }
         for pass in passes { XCTAssertEqual(pass.sorted(), [0, 1, 2], "each item once per pass: \(visited)") }
@@ -121,7 +152,7 @@ final class QueuePlayerTests: XCTestCase {
         let player = Player.forTesting(recorder, sync: false) { $0.autoplay = false }
         defer { player.shutdown() }
         try player.setQueue(items)
-        recorder.waitFor("queue published") { $0.contains { if case .queueChanged(let q) = $0 { return q.items.count == 3 } else { return false } } }
+        recorder.waitFor("queue published") { $0.contains { $0.queueChange?.items.count == 3 } }
         XCTAssertThrowsError(try player.jumpInQueue(to: 99)) { XCTAssertEqual($0 as? QueueError, .indexOutOfRange(index: 99, count: 3)) }
         XCTAssertThrowsError(try player.moveInQueue(from: 0, to: 3))
         XCTAssertThrowsError(try player.removeFromQueue(at: -1))

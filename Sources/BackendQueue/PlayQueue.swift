@@ -1,3 +1,5 @@
+import BackendCore
+
 /// The list of things to play and where playback is in it: items, the current item, the loop
 /// mode and a stable shuffle. Pure logic, no GStreamer (seed 002's AVQueuePlayer, mpv's playlist).
 ///
@@ -8,65 +10,82 @@
 ///
 /// Indices are 0-based positions in ``items`` (the list order, not the play order).
 /// A value type: use it from one thread at a time (the player keeps it on its loop thread).
-public struct PlayQueue: Sendable, Hashable {
+/// Internal: the player's API is ``Player/setQueue(_:startingAt:)`` and its siblings; tests use
+/// it through `@testable import BackendQueue`.
+struct PlayQueue: Sendable, Hashable {
     private struct Entry: Sendable, Hashable {
         let id: Int
         var item: QueueItem
+        /// The item carrying its id.
+        var identified: QueueItem { var copy = item; copy.id = id; return copy }
     }
 
     private var entries: [Entry] = []
-    private var nextID = 0
+    /// The ``QueueItem/id`` the next added item gets.
+    private(set) var nextID = 0
     private var currentID: Int?
     /// Shuffle play order (entry ids) of the current pass and the position of the current item in it.
     private var order: [Int] = []
     private var cursor = -1
 
     /// What happens when an item ends.
-    public var loop: LoopMode
+    var loop: LoopMode
     /// Whether the play order is shuffled. Turning it on starts a new pass at the current item.
-    public private(set) var isShuffled = false
+    private(set) var isShuffled = false
     /// The shuffle seed.
-    public let seed: UInt64
+    let seed: UInt64
     /// The shuffle pass (0 for the first, +1 each time a looping shuffled queue wraps).
-    public private(set) var pass = 0
+    private(set) var pass = 0
 
-    /// Creates a queue.
-    public init(items: [QueueItem] = [], loop: LoopMode = .none, shuffled: Bool = false, seed: UInt64 = 0) {
+    /// Creates a queue; the items get ids from `firstID` on (a replacement queue continues the
+    /// ids of the one it replaces, so an id names one entry for the player's life).
+    init(items: [QueueItem] = [], loop: LoopMode = .none, shuffled: Bool = false, seed: UInt64 = 0, firstID: Int = 0) {
         self.loop = loop
         self.seed = seed
+        self.nextID = firstID
         for item in items { append(item) }
         if shuffled { setShuffled(true) }
     }
 
+    /// The same entries (ids, current item and loop mode kept) with another shuffle seed, not
+    /// shuffled: call ``setShuffled(_:)`` to start a pass.
+    init(reseeding other: PlayQueue, seed: UInt64) {
+        self.loop = other.loop
+        self.seed = seed
+        self.entries = other.entries
+        self.nextID = other.nextID
+        self.currentID = other.currentID
+    }
+
     // MARK: Reading
 
-    /// The items in list order.
-    public var items: [QueueItem] { entries.map(\.item) }
+    /// The items in list order, each with its ``QueueItem/id``.
+    var items: [QueueItem] { entries.map(\.identified) }
     /// Number of items.
-    public var count: Int { entries.count }
+    var count: Int { entries.count }
     /// True without items.
-    public var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
     /// The index of the current item, nil before the start, after the end or when empty.
-    public var currentIndex: Int? { currentID.flatMap { id in entries.firstIndex { $0.id == id } } }
+    var currentIndex: Int? { currentID.flatMap { id in entries.firstIndex { $0.id == id } } }
     /// The current item.
-    public var current: QueueItem? { currentIndex.map { entries[$0].item } }
-    /// The item at `index`. Throws ``QueueError/indexOutOfRange(index:count:)``.
-    public func item(at index: Int) throws(QueueError) -> QueueItem { try checked(index); return entries[index].item }
+    var current: QueueItem? { currentIndex.map { entries[$0].identified } }
+    /// The item at `index`, with its id. Throws ``QueueError/indexOutOfRange(index:count:)``.
+    func item(at index: Int) throws(QueueError) -> QueueItem { try checked(index); return entries[index].identified }
 
     /// The index ``advance(reason:)`` would move to, without moving (for gapless pre-roll).
-    public func peekNext(reason: ItemChangeReason = .ended) -> Int? {
+    func peekNext(reason: ItemChangeReason = .ended) -> Int? {
         var copy = self
         return copy.advance(reason: reason)
     }
 
     /// The index ``previous()`` would move to, without moving.
-    public func peekPrevious() -> Int? {
+    func peekPrevious() -> Int? {
         var copy = self
         return copy.previous()
     }
 
     /// The remaining play order from the current item on (list indices), for display.
-    public var upcoming: [Int] {
+    var upcoming: [Int] {
         if isShuffled {
             return order.dropFirst(max(cursor, 0)).compactMap { id in entries.firstIndex { $0.id == id } }
         }
@@ -76,12 +95,12 @@ public struct PlayQueue: Sendable, Hashable {
     // MARK: Editing
 
     /// Adds `item` at the end.
-    public mutating func append(_ item: QueueItem) {
+    mutating func append(_ item: QueueItem) {
         try! insert(item, at: entries.count)
     }
 
     /// Inserts `item` before `index` (`count` appends). Throws for an index outside `0...count`.
-    public mutating func insert(_ item: QueueItem, at index: Int) throws(QueueError) {
+    mutating func insert(_ item: QueueItem, at index: Int) throws(QueueError) {
         guard index >= 0 && index <= entries.count else { throw .indexOutOfRange(index: index, count: entries.count) }
         let entry = Entry(id: nextID, item: item)
         nextID += 1
@@ -97,7 +116,7 @@ public struct PlayQueue: Sendable, Hashable {
     /// Removes the item at `index` and returns it. Removing the current item makes the item that
     /// would have played next current (nil at the end); `currentRemoved` says so.
     @discardableResult
-    public mutating func remove(at index: Int) throws(QueueError) -> (item: QueueItem, currentRemoved: Bool) {
+    mutating func remove(at index: Int) throws(QueueError) -> (item: QueueItem, currentRemoved: Bool) {
         try checked(index)
         let entry = entries[index]
         let wasCurrent = entry.id == currentID
@@ -113,11 +132,11 @@ public struct PlayQueue: Sendable, Hashable {
             currentID = nil
             if let successor { select(id: successor) }
         }
-        return (entry.item, wasCurrent)
+        return (entry.identified, wasCurrent)
     }
 
     /// Moves the item at `from` so that it ends up at index `to`. The current item stays current.
-    public mutating func move(from: Int, to: Int) throws(QueueError) {
+    mutating func move(from: Int, to: Int) throws(QueueError) {
         try checked(from)
         try checked(to)
         let entry = entries.remove(at: from)
@@ -125,7 +144,7 @@ public struct PlayQueue: Sendable, Hashable {
     }
 
     /// Removes every item; nothing is current.
-    public mutating func clear() {
+    mutating func clear() {
         entries.removeAll()
         order.removeAll()
         cursor = -1
@@ -133,13 +152,13 @@ public struct PlayQueue: Sendable, Hashable {
     }
 
     /// Replaces the title of the item at `index` (e.g. from the stream's tags).
-    public mutating func setTitle(_ title: String?, at index: Int) throws(QueueError) {
+    mutating func setTitle(_ title: String?, at index: Int) throws(QueueError) {
         try checked(index)
         entries[index].item.title = title
     }
 
     /// Replaces the start position of the item at `index` (nil: from the beginning).
-    public mutating func setStart(_ start: MediaTime?, at index: Int) throws(QueueError) {
+    mutating func setStart(_ start: MediaTime?, at index: Int) throws(QueueError) {
         try checked(index)
         entries[index].item.start = start
     }
@@ -154,7 +173,7 @@ public struct PlayQueue: Sendable, Hashable {
 
     /// Makes the item at `index` current. While shuffling it becomes the next step of the pass
     /// (taken out of wherever it was), so the rest of the pass is unchanged.
-    public mutating func jump(to index: Int) throws(QueueError) {
+    mutating func jump(to index: Int) throws(QueueError) {
         try checked(index)
         select(id: entries[index].id)
     }
@@ -163,7 +182,7 @@ public struct PlayQueue: Sendable, Hashable {
     /// With ``LoopMode/one`` an item that `ended` repeats; skipping moves on (and stops after the last).
     /// With ``LoopMode/all`` the last item wraps to the first (a new pass when shuffling).
     @discardableResult
-    public mutating func advance(reason: ItemChangeReason = .ended) -> Int? {
+    mutating func advance(reason: ItemChangeReason = .ended) -> Int? {
         guard !entries.isEmpty else { currentID = nil; return nil }
         if loop == .one, reason == .ended, let index = currentIndex { return index }
         if isShuffled {
@@ -193,7 +212,7 @@ public struct PlayQueue: Sendable, Hashable {
     /// Moves to the previous item (in play order) and returns its index. At the first item it
     /// wraps to the last with ``LoopMode/all``, otherwise it stays and returns nil.
     @discardableResult
-    public mutating func previous() -> Int? {
+    mutating func previous() -> Int? {
         guard !entries.isEmpty else { return nil }
         if isShuffled {
             if cursor > 0 { cursor -= 1 } else if loop == .all, !order.isEmpty { cursor = order.count - 1 } else { return nil }
@@ -207,7 +226,7 @@ public struct PlayQueue: Sendable, Hashable {
 
     /// Turns shuffling on or off. On: a new pass begins with the current item (if any) followed by
     /// a seeded permutation of the others. Off: the list order applies again from the current item.
-    public mutating func setShuffled(_ on: Bool) {
+    mutating func setShuffled(_ on: Bool) {
         guard on != isShuffled else { return }
         isShuffled = on
         order.removeAll()
@@ -254,26 +273,5 @@ public struct PlayQueue: Sendable, Hashable {
         if let avoidingFirst, ids.count > 1, ids[0] == avoidingFirst { ids.swapAt(0, 1) }
         order = ids
         cursor = -1
-    }
-}
-
-/// SplitMix64: a tiny, stable pseudo-random generator (the same numbers on every platform and
-/// Swift version, unlike the standard library's shuffle). The queue's shuffle uses it; the bench
-/// and the tests use it where a run must repeat exactly. Pure value, any thread.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// The generator for `seed`, on one of several independent `stream`s of it.
-    public init(seed: UInt64, stream: UInt64 = 0) {
-        state = seed ^ (stream &* 0xD1B5_4A32_D192_ED03) ^ 0x2545_F491_4F6C_DD1D
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 import Synchronization
 

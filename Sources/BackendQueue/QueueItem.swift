@@ -1,7 +1,14 @@
-/// One entry of a ``PlayQueue``: what to play and, optionally, how to call it.
+import BackendCore
+
+/// One entry of the play queue (``Player/setQueue(_:startingAt:)``): what to play and,
+/// optionally, how to call it.
 ///
 /// A plain value (any thread). `uri` is what goes to `playbin.uri`.
 public struct QueueItem: Sendable, Hashable, Codable {
+    /// The queue's name for this entry, assigned when the item is added to the queue and kept
+    /// while it stays there (moves and shuffles included); unique for the player's life. Nil for
+    /// an item not (yet) in a queue. Events about the item carry it (``QueueEvent``).
+    public internal(set) var id: Int?
     /// A URI `playbin` accepts (`file://…`, `http://…`).
     public var uri: String
     /// A display title (from an `#EXTINF` line or a `.pls` `TitleN=`), nil when unknown.
@@ -28,7 +35,7 @@ public enum LoopMode: String, Sendable, Hashable, Codable, CaseIterable {
     case all
 }
 
-/// Why the current item of a queue changed (``PlayerEvent/itemChanged(index:reason:)``, published
+/// Why the current item of a queue changed (``QueueEvent/itemChanged(index:id:reason:)``, published
 /// only when another item was current before: a queue's first item comes without one).
 public enum ItemChangeReason: String, Sendable, Hashable, Codable {
     /// The previous item played to its end.
@@ -54,9 +61,12 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A copy of a queue's state for getters and events (any thread).
-public struct QueueSnapshot: Sendable, Hashable, Codable {
-    /// The items in list order.
+/// A copy of a queue's state for getters and events (any thread): the queue's section of the
+/// player's snapshot (``Player/queue``, `snapshot.features[QueueSnapshot.self]`).
+public struct QueueSnapshot: FeatureSection, Codable {
+    /// The section's name in the snapshot's JSON.
+    public static let key = "queue"
+    /// The items in list order, each with its ``QueueItem/id``.
     public var items: [QueueItem]
     /// The current item's index, nil when none.
     public var currentIndex: Int?

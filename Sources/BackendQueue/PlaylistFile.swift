@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BackendCore
 import CGStreamer
 import Glibc
 
@@ -63,7 +64,7 @@ public enum PlaylistFile {
             // A path is written as it is only when it reads back the same: no control character
             // (the file would be refused as binary), no `#`, no surrounding spaces.
             let path = fileURIPath(item.uri).flatMap { path in
-                path.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0 == "#" } || path.trimmingWhitespace() != path ? nil : path
+                path.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || $0 == "#" } || path.trimmingSurroundingWhitespace() != path ? nil : path
             }
             text += (path ?? item.uri) + "\n"
         }
@@ -84,7 +85,7 @@ public enum PlaylistFile {
         }
         let text = try readText(path)
         let directory = parentDirectory(of: path)
-        if fileExtension(of: path) != "pls", text.split(whereSeparator: \.isNewline).contains(where: { String($0).trimmingWhitespace().hasPrefix("#EXT-X-") }) {
+        if fileExtension(of: path) != "pls", text.split(whereSeparator: \.isNewline).contains(where: { String($0).trimmingSurroundingWhitespace().hasPrefix("#EXT-X-") }) {
             return Expansion(stream: .stream(fileURI(path)))
         }
         let entries = fileExtension(of: path) == "pls" || text.hasPrefix("[playlist]")
@@ -112,11 +113,11 @@ public enum PlaylistFile {
         var entries: [(String, String?)] = []
         var pendingTitle: String?
         for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = String(raw).trimmingWhitespace()
+            let line = String(raw).trimmingSurroundingWhitespace()
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    let title = String(line[line.index(after: comma)...]).trimmingWhitespace()
+                    let title = String(line[line.index(after: comma)...]).trimmingSurroundingWhitespace()
                     pendingTitle = title.isEmpty ? nil : title
                 }
                 continue
@@ -132,10 +133,10 @@ public enum PlaylistFile {
         var files: [Int: String] = [:], titles: [Int: String] = [:]
         var sawHeader = false
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            let line = String(raw).trimmingWhitespace()
+            let line = String(raw).trimmingSurroundingWhitespace()
             if line.lowercased() == "[playlist]" { sawHeader = true; continue }
             guard let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].lowercased(), value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+            let key = line[..<equals].lowercased(), value = String(line[line.index(after: equals)...]).trimmingSurroundingWhitespace()
             if key.hasPrefix("file"), let n = Int(key.dropFirst(4)), !value.isEmpty { files[n] = value }
             if key.hasPrefix("title"), let n = Int(key.dropFirst(5)), !value.isEmpty { titles[n] = value }
         }
@@ -178,23 +179,9 @@ public enum PlaylistFile {
         String(takingGLibString: g_filename_to_uri(path, nil, nil)) ?? "file://" + path
     }
 
-    /// The absolute path of a `file://` URI (percent-decoded), nil for other URIs and for a
-    /// `%00` in the path.
-    static func fileURIPath(_ uri: String) -> String? {
-        guard uri.hasPrefix("file://") else { return nil }
-        var rest = Substring(uri.dropFirst(7))
-        if rest.hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-        guard rest.hasPrefix("/") else { return nil }
-        var bytes: [UInt8] = []
-        var utf8 = Array(rest.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value); utf8 = utf8.dropFirst(2)
-            } else { bytes.append(byte) }
-        }
-        // A NUL cannot be in a path (C strings end there): such a URI is not a file path.
-        return bytes.contains(0) ? nil : String(decoding: bytes, as: UTF8.self)
-    }
+    /// The absolute path of a `file://` URI, percent-decoded by GLib (``FileURI/path(of:)``,
+    /// `g_filename_from_uri`); nil for other URIs and for ones GLib refuses (a `%00` in the path).
+    static func fileURIPath(_ uri: String) -> String? { FileURI.path(of: uri) }
 
     static func absolutePath(_ path: String) -> String {
         if let filePath = fileURIPath(path) { return filePath }
