@@ -236,6 +236,26 @@ final class CommandResultsTests: XCTestCase {
         XCTAssertEqual(third.rawValue, first.rawValue + 2)
     }
 
+    func testEachQueueItemGetsItsOwnLoadIDAlsoWhenHandedOverGaplessly() async throws {
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        let records = player.records
+        let items = try ["gapless-440.ogg", "gapless-660.ogg"].map { QueueItem(uri: try MediaLocation.uri(for: TestMedia.path($0))) }
+        try player.setQueue(items)
+        var uriLoads: [LoadID?] = []
+        var endID: LoadID?
+        var opened = 0
+        for await record in records {
+            if case .uriLoaded = record.event { uriLoads.append(record.loadID) }
+            if case .stateChanged(_, .opening) = record.event { opened += 1 }
+            if case .endOfStream = record.event { endID = record.loadID; break }
+        }
+        XCTAssertEqual(opened, 1, "gapless: one load, the second item handed over")
+        XCTAssertEqual(uriLoads.count, 2, "two items")
+        XCTAssertEqual(Set(uriLoads.compactMap { $0 }).count, 2, "a new ID for the item handed over gaplessly: \(uriLoads)")
+        XCTAssertEqual(endID, uriLoads.last ?? nil, "the end belongs to the last item")
+    }
+
     func testTheDelegateGetsEachEventWithItsLoadID() async throws {
         final class Delegate: PlayerDelegate, Sendable {
             let seen = Arrivals<(LoadID?, PlayerEvent)>()
