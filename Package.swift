@@ -43,7 +43,14 @@ let package = Package(
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
             name: "BackendCore",
-            dependencies: ["CGStreamer", "CSoup", "DirectoryWalk"],
+            dependencies: ["CGStreamer", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The media cache (seed 001, issue 20) as a feature: complete http(s) downloads kept and
+        // played from disk; libsoup for its revalidation requests.
+        .target(
+            name: "BackendCache",
+            dependencies: ["BackendCore", "CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The play queue (PlayerFeature): items, loop, shuffle, gapless hand-over, playlist files.
@@ -56,7 +63,7 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendWindow", "BackendThumbnails"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendWindow", "BackendThumbnails"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -85,6 +92,7 @@ let package = Package(
             name: "gstplay",
             dependencies: [
                 "Backend",
+                "CGStreamer",   // g_get_user_cache_dir for the media cache's directory
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -121,12 +129,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "TestSupport"],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendCache", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -3,3 +3,4 @@
 @_exported import BackendQueue
 @_exported import BackendWindow
 @_exported import BackendThumbnails
+@_exported import BackendCache

@@ -1,3 +1,4 @@
+import BackendCache
 import BackendCore
 import BackendQueue
 import BackendThumbnails
@@ -10,11 +11,17 @@ public struct StandardFeatures: Sendable {
     /// The defaults.
     public init() {}
 
+    /// The media cache of complete http(s) downloads (seed 001), nil (the default) for none. With
+    /// one, an http(s) URI found in it plays from the local file with no network request; one not
+    /// found plays with download buffering and is stored once every byte arrived (``CacheFeature``).
+    public var cache: MediaCache?
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
         features.append(QueueFeature())
         _ = configuration
+        if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())
         return features

@@ -30,8 +30,9 @@ extension Player {
         let resolved = Result { () throws(PlayerError) -> String in try MediaLocation.uri(for: location) }
         return try await reply { engine, reply in
             engine.supersedeLoads()
+            let previous = engine.results.currentLoad
             engine.load(resolved, original: location, start: startAt)
-            engine.awaitLoad(reply)
+            engine.awaitLoad(reply, after: previous)
         }
     }
 

@@ -42,4 +42,11 @@ struct RunOptions: Equatable, Sendable {
         network.apply(to: &configuration)
         return configuration
     }
+
+    /// The features' options these options ask for (the media cache).
+    func standardFeatures() -> StandardFeatures {
+        var standard = StandardFeatures()
+        network.apply(to: &standard)
+        return standard
+    }
 }

@@ -1,3 +1,4 @@
+@testable import BackendCache
 @testable import BackendCore
 import Backend
 import CGStreamer

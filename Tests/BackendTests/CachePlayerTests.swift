@@ -1,3 +1,4 @@
+@testable import BackendCache
 @testable import BackendCore
 import Backend
 import Foundation
@@ -24,9 +25,10 @@ final class CachePlayerTests: XCTestCase {
     }
 
     private func player(_ recorder: EventRecorder, timeout: UInt32 = 15) -> Player {
-        Player.forTesting(recorder) { [cache] in
-            $0.cache = cache
+        Player.forTesting(recorder) {
             $0.networkTimeout = .seconds(timeout)
+        } standard: { [cache] in
+            $0.cache = cache
         }
     }
 
@@ -46,7 +48,7 @@ final class CachePlayerTests: XCTestCase {
     }
 
     private func statuses(_ recorder: EventRecorder) -> [CacheStatus] {
-        recorder.events.compactMap { if case .cache(let status) = $0 { return status } else { return nil } }
+        recorder.events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status } else { return nil } }
     }
 
     private var partials: [String] { (try? FileManager.default.contentsOfDirectory(atPath: dir + "/partial")) ?? [] }
@@ -68,6 +70,9 @@ final class CachePlayerTests: XCTestCase {
         recorder.waitFor("EOS from the cache") { $0.contains(where: \.isEndOfStream) || $0.contains { $0.error != nil } }
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
         XCTAssertEqual(statuses(recorder), [CacheStatus(state: .hit, path: cache.path(of: entry))])
+        // The verdict comes right after the load's uriLoaded (the wire's order before issue 21).
+        let loaded = try XCTUnwrap(recorder.events.firstIndex { if case .uriLoaded = $0 { return true } else { return false } })
+        XCTAssertEqual(recorder.events.dropFirst(loaded + 1).first?.payload(as: CacheEvent.self), .status(CacheStatus(state: .hit, path: cache.path(of: entry))))
         XCTAssertEqual(player.refreshStatistics().cache?.state, .hit)
         XCTAssertEqual(player.duration?.seconds ?? 0, 4, accuracy: 0.05)
         player.shutdown()
@@ -213,6 +218,6 @@ final class CachePlayerTests: XCTestCase {
 
 private extension CachePlayerTests {
     func statuses(recorder events: [PlayerEvent]) -> [CacheStatus] {
-        events.compactMap { if case .cache(let status) = $0 { return status } else { return nil } }
+        events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status } else { return nil } }
     }
 }

@@ -1,3 +1,4 @@
+@testable import BackendCache
 @testable import BackendCore
 import Backend
 import Foundation
@@ -37,7 +38,7 @@ final class CacheRevalidationTests: XCTestCase {
     /// Plays `path` to EOS or an error with `cache`; returns the events.
     private func play(_ path: String, cache: MediaCache, file: StaticString = #filePath, line: UInt = #line) -> [PlayerEvent] {
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder) { $0.cache = cache; $0.networkTimeout = .seconds(5) }
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(5) } standard: { $0.cache = cache }
         defer { player.shutdown() }
         player.load(server.url(path))
         recorder.waitFor("EOS or error", timeout: 30, file: file, line: line) { events in
@@ -48,7 +49,7 @@ final class CacheRevalidationTests: XCTestCase {
     }
 
     private func states(_ events: [PlayerEvent]) -> [CacheStatus.State] {
-        events.compactMap { if case .cache(let status) = $0 { return status.state } else { return nil } }
+        events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status.state } else { return nil } }
     }
 
     private func cachedBytes(_ cache: MediaCache, _ path: String) throws -> Data {
@@ -109,6 +110,22 @@ final class CacheRevalidationTests: XCTestCase {
         _ = server.requests(clear: true)
         XCTAssertEqual(states(play("/file/clip?cc=max-age=0", cache: cache)), [.hit])
         XCTAssertEqual(server.requests().map(\.status), [304])
+    }
+
+    /// The load that waits for the revalidation runs again with its start position
+    /// (``FeatureContext/loadingStart``).
+    func testARevalidatedLoadKeepsItsStartPosition() throws {
+        let cache = MediaCache(directory: dir, revalidateInterval: 0)
+        _ = play("/file/clip", cache: cache)
+        _ = server.requests(clear: true)
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(5); $0.autoplay = false } standard: { $0.cache = cache }
+        defer { player.shutdown() }
+        player.load(server.url("/file/clip"), startAt: .time(MediaTime(seconds: 2)))
+        let landed = recorder.waitForValue("seek done") { $0.seekDone }
+        XCTAssertEqual(landed?.seconds ?? 0, 2.0, accuracy: 0.1)
+        XCTAssertEqual(server.requests().map(\.status), [304], "one conditional request, then the cached copy")
+        XCTAssertEqual(states(recorder.events), [.hit])
     }
 
     func testAServerGoneAtRevalidationPlaysTheCopyWithAWarning() throws {

@@ -256,6 +256,38 @@ final class CommandResultsTests: XCTestCase {
         XCTAssertEqual(endID, uriLoads.last ?? nil, "the end belongs to the last item")
     }
 
+    /// A feature that makes the first load wait (``LoadDecision/wait``) and loads it again itself
+    /// on the next loop dispatch, as the media cache does while it revalidates a copy.
+    private final class DeferringFeature: PlayerFeature {
+        private let context = Mutex<FeatureContext?>(nil)
+        let deferred = Mutex(0)
+
+        func attach(to context: FeatureContext) { self.context.withLock { $0 = context } }
+
+        func willLoad(_ uri: String) -> LoadDecision {
+            guard uri.hasPrefix("file:"), deferred.withLock({ $0 == 0 }), let context = context.withLock({ $0 }) else { return .play(uri) }
+            deferred.withLock { $0 += 1 }
+            context.runOnLoop { context.load(uri) }
+            return .wait
+        }
+    }
+
+    func testALoadAFeatureDefersIsWaitedForNotFailedWithThePreviousError() async throws {
+        let feature = DeferringFeature()
+        let player = Player(configuration: .fakeSinks(sync: true), features: [feature])
+        defer { player.shutdown() }
+        do {
+            try await player.loadAsync("")
+            XCTFail("an empty location loaded")
+        } catch {
+            XCTAssertEqual(error.kind, .invalidInput)
+        }
+        let id = try await player.loadAsync(TestMedia.vp8)       // deferred once, after a failed load
+        XCTAssertEqual(feature.deferred.withLock { $0 }, 1)
+        XCTAssertEqual(id, LoadID(rawValue: 2), "the failed load was the first; the deferred one began once")
+        XCTAssertEqual(player.snapshot.lastError, nil)
+    }
+
     func testTheDelegateGetsEachEventWithItsLoadID() async throws {
         final class Delegate: PlayerDelegate, Sendable {
             let seen = Arrivals<(LoadID?, PlayerEvent)>()

@@ -72,7 +72,7 @@ final class NetworkCauseTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cache = MediaCache(directory: directory)
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder) { $0.cache = cache }
+        let player = Player.forTesting(recorder, standard: { $0.cache = cache })
         defer { player.shutdown() }
         _ = server.requests(clear: true)
         let uri = server.url("/redirect/2/vp8-opus-4s.webm")
@@ -91,7 +91,7 @@ final class NetworkCauseTests: XCTestCase {
         XCTAssertEqual(Array(paths.prefix(4)), ["/redirect/2/vp8-opus-4s.webm", "/redirect/1/vp8-opus-4s.webm",
                                                 "/redirect/0/vp8-opus-4s.webm", "/file/vp8-opus-4s.webm"], "\(paths)")
         XCTAssertTrue(recorder.waitFor("stored", timeout: 10) { events in
-            events.contains { if case .cache(let status) = $0 { return status.state == .stored } else { return false } }
+            events.contains { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status.state == .stored } else { return false } }
         })
         XCTAssertNotNil(cache.find(uri), "kept under the URI the user gave")
     }
@@ -103,7 +103,8 @@ final class NetworkCauseTests: XCTestCase {
             let recorder = EventRecorder()
             let player = Player.forTesting(recorder) { configuration in
                 configuration.networkTimeout = .seconds(15)
-                if cache { configuration.cache = MediaCache(directory: NSTemporaryDirectory() + "gstplay-cause-\(UUID().uuidString)") }
+            } standard: { standard in
+                if cache { standard.cache = MediaCache(directory: NSTemporaryDirectory() + "gstplay-cause-\(UUID().uuidString)") }
             }
             player.load(server.url("/reset/mp3-4s.mp3?after=20000&norange=1&key=\(UUID().uuidString)"))
             recorder.waitFor("EOS or error", timeout: 20) { events in

@@ -14,15 +14,19 @@ extension PlayerConfiguration {
 }
 
 extension Player {
-    /// A player with ``PlayerConfiguration/fakeSinks(sync:)``, changed by `configure`, and
-    /// `delegate`. When the delegate is an ``EventRecorder`` it learns the id of the player's
-    /// loop thread (the one `gstplay-loop` thread that appeared while the player was made).
+    /// A player with ``PlayerConfiguration/fakeSinks(sync:)``, changed by `configure`, the
+    /// standard features set up by `standard`, and `delegate`. When the delegate is an
+    /// ``EventRecorder`` it learns the id of the player's loop thread (the one `gstplay-loop`
+    /// thread that appeared while the player was made).
     public static func forTesting(_ delegate: (any PlayerDelegate)? = nil, sync: Bool = true,
-                                  configure: (inout PlayerConfiguration) -> Void = { _ in }) -> Player {
+                                  configure: (inout PlayerConfiguration) -> Void = { _ in },
+                                  standard: (inout StandardFeatures) -> Void = { _ in }) -> Player {
         var configuration = PlayerConfiguration.fakeSinks(sync: sync)
         configure(&configuration)
+        var features = StandardFeatures()
+        standard(&features)
         let before = loopThreads()
-        let player = Player(configuration: configuration, delegate: delegate)
+        let player = Player(configuration: configuration, standard: features, delegate: delegate)
         if let recorder = delegate as? EventRecorder {
             let new = loopThreads().subtracting(before)
             recorder.expectLoopThread(new.count == 1 ? new.first.flatMap { pid_t($0) } : nil)

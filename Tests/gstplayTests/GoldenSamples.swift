@@ -111,8 +111,8 @@ enum GoldenSamples {
             ("track-selected-off", .trackSelected(.subtitle, index: nil), nil),
             ("subtitle", .subtitleCue(SubtitleCue(text: "Two\nlines", start: .milliseconds(500), end: .milliseconds(1_500))), nil),
             ("subtitle-open-end", .subtitleCue(SubtitleCue(text: "Hello", start: .milliseconds(2_000), end: nil)), nil),
-            ("cache", .cache(CacheStatus(state: .stored, path: "/c/gstplay/media/0a1b")), nil),
-            ("cache-discarded", .cache(CacheStatus(state: .discarded, reason: "disjoint download")), nil),
+            ("cache", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .stored, path: "/c/gstplay/media/0a1b")))), nil),
+            ("cache-discarded", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .discarded, reason: "disjoint download")))), nil),
         ]
     }
 

@@ -5,13 +5,14 @@ import CGStreamer
 /// buffering, its level now, and the ranges of the stream it holds.
 ///
 /// **Thread:** any (the element takes its own lock); the engine asks on the loop thread.
-struct BufferingQuery {
+/// `package`: the media cache (BackendCache) asks its download buffer too.
+package struct BufferingQuery {
     /// A byte or percent range the element holds (`gst_query_parse_nth_buffering_range`).
-    struct Range: Equatable, Sendable {
+    package struct Range: Equatable, Sendable {
         /// First byte (or percent × 10 000) held.
-        var start: Int64
+        package var start: Int64
         /// One past the last byte (or percent × 10 000) held.
-        var stop: Int64
+        package var stop: Int64
     }
 
     /// `GST_FORMAT_PERCENT_MAX` (100 % in `GST_FORMAT_PERCENT`; the C macro does not import).
@@ -22,11 +23,11 @@ struct BufferingQuery {
     /// The level the element would post now.
     var percent: Int
     /// The ranges held, in the query's format.
-    var ranges: [Range]
+    package var ranges: [Range]
 
     /// Asks `element` in `format` (`GST_FORMAT_PERCENT` or `GST_FORMAT_BYTES`); nil when it
     /// does not answer.
-    static func ask(_ element: UnsafeMutablePointer<GstElement>, format: GstFormat) -> BufferingQuery? {
+    package static func ask(_ element: UnsafeMutablePointer<GstElement>, format: GstFormat) -> BufferingQuery? {
         guard let query = gst_query_new_buffering(format) else { return nil }
         defer { gst_query_unref(query) }
         guard gst_element_query(element, query) != 0 else { return nil }

@@ -59,7 +59,6 @@ extension Engine {
 
     private func handleEndOfStream() {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
-        cacheFinish(final: true)
         featuresFinished()
         switch featuresEndOfStream() {
         case .proceed: break
@@ -177,17 +176,12 @@ extension Engine {
 
     private func handleElementMessage(_ message: UnsafeMutablePointer<GstMessage>) {
         if handleAdaptiveMessage(message) { return }
-        if let structure = gst_message_get_structure(message), gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
-            cacheDownloadCompleted()
-            return
-        }
         if let structure = gst_message_get_structure(message),
            String(cString: gst_structure_get_name(structure)) == "http-headers" {
             if isStaleRedirectResponse(structure) { return }
             var status: guint = 0
             if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { facts.lastHTTPStatus = Int(status) }
-            if absorbRedirect(structure, status: facts.lastHTTPStatus) { return }
-            cacheAbsorbHeaders(structure, status: facts.lastHTTPStatus)
+            _ = absorbRedirect(structure, status: facts.lastHTTPStatus)
             return
         }
         guard gst_is_missing_plugin_message(message) != 0 else { return }

@@ -6,16 +6,12 @@ extension Engine {
     /// until preroll (a fraction until the duration is known).
     func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
         preconditionOnLoop()
-        // A cached copy due for revalidation: one conditional request first, then this load again.
-        if case .success(let uri) = resolved,
-           cacheValidateFirst(uri, then: { [weak self] in self?.load(resolved, original: original, start: start) }) { return }
         guard let pipeline, let playbin = pipeline.object else { return }
-        cacheFinish(final: true)
         featuresFinished()
         // Every feature has its say on the URI playbin gets (a cached copy, say); one may wait.
         var chosen: Result<String, PlayerError>?
         if case .success(let uri) = resolved {
-            guard let decided = featuresResolve(uri) else { return }   // that feature loads again itself
+            guard let decided = featuresResolve(uri, start: start) else { return }   // that feature loads again itself
             chosen = decided
         }
         resetForNewMedia(uri: try? resolved.get())
@@ -32,7 +28,9 @@ extension Engine {
             return
         case (.success(let uri), let decided):
             publish(.uriLoaded(uri))
-            let playURI = fifo.playURI(for: cacheResolve((try? decided?.get()) ?? uri))   // a FIFO: fd://N, never a blocking open
+            let chosenURI = (try? decided?.get()) ?? uri
+            prepareDownloadFile(for: chosenURI)
+            let playURI = fifo.playURI(for: chosenURI)   // a FIFO: fd://N, never a blocking open
             applyDownloadFlag(for: playURI)
             CGStreamer_set_string(playbin, "uri", playURI)
             prepareTracks(forLoadOf: uri)
@@ -140,7 +138,6 @@ extension Engine {
         timers.cancelMediaTimers()
         seeks.reset()
         adaptiveFinished()
-        cacheFinish(final: true)
         featuresFinished()
         playback.target = GST_STATE_READY
         pipeline.setState(GST_STATE_READY)

@@ -22,8 +22,8 @@ extension Engine {
     }
 
     /// Sets or clears playbin's `download` flag (GST_PLAY_FLAG_DOWNLOAD, 0x80) before `uri` is
-    /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on or a cache is
-    /// configured, off otherwise
+    /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on or a feature
+    /// asked for the download file (``FeatureContext/keepDownload(in:)``), off otherwise
     /// (uridecodebin itself only buffers to a file when the server gives a size and the media is
     /// not live or adaptive).
     func applyDownloadFlag(for uri: String) {
@@ -31,8 +31,9 @@ extension Engine {
         let download: UInt32 = 0x80
         let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
         let flags = CGStreamer_get_uint(playbin, "flags")
-        let wanted = (configuration.progressiveDownload || configuration.cache != nil) && network
-            && !cacheDownload.current.withoutFile ? flags | download : flags & ~download
+        let file = downloadFile.current
+        let wanted = (configuration.progressiveDownload || file.requested) && network
+            && !file.withoutFile ? flags | download : flags & ~download
         if wanted != flags { CGStreamer_set_flags(playbin, "flags", wanted) }
     }
 
@@ -109,7 +110,7 @@ extension Engine {
         let action = error.cause == .cannotResume ? "downloading it again from the start" : "reconnecting once"
         publish(.warning(PlayerError(kind: .network, element: error.element, message: "\(error.message) — \(action)",
                                      debug: error.debug, uri: uri, cause: error.cause)))
-        cacheFinish(final: true)                 // reads the download buffer: before NULL closes it
+        featuresFinished()                       // they read the download buffer: before NULL closes it
         pipeline?.setState(GST_STATE_NULL)
         load(.success(uri), original: uri)
         facts.networkRetriesLeft = 0

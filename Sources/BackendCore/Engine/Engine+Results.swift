@@ -7,12 +7,14 @@ extension Engine {
         results.beginLoad()
     }
 
-    /// Waits for the current load to preroll. Fails at once when it already failed (a location
-    /// that is no URI, say) or the engine is torn down.
-    func awaitLoad(_ reply: PendingReply<LoadID>) {
+    /// Waits for the load just made to preroll. `previous` is the load that was current before it:
+    /// a load that began (a new identity) and already failed (a location that is no URI, say)
+    /// fails at once; one a feature deferred (a cached copy revalidated first) has not begun yet
+    /// and is waited for. Fails at once without `playbin` or once the engine is torn down.
+    func awaitLoad(_ reply: PendingReply<LoadID>, after previous: LoadID?) {
         guard !results.closed else { return reply.resolve(.failure(.shutDown)) }
-        let inputs = playback.inputs
-        if inputs.failed || pipeline?.object == nil {
+        let began = results.currentLoad != previous
+        if pipeline?.object == nil || (began && playback.inputs.failed) {
             return reply.resolve(.failure(hub.snapshot.lastError ?? PlayerError(kind: .invalidInput, message: "nothing could be loaded")))
         }
         results.loads.append(reply)

@@ -36,7 +36,8 @@ final class Engine: @unchecked Sendable {
     let observers = ObserverRegistry()
     let adaptive: AdaptiveMonitor
     let tracks = TrackState()
-    let cacheDownload = CacheDownload()
+    /// playbin's download file of the current load (progressive download buffering).
+    let downloadFile = DownloadFile()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
     /// The current ``LoadID`` and the callers waiting for a load's or a seek's result.
@@ -63,7 +64,7 @@ final class Engine: @unchecked Sendable {
         attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()
-        connectCache()
+        connectDownloadBuffer()
         adaptive.attach(to: pipeline)
         connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
@@ -102,7 +103,6 @@ final class Engine: @unchecked Sendable {
         guard let pipeline, pipeline.element != nil else { return }
         reportPendingErrors()
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
-        cacheFinish(final: true)
         featuresFinished()
         teardownFeatures()
         closeResults()
@@ -138,7 +138,6 @@ final class Engine: @unchecked Sendable {
 
     /// Records a fatal error: pipeline to NULL, state `error`, event.
     func fail(_ error: PlayerError) {
-        cacheFinish(final: true)
         featuresFinished()
         pipeline?.setState(GST_STATE_NULL)
         timers.cancelMediaTimers()
@@ -204,8 +203,8 @@ final class Engine: @unchecked Sendable {
 
     /// Queues an event; the hub delivers it after the current handler returns.
     func publish(_ event: PlayerEvent) {
-        featuresObserve(event)
         hub.publish(event, loadID: results.currentLoad)
+        featuresObserve(event)      // after: what a feature publishes from here follows `event`
     }
 
     /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).

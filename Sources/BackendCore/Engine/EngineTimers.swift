@@ -13,8 +13,6 @@ final class EngineTimers {
     var openWatchdog: TimerSource?
     /// Refreshes the adaptive-streaming monitor (buffer level, hlsdemux2 bandwidth).
     var adaptive: TimerSource?
-    /// Checks whether a download into the media cache is complete (``MediaCache``).
-    var cacheCheck: TimerSource?
     /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
     var cue: TimerSource?
     /// Re-asks a download-mode buffering element while the player holds for it (issue 20.1).
@@ -25,7 +23,7 @@ final class EngineTimers {
     /// with the media's timers so that a later load never hears from it.
     var connectionProbe: ConnectionProbe?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cache check, cue,
+    /// Removes the timers that belong to the current media (seek, open watchdog, cue,
     /// buffering check, live-data watchdog) and cancels the connection probe.
     func cancelMediaTimers() {
         bufferingCheck?.destroy(); bufferingCheck = nil
@@ -33,7 +31,6 @@ final class EngineTimers {
         liveData?.destroy(); liveData = nil
         connectionProbe?.cancel(); connectionProbe = nil
         openWatchdog?.destroy(); openWatchdog = nil
-        cacheCheck?.destroy(); cacheCheck = nil
         cue?.destroy(); cue = nil
     }
 

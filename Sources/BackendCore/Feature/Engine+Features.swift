@@ -9,8 +9,10 @@ extension Engine {
     }
 
     /// The URI `playbin` gets after every feature had its say; nil when one waits (it loads again
-    /// itself); a refusal as a failure.
-    func featuresResolve(_ uri: String) -> Result<String, PlayerError>? {
+    /// itself); a refusal as a failure. `start` is the load's (``FeatureContext/loadingStart``).
+    func featuresResolve(_ uri: String, start: StartPosition? = nil) -> Result<String, PlayerError>? {
+        context.loadingStart = start
+        defer { context.loadingStart = nil }
         var chosen = uri
         for feature in features {
             switch feature.willLoad(chosen) {
@@ -45,8 +47,12 @@ extension Engine {
         return .proceed
     }
 
-    /// Tells every feature that the media is finished (EOS, stop, error, new load, teardown).
-    func featuresFinished() { for feature in features { feature.finished() } }
+    /// Tells every feature that the media is finished (EOS, stop, error, new load, teardown),
+    /// then lets the load's download file go (``DownloadFile``: the features have read it).
+    func featuresFinished() {
+        for feature in features { feature.finished() }
+        downloadFile.reset()
+    }
 
     /// Tells every feature that the media changed (`uri` nil: stopped).
     func featuresReset(uri: String?) { for feature in features { feature.resetForNewMedia(uri: uri) } }

@@ -9,8 +9,14 @@ import CGStreamer
 /// middle of the current handler; events still leave after it returns.
 public final class FeatureContext: @unchecked Sendable {
     unowned let engine: Engine
+    /// The loop thread, held so that ``runOnLoop(_:)`` stays safe from a worker thread that
+    /// outlives the engine (it then returns false).
+    private let loop: MainLoopThread
 
-    init(engine: Engine) { self.engine = engine }
+    init(engine: Engine) {
+        self.engine = engine
+        self.loop = engine.loop
+    }
 
     // MARK: Reading the core
 
@@ -42,6 +48,13 @@ public final class FeatureContext: @unchecked Sendable {
     public var lastHTTPStatus: Int? { engine.facts.lastHTTPStatus }
     /// A seek waits for preroll (the start position, say).
     public var hasPendingSeek: Bool { engine.seeks.pending != nil }
+    /// The start position of the load being decided, during ``PlayerFeature/willLoad(_:)`` (nil
+    /// otherwise): a feature that answers ``LoadDecision/wait`` passes it to ``load(_:start:)``.
+    public internal(set) var loadingStart: StartPosition?
+    /// The target of the last HTTP redirect the core followed for this load, nil before any: an
+    /// `http-headers` message about another URI is a late answer to an earlier hop (the core
+    /// ignores it; features see bus messages first).
+    public var redirectTarget: String? { engine.facts.redirects.last }
     /// Everything the getters know (one lock).
     public var snapshot: PlayerSnapshot { engine.hub.snapshot }
 
@@ -105,6 +118,28 @@ public final class FeatureContext: @unchecked Sendable {
     /// when a sink of the feature's own, such as a text sink, holds the pipeline's position back).
     public func queryPositionFromSinks(_ sinks: [UnsafeMutablePointer<GstElement>]) { engine.pipeline?.positionSinks = sinks }
 
+    // MARK: Download file
+
+    /// For the load being decided (from ``PlayerFeature/willLoad(_:)``, for the http(s) URI it
+    /// plays): playbin buffers the download to a file (its `download` flag, also when
+    /// ``PlayerConfiguration/progressiveDownload`` is off) made from the `mkstemp` template
+    /// `template`, and the `downloadbuffer` keeps the file when it stops (`temp-remove` off), for
+    /// the feature to take by ``PlayerFeature/finished()``. ``downloadBuffer`` is that element.
+    public func keepDownload(in template: String) {
+        engine.downloadFile.update { $0.requested = true; $0.keepTemplate = template }
+    }
+
+    /// For the load being decided: the feature wanted to keep the download but cannot (`reason`).
+    /// playbin still buffers it to a file that is not kept, placed as for plain progressive
+    /// downloads; a warning says `reason` (once per player).
+    public func downloadWithoutKeeping(because reason: String) {
+        engine.downloadFile.update { $0.requested = true; $0.notKeptBecause = reason }
+    }
+
+    /// The `downloadbuffer` writing the download kept by ``keepDownload(in:)`` (borrowed: ref it
+    /// to keep it), nil before playbin added it and once the media finished.
+    public var downloadBuffer: UnsafeMutablePointer<GstElement>? { engine.downloadFile.current.element?.pointer }
+
     // MARK: GLib plumbing
 
     /// Remembers a signal handler the feature connected on `instance` (`g_signal_connect`): the
@@ -121,7 +156,7 @@ public final class FeatureContext: @unchecked Sendable {
     /// Runs `work` on the loop thread, queued (`g_main_context_invoke_full`): the one way for a
     /// streaming thread or a signal handler to reach the feature. False once the loop has quit.
     @discardableResult
-    public func runOnLoop(_ work: @escaping @Sendable () -> Void) -> Bool { engine.loop.invoke(work) }
+    public func runOnLoop(_ work: @escaping @Sendable () -> Void) -> Bool { loop.invoke(work) }
 
     /// Diagnostics (the `gstplay` GStreamer debug category, ``Trace``).
     public func trace(_ text: @autoclosure () -> String) { engine.trace(text()) }

@@ -45,7 +45,9 @@ public protocol PlayerFeature: AnyObject, Sendable {
     /// Every event as it is published (the core's and every feature's, this one's included):
     /// state changes, positions, buffering levels, seeks landed, media size… For bookkeeping
     /// only: the event is not delivered yet, so act on it through the context later (a timer,
-    /// ``FeatureContext/runOnLoop(_:)``), never by loading or seeking from here.
+    /// ``FeatureContext/runOnLoop(_:)``), never by loading or seeking from here. An event the
+    /// feature publishes from here is queued after `event` (the media cache's verdict follows
+    /// the `uriLoaded` of the load it decided).
     func observe(_ event: PlayerEvent)
 
     /// Playback stopped for good for this media: end of stream, stop, error, a new load or

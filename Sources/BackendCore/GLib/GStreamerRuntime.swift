@@ -46,7 +46,7 @@ package enum GStreamerRuntime {
 }
 
 extension String {
-    /// Copies a GLib-allocated string and frees it (`g_free`).
+    /// Copies a GLib-allocated string and frees it (`g_free`). `package`: feature targets use it too.
     package init?(takingGLibString pointer: UnsafeMutablePointer<gchar>?) {
         guard let pointer else { return nil }
         defer { g_free(pointer) }

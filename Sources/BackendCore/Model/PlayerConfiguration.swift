@@ -49,10 +49,6 @@ public struct PlayerConfiguration: Sendable {
     /// without it `oggdemux` re-downloads a small file to find its duration and may never preroll
     /// on a slow link (issue #16, docs/RELIABILITY.md). Default true.
     public var progressiveDownload = true
-    /// The cache of complete downloads (seed 001), nil (the default) for none. With one, an
-    /// http(s) URI found in it plays from the local file with no network request; one not found
-    /// plays with download buffering and is stored once every byte arrived (``CacheStatus``).
-    public var cache: MediaCache?
     /// How long a load may take to preroll before it fails with a "could not open" error.
     /// nil picks 10 s for local media and max(30 s, 3 × network timeout) for network URIs.
     /// A watchdog rather than trust: decodebin can swallow a demuxer's error posted while it is

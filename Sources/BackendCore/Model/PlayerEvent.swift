@@ -45,9 +45,6 @@ public enum PlayerEvent: Sendable, Hashable {
     case statistics(PlayerStatistics)
     /// Adaptive streaming: variants, variant switches, stalls (see ``AdaptiveEvent``).
     case adaptive(AdaptiveEvent)
-    /// The media cache's verdict on the loaded URI changed: hit, miss, storing, stored,
-    /// discarded (``PlayerConfiguration/cache``).
-    case cache(CacheStatus)
     /// The streams or the selection changed: after preroll and whenever playbin reports new
     /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
     case tracksChanged([MediaTrack], selection: TrackSelection)

@@ -42,8 +42,6 @@ public struct PlayerStatistics: Sendable, Hashable, Codable {
     public var adaptive: ABRMetrics?
 
     /// Empty statistics.
-    /// What the media cache did with this item (nil without a cache or for local files).
-    public var cache: CacheStatus?
     /// The features' sections (``PlayerFeature/contributeStatistics(to:)``), e.g. adaptive streaming's.
     public var features = FeatureSections()
 

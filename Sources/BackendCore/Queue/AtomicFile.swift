@@ -6,6 +6,7 @@ import Glibc
 /// ``write(_:to:)`` writes a temporary file next to the target (`open(O_CREAT|O_EXCL)`),
 /// `fsync`s it, `rename`s it over the target and `fsync`s the directory: a reader (or a crash,
 /// or `kill -9`, at any point) sees either the old file or the new one, never a mix.
+/// `package`: the media cache's index (BackendCache) uses it too.
 package enum AtomicFile {
     /// A failed system call: its name, the path and `strerror(errno)`.
     package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {

@@ -23,7 +23,7 @@ enum CacheCase {
         defer { server.stop() }
         let cache = MediaCache(directory: directory)
         let url = server.url("/file/\(name)")
-        let stored = play(url, cache: cache, until: { if case .cache(let s) = $0 { return s.state == .stored || s.state == .discarded } else { return false } })
+        let stored = play(url, cache: cache, until: { if case .status(let s)? = $0.payload(as: CacheEvent.self) { return s.state == .stored || s.state == .discarded } else { return false } })
         let firstRequests = server.requestCount()
         guard (try? cache.lookup(url)) != nil else {
             return CaseOutcome(sections: [ReportSection(title: "Media cache", body: "The first play did not store the clip (\(stored.map { "\($0) s" } ?? "timed out")).\n")], targets: [check])
@@ -62,9 +62,10 @@ enum CacheCase {
         var configuration = PlayerConfiguration()
         configuration.videoSink = .description("fakesink sync=true")
         configuration.audioSink = .description("fakesink sync=true")
-        configuration.cache = cache
+        var standard = StandardFeatures()
+        standard.cache = cache
         let watcher = EventWatcher(until)
-        let player = Player(configuration: configuration, delegate: watcher)
+        let player = Player(configuration: configuration, standard: standard, delegate: watcher)
         let start = MonotonicClock.now()
         player.load(uri)
         while watcher.matchedAt == nil && MonotonicClock.now() - start < 60 { usleep(2_000) }

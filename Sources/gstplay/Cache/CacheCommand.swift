@@ -39,7 +39,7 @@ struct CacheCommand: ParsableCommand {
     var cacheDirectory: String?
 
     func run() throws {
-        let cache = MediaCache(directory: cacheDirectory)
+        let cache = MediaCache(directory: cacheDirectory ?? NetworkSettings.defaultCacheDirectory())
         switch action {
         case .path:
             Output.writeLine(STDOUT_FILENO, cache.directory)

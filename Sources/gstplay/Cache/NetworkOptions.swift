@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import CGStreamer
 
 /// `--network-timeout`, `--cache[=on|off|offline]` / `--no-cache`, `--cache-revalidate`,
 /// `--cache-dir`, `--cache-size`: the network
@@ -96,13 +97,23 @@ struct NetworkSettings: Equatable, Sendable {
 
     /// The cache these settings ask for, nil with `--no-cache`.
     var cache: MediaCache? {
-        cacheEnabled ? MediaCache(directory: cacheDirectory, sizeLimit: cacheSize,
+        cacheEnabled ? MediaCache(directory: cacheDirectory ?? Self.defaultCacheDirectory(), sizeLimit: cacheSize,
                                   revalidateInterval: cacheRevalidateSeconds, offline: cacheOffline) : nil
     }
 
-    /// Sets the network timeout and the cache on `configuration`.
+    /// `g_get_user_cache_dir()/gstplay/media` (`$XDG_CACHE_HOME`, else `~/.cache`): the media
+    /// cache's directory without `--cache-dir`.
+    static func defaultCacheDirectory() -> String {
+        (String(validatingCString: g_get_user_cache_dir()) ?? "/tmp") + "/gstplay/media"
+    }
+
+    /// Sets the network timeout on `configuration`.
     func apply(to configuration: inout PlayerConfiguration) {
         configuration.networkTimeout = .seconds(timeoutSeconds)
-        configuration.cache = cache
+    }
+
+    /// Sets the media cache on `standard`.
+    func apply(to standard: inout StandardFeatures) {
+        standard.cache = cache
     }
 }

@@ -103,6 +103,7 @@ enum WireEvents {
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
+            if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
             return line("initialized", NoFields())
@@ -143,8 +144,6 @@ enum WireEvents {
             return line("statistics", WireStatistics(statistics))
         case .adaptive(let event):
             return WireAdaptive.line(for: event)
-        case .cache(let status):
-            return line("cache", Cache(status))
         case .tracksChanged, .trackSelected, .subtitleCue:
             return WireTracks.line(for: event) ?? ""
         }

@@ -1,5 +1,5 @@
-/// What the media cache did with the loaded URI (``PlayerConfiguration/cache``): the `cache`
-/// statistics field and the ``PlayerEvent/cache(_:)`` event.
+/// What the media cache did with the loaded URI (``CacheFeature``): the `cache` section of the
+/// statistics and the ``CacheEvent/status(_:)`` event.
 public struct CacheStatus: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The cache's verdicts, in the order a download goes through them.
     public enum State: String, Sendable, Hashable, Codable {

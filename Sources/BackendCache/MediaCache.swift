@@ -3,13 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import BackendCore
 import CGStreamer
 import Glibc
 
 /// A local cache of **complete** downloads (seed 001): a played http(s) file is kept and played
 /// from disk next time, with no network request; an incomplete one is never kept.
 ///
-/// Layout of ``directory`` (default `$XDG_CACHE_HOME/gstplay/media`):
+/// Layout of ``directory`` (the caller names it; `gstplay` uses `$XDG_CACHE_HOME/gstplay/media`):
 /// - `<sha256 of the URI>`: a complete media file, moved in with `rename` (atomic);
 /// - `index.json`: URI, size, ETag, Last-Modified, stored and last-used times of each file,
 ///   rewritten with `AtomicFile` (temp file, fsync, rename): a `kill -9` at any moment leaves
@@ -76,13 +77,13 @@ public struct MediaCache: Sendable {
     /// Never ask the server: a cached copy is always played as it is (`--cache=offline`).
     public let offline: Bool
 
-    /// A cache in `directory` (the default XDG location when nil) holding at most `sizeLimit` bytes.
-    /// A relative `directory` is resolved against the working directory now
-    /// (`g_canonicalize_filename`). Nothing is touched on disk until the first operation.
-    /// `revalidateInterval` (seconds) and `offline`: see the properties.
-    public init(directory: String? = nil, sizeLimit: Int64 = MediaCache.defaultSizeLimit,
+    /// A cache in `directory` holding at most `sizeLimit` bytes. A relative `directory` is
+    /// resolved against the working directory now (`g_canonicalize_filename`). Nothing is touched
+    /// on disk until the first operation. `revalidateInterval` (seconds) and `offline`: see the
+    /// properties.
+    public init(directory: String, sizeLimit: Int64 = MediaCache.defaultSizeLimit,
                 revalidateInterval: Double = MediaCache.defaultRevalidateInterval, offline: Bool = false) {
-        self.directory = MediaCache.absolute(directory ?? MediaCache.defaultDirectory())
+        self.directory = MediaCache.absolute(directory)
         self.sizeLimit = max(0, sizeLimit)
         self.revalidateInterval = max(0, revalidateInterval)
         self.offline = offline
@@ -100,11 +101,6 @@ public struct MediaCache: Sendable {
             entries[index].validatedAt = Self.now()
             entries[index].control = control
         }
-    }
-
-    /// `g_get_user_cache_dir()/gstplay/media` (`$XDG_CACHE_HOME`, else `~/.cache`).
-    public static func defaultDirectory() -> String {
-        (String(validatingCString: g_get_user_cache_dir()) ?? "/tmp") + "/gstplay/media"
     }
 
     /// `path` made absolute against the working directory, `.` and `..` removed

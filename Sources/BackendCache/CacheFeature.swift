@@ -1,0 +1,114 @@
+import BackendCore
+import CGStreamer
+
+/// The media cache in the player (seed 001, issue 20), a ``PlayerFeature``: a hit plays the
+/// cached file; a miss plays over http with download buffering into the cache's `partial/`
+/// directory (``FeatureContext/keepDownload(in:)``) and is stored only when every byte arrived,
+/// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one
+/// conditional request first (``LoadDecision/wait``), then loads again.
+///
+/// Completion is judged from three facts, since none is reliable alone in 1.22: the
+/// downloadbuffer's `GST_QUERY_BUFFERING` ranges (one range 0…length: no gap left by a seek),
+/// the partial file's size against the Content-Length, and the `GstCacheDownloadComplete`
+/// message (which can be missing when the download ends before the demuxer reads).
+///
+/// Its verdicts are ``CacheEvent/status(_:)`` events and the `cache` section of the statistics
+/// (``PlayerStatistics/cache``). Added by `StandardFeatures.cache`.
+///
+/// **Thread:** every ``PlayerFeature`` call runs on the player's loop thread, and so does every
+/// use of its mutable state (hence `@unchecked Sendable`); the revalidation runs on a worker
+/// thread and comes back through ``FeatureContext/runOnLoop(_:)``.
+public final class CacheFeature: PlayerFeature, @unchecked Sendable {
+    /// The cache it reads and stores into.
+    public let cache: MediaCache
+    /// The player's context (``attach(to:)``).
+    var context: FeatureContext?
+    /// The download of the current URI and the revalidation under way.
+    let download = CacheDownload()
+    /// The verdict on the current media (the statistics' `cache` section), nil for none.
+    var status: CacheStatus?
+    /// A load was decided here (``willLoad(_:)``) and its `uriLoaded` has not been published yet.
+    var loading = false
+    /// The verdict made while deciding the load, published right after its `uriLoaded`.
+    var announcePending = false
+    /// Stores the download as soon as it is complete, not only at EOS or stop (the completion
+    /// message can be missing in 1.22).
+    var checkTimer: TimerSource?
+
+    /// A feature storing into and playing from `cache`.
+    public init(cache: MediaCache) { self.cache = cache }
+
+    /// Keeps `context`.
+    public func attach(to context: FeatureContext) { self.context = context }
+
+    /// Cancels the revalidation under way and removes the completion check.
+    public func teardown() {
+        download.cancelValidation()
+        checkTimer?.destroy()
+        checkTimer = nil
+    }
+
+    /// An http(s) URI: ``LoadDecision/wait`` while a cached copy is revalidated, else the cached
+    /// file's `file://` URI on a hit, or `uri` with a download into the cache on a miss.
+    public func willLoad(_ uri: String) -> LoadDecision {
+        let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
+        if network, validateFirst(uri) { return .wait }
+        loading = true
+        status = nil
+        announcePending = false
+        return .play(network ? resolve(uri) : uri)
+    }
+
+    /// A load that did not come through ``willLoad(_:)`` (one that failed before) has no verdict.
+    public func resetForNewMedia(uri: String?) {
+        if !loading { status = nil }
+    }
+
+    /// `GstCacheDownloadComplete` and the `http-headers` of the download (passed on: the core
+    /// still sees them).
+    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let structure = gst_message_get_structure(message) else { return .proceed }
+        if gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
+            downloadCompleted()
+        } else if gst_structure_has_name(structure, "http-headers") != 0 {
+            absorbHeaders(structure)
+        }
+        return .proceed
+    }
+
+    /// Right after a load's `uriLoaded`: publishes the verdict made while deciding it. A
+    /// `uriLoaded` of media the cache did not decide (a gapless hand-over) clears the verdict.
+    public func observe(_ event: PlayerEvent) {
+        guard case .uriLoaded = event else { return }
+        guard loading else { status = nil; return }
+        loading = false
+        if announcePending, let status {
+            announcePending = false
+            context?.publish(CacheEvent.status(status))
+        }
+    }
+
+    /// Stores a complete download, discards any other; cancels a revalidation under way.
+    public func finished() {
+        checkTimer?.destroy()
+        checkTimer = nil
+        finish(final: true)
+    }
+
+    /// The `cache` section: the verdict on the current media.
+    public func contributeStatistics(to sections: inout FeatureSections) {
+        sections[CacheStatus.self] = status
+    }
+
+    /// Sets the verdict (statistics, trace) and publishes it, or — while the load is being
+    /// decided — leaves it for its `uriLoaded`.
+    func setStatus(_ status: CacheStatus, deferred: Bool = false) {
+        self.status = status
+        context?.trace("cache \(status) \(status.path ?? "")")
+        if deferred {
+            announcePending = true
+        } else {
+            context?.publish(CacheEvent.status(status))
+        }
+    }
+}
