@@ -103,7 +103,7 @@ public final class Player: Sendable {
     ///     Without it, playback begins at 0 — or at the end when the rate is negative.
     public func load(_ location: String, startAt: StartPosition? = nil) {
         let resolved = Result { () throws(PlayerError) -> String in try MediaLocation.uri(for: location) }
-        command { $0.load(resolved, original: location, start: startAt) }
+        command { $0.supersedeLoads(); $0.load(resolved, original: location, start: startAt) }
     }
 
     /// Plays (`gst_element_set_state(PLAYING)` once prerolled and not buffering). At the end of

@@ -35,7 +35,7 @@ struct App {
         let statusLine = interactive && !options.quiet
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: options.standardFeatures())
-        inbox.forward(player.events)
+        inbox.forward(player.records)
         let initialVolume = options.volumePercent.map { VolumeScale.linear(fromCubic: $0 / 100) } ?? 1
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
         if options.volumePercent != nil { player.setVolume(initialVolume) }

@@ -33,20 +33,27 @@ final class EventReporter {
     let showsVideoSize: Bool
     private let output: Output
     private let columns: @Sendable () -> Int
-    /// The status line's model, updated from the events.
+    /// The player's snapshot (``Player/snapshot``), which the status line shows.
+    private let snapshot: @Sendable () -> PlayerSnapshot
+    /// The status line's model: the player's snapshot as of the last redraw, plus what the
+    /// statistics and adaptive events add.
     private(set) var statusModel = StatusLine()
     /// The last video size noted (`Video: WxH` only when it changes).
     private var lastSize: VideoSize?
     /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
     private var wasBuffering = false
 
+    /// `snapshot` is read on every redraw of the status line (the player's ``Player/snapshot``;
+    /// an idle one where no status line is drawn).
     init(output: Output, mode: Mode, quiet: Bool, showsVideoSize: Bool = true,
-         columns: @escaping @Sendable () -> Int = { TerminalSize.columns() }) {
+         columns: @escaping @Sendable () -> Int = { TerminalSize.columns() },
+         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }) {
         self.output = output
         self.mode = mode
         self.quiet = quiet
         self.showsVideoSize = showsVideoSize
         self.columns = columns
+        self.snapshot = snapshot
     }
 
     /// The protocol's `message` event text for a buffering event: "Buffering N%" below 100,
@@ -60,10 +67,11 @@ final class EventReporter {
 
     private var drawsStatus: Bool { mode == .text(statusLine: true) && !quiet }
 
-    /// Reports one event; `item` says which playlist entry it belongs to.
-    func report(_ event: PlayerEvent, item: ItemContext?) {
+    /// Reports one event; `item` says which playlist entry it belongs to, `loadID` which load
+    /// (the JSON lines' `load_id`).
+    func report(_ event: PlayerEvent, item: ItemContext?, loadID: LoadID? = nil) {
         if mode == .json {
-            output.out(WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }))
+            output.out(WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID))
             if let text = bufferingText(event) { output.out(WireEvents.message(text)) }
             return
         }
@@ -80,7 +88,7 @@ final class EventReporter {
             let name = item?.location ?? uri
             let counter = (item?.count ?? 1) > 1 ? " (\(item!.index + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
-            updateStatus { $0.position = nil; $0.duration = nil; $0.bufferingPercent = 100; $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
+            updateStatus { $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
         case .mediaSize(let size):
             guard let size else { return }
             let changed = lastSize != size
@@ -92,21 +100,8 @@ final class EventReporter {
         case .waitingForLiveSource(let timeout):
             let name = item?.location ?? "the live source"
             note("gstplay: waiting for the live source \(name) to send data (gives up after \(timeout.components.seconds) s without data: --network-timeout)")
-        case .stateChanged(_, let to):
-            updateStatus { $0.state = to }
-        case .position(let position, let duration):
-            updateStatus { $0.position = position; $0.duration = duration }
-        case .durationChanged(let duration):
-            updateStatus { $0.duration = duration }
-        case .buffering(let percent):
-            updateStatus { $0.bufferingPercent = percent }
-        case .volumeChanged(let volume, let muted):
-            let percent = Int(Wire.volumePercent(linear: volume).rounded())
-            updateStatus { $0.volumePercent = percent; $0.muted = muted }
-        case .rateChanged(let rate):
-            updateStatus { $0.rate = rate }
-        case .endOfStream(let position):
-            updateStatus { $0.position = position }
+        case .stateChanged, .position, .durationChanged, .buffering, .volumeChanged, .rateChanged, .endOfStream:
+            updateStatus { _ in }
         case .statistics(let stats):
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
@@ -153,8 +148,10 @@ final class EventReporter {
         output.err(text)
     }
 
-    /// Updates the status model and redraws the TTY status line.
+    /// Updates the status model (the player's snapshot now, and `change`) and redraws the TTY
+    /// status line.
     func updateStatus(_ change: (inout StatusLine) -> Void) {
+        statusModel.snapshot = snapshot()
         change(&statusModel)
         guard drawsStatus else { return }
         output.status(statusModel.render(columns: columns()))

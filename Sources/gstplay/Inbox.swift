@@ -3,9 +3,9 @@ import Backend
 /// Everything the CLI reacts to, in arrival order: player events, console lines, keys,
 /// signals. A plain value; made on the producing thread, consumed by ``PlaybackController``.
 enum CLIInput: Sendable {
-    /// An event from `Player.events`.
-    case event(PlayerEvent)
-    /// `Player.events` ended (the player shut down).
+    /// An event from `Player.records`, with the ID of the load it belongs to.
+    case event(PlayerEventRecord)
+    /// `Player.records` ended (the player shut down).
     case eventsEnded
     /// A console line (text or, with `--json`, a request).
     case line(String)
@@ -34,11 +34,11 @@ struct Inbox: Sendable {
     /// Queues `input` for the CLI actor.
     func send(_ input: CLIInput) { continuation.yield(input) }
 
-    /// Forwards every event of `events` (a `Player.events` stream), then ``CLIInput/eventsEnded``.
-    /// The bridge task ends with the stream, at player shutdown.
-    func forward(_ events: AsyncStream<PlayerEvent>) {
+    /// Forwards every record of `records` (a `Player.records` stream), then
+    /// ``CLIInput/eventsEnded``. The bridge task ends with the stream, at player shutdown.
+    func forward(_ records: AsyncStream<PlayerEventRecord>) {
         Task { [self] in
-            for await event in events { send(.event(event)) }
+            for await record in records { send(.event(record)) }
             send(.eventsEnded)
         }
     }

@@ -55,13 +55,14 @@ extension PlaybackController {
         }
     }
 
-    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``).
+    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``). Seeks from keys
+    /// do not wait for their landing: held keys are coalesced by the player's seek throttle.
     func handle(key: Key) async {
         guard let action = KeyAction.action(for: key) else { return }
         let outcome: Outcome
         switch action {
         case .togglePause: outcome = await execute(.toggle)
-        case .seek(let seconds): outcome = await execute(.seek(.relative(MediaTime(seconds: seconds))))
+        case .seek(let seconds): outcome = await seek(.relative(MediaTime(seconds: seconds)), awaitingLanding: false)
         case .volume(let step):
             let cubic = min(max(VolumeScale.cubic(fromLinear: VolumeScale.step(linear: requested.linearVolume, by: step)), 0), 1)
             outcome = await execute(.volume((cubic * 100 * 10).rounded() / 10))
@@ -84,7 +85,8 @@ extension PlaybackController {
 
     // MARK: Commands
 
-    /// Runs one command.
+    /// Runs one command; `seek` and the commands that read fresh values from the loop thread
+    /// (`status`, `stats`, `snapshot`, the queue's) await their results.
     func execute(_ command: ConsoleCommand) async -> Outcome {
         switch command {
         case .play: player.play()
@@ -92,18 +94,7 @@ extension PlaybackController {
         case .toggle: player.togglePause()
         case .stop: player.stop()
         case .seek(let target):
-            let snapshot = player.snapshot
-            guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
-                return .failure("seek: nothing is playing")
-            }
-            if snapshot.isLive { return .failure("seek: a live stream cannot seek") }
-            switch target {
-            case .absolute(let time): player.seek(to: time)
-            case .relative(let offset): player.seek(by: offset)
-            case .fraction(let fraction):
-                guard snapshot.duration != nil else { return .failure("seek: the duration is not known (yet)") }
-                player.seek(toFraction: fraction)
-            }
+            return await seek(target, awaitingLanding: true)
         case .rate(let rate):
             do {
                 try player.setRate(rate)
@@ -139,10 +130,42 @@ extension PlaybackController {
         case .variants, .variant:
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
-            return snapshot(to: path)
+            return await snapshot(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
         }
         return .success
+    }
+
+    /// `seek`: refused when nothing plays, for a live stream, and for a fraction while the
+    /// duration is unknown. With `awaitingLanding` (console and JSON lines) the reply waits for the
+    /// Backend's ``Player/seekAsync(to:mode:)`` and carries the position the seek landed at; keys
+    /// only ask (``Player/seek(to:mode:)``).
+    func seek(_ target: SeekArgument, awaitingLanding: Bool) async -> Outcome {
+        let snapshot = player.snapshot
+        guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
+            return .failure("seek: nothing is playing")
+        }
+        if snapshot.isLive { return .failure("seek: a live stream cannot seek") }
+        if case .fraction = target, snapshot.duration == nil { return .failure("seek: the duration is not known (yet)") }
+        guard awaitingLanding else {
+            switch target {
+            case .absolute(let time): player.seek(to: time)
+            case .relative(let offset): player.seek(by: offset)
+            case .fraction(let fraction): player.seek(toFraction: fraction)
+            }
+            return .success
+        }
+        do {
+            let landed: MediaTime
+            switch target {
+            case .absolute(let time): landed = try await player.seekAsync(to: time)
+            case .relative(let offset): landed = try await player.seekAsync(by: offset)
+            case .fraction(let fraction): landed = try await player.seekAsync(toFraction: fraction)
+            }
+            return Outcome(data: .seek(WireSeek(position: Seconds(landed))))
+        } catch {
+            return .failure("seek: \(error.message)")
+        }
     }
 }

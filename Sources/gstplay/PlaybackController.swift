@@ -88,7 +88,8 @@ actor PlaybackController {
         self.names = setup.names
         self.settings = settings
         self.output = output
-        self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize)
+        self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
+                                      snapshot: { [player] in player.snapshot })
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
@@ -106,21 +107,22 @@ actor PlaybackController {
         while exitCode == nil, let input = await inputs.next() {
             await handle(input)
         }
-        saveResumeAtExit()
+        await saveResumeAtExit()
         stopInput()
         output.closeStatus()
         player.shutdown()
         while let input = await inputs.next() {
-            if case .event(let event) = input { reportLate(event) }
+            if case .event(let record) = input { reportLate(record.event, loadID: record.loadID) }
             if case .eventsEnded = input { break }
         }
         return finalExitCode
     }
 
-    /// One input (on the actor).
+    /// One input (on the actor). A console line's command may wait for its result (a seek for
+    /// its landing) before the next input is taken.
     func handle(_ input: CLIInput) async {
         switch input {
-        case .event(let event): await handle(event)
+        case .event(let record): await handle(record.event, loadID: record.loadID)
         case .eventsEnded: finish(exitCodeNow)                  // only at shutdown; never wait for more
         case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): lineTooLong(limit: limit)
@@ -182,13 +184,14 @@ actor PlaybackController {
     /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
     /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
     /// protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``.
-    private func report(_ event: PlayerEvent) {
+    /// `loadID` is the load the event belongs to (an item's end: the ended item's).
+    private func report(_ event: PlayerEvent, loadID: LoadID?) {
         switch event {
         case .feature(let feature):
             switch feature.payload(as: QueueEvent.self) {
             case .itemChanged(let index, _, _)?: currentIndex = index
             case .queueChanged(let queue)?: currentIndex = queue.currentIndex   // the first item's index comes this way (no `item` event)
-            case .itemEnded(_, _, let position)?: return reporter.report(.endOfStream(position: position), item: eventsItem)
+            case .itemEnded(_, _, let position)?: return reporter.report(.endOfStream(position: position), item: eventsItem, loadID: loadID)
             case nil: break
             }
         case .uriLoaded(let uri):
@@ -198,7 +201,7 @@ actor PlaybackController {
         default:
             break
         }
-        reporter.report(event, item: eventsItem)
+        reporter.report(event, item: eventsItem, loadID: loadID)
         if case .uriLoaded(let uri) = event, let position = resumeNotes.removeValue(forKey: uri) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
@@ -206,13 +209,13 @@ actor PlaybackController {
 
     /// Reports `event` and reacts to it: the end of the queue (or of each item with
     /// `--keep-open`), failed items, the queue stopping after a failure.
-    private func handle(_ event: PlayerEvent) async {
-        report(event)
+    private func handle(_ event: PlayerEvent, loadID: LoadID?) async {
+        report(event, loadID: loadID)
         if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent) }
         switch event {
         case .endOfStream(let position):
             guard !loadRequested else { return }             // the old item's, a new one is on its way
-            saveResumePosition(ended: position)
+            await saveResumePosition(ended: position)
             if settings.keepOpen {
                 player.pause()
             } else {
@@ -250,8 +253,8 @@ actor PlaybackController {
 
     /// An event of the shutdown drain (the exit is decided): reported, and a failed item still
     /// prints its error line and counts for the exit code.
-    private func reportLate(_ event: PlayerEvent) {
-        report(event)
+    private func reportLate(_ event: PlayerEvent, loadID: LoadID?) {
+        report(event, loadID: loadID)
         if case .error(let error) = event { failed(error) }
     }
 

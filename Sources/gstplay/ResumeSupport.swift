@@ -31,10 +31,11 @@ extension PlaybackController {
 
     /// With `--resume`: stores where the current item is (on quit, on a signal, at the end of the
     /// queue; an item with less than 5 % left is forgotten instead).
-    func saveResumePosition(ended: MediaTime? = nil) {
+    func saveResumePosition(ended: MediaTime? = nil) async {
         guard let store = settings.resumeStore, let uri = eventsItem?.uri else { return }
         let snapshot = player.snapshot
-        guard let position = ended ?? player.currentPosition() ?? snapshot.position else { return }
+        let fresh = ended == nil ? await player.currentPosition() : nil
+        guard let position = ended ?? fresh ?? snapshot.position else { return }
         do {
             try store.save(uri: uri, position: position, duration: snapshot.duration)
         } catch {
@@ -45,10 +46,10 @@ extension PlaybackController {
     /// With `--resume`, on the way out (quit, a key, a signal, the end): stores where the current
     /// item is, once, through ``ResumeExitSave`` (shared with the signal path's ``ExitGuard``,
     /// so whichever comes first stores it and the other does not store it again).
-    func saveResumeAtExit() {
+    func saveResumeAtExit() async {
         guard let resumeAtExit, let uri = eventsItem?.uri else { return }
         let snapshot = player.snapshot
-        guard let position = player.currentPosition() ?? snapshot.position else { return }
+        guard let position = await player.currentPosition() ?? snapshot.position else { return }
         if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration) {
             output.err("gstplay: warning: \(problem.description)")
         }

@@ -6,24 +6,22 @@ import Foundation
 import Backend
 
 /// The one-line TTY status: state, `H:MM:SS / H:MM:SS`, a progress bar fitted to the terminal
-/// width, and buffering %, rate, volume and mute when they are not the defaults.
-/// Pure formatting (ASCII only, so characters equal columns); any thread.
+/// width, and buffering %, rate, volume and mute when they are not the defaults — all read from
+/// the player's ``PlayerSnapshot``, held whole. Pure formatting (ASCII only, so characters equal
+/// columns); any thread.
 struct StatusLine: Equatable, Sendable {
-    var state: PlayerState = .idle
-    var position: MediaTime?
-    var duration: MediaTime?
-    /// 0…100; shown while below 100.
-    var bufferingPercent = 100
-    var rate = 1.0
-    /// Perceptual (cubic) volume in percent.
-    var volumePercent = 100
-    var muted = false
+    /// What the player knows (``Player/snapshot``): state, position, duration, buffering level
+    /// (shown while below 100), rate, volume, mute.
+    var snapshot = PlayerSnapshot()
     /// Video frames dropped so far (from the statistics events); shown when non-zero.
     var droppedFrames: UInt64 = 0
     /// Current bitrate in bits/s from the statistics events; shown when known.
     var bitrate: UInt64?
     /// The adaptive stream's current variant, e.g. `480p 1.0 Mb/s`; shown when known.
     var variant: String?
+
+    /// The snapshot's linear volume as the perceptual (cubic) percentage shown.
+    var volumePercent: Int { Int(Wire.volumePercent(linear: snapshot.volume).rounded()) }
 
     /// The narrowest progress bar worth drawing (brackets included).
     static let minimumBarWidth = 12
@@ -36,18 +34,18 @@ struct StatusLine: Equatable, Sendable {
 
     /// `0:00:03 / 0:00:10`; an unknown duration prints as `-:--:--`.
     var times: String {
-        (position ?? .zero).formatted() + " / " + (duration?.formatted() ?? "-:--:--")
+        (snapshot.position ?? .zero).formatted() + " / " + (snapshot.duration?.formatted() ?? "-:--:--")
     }
 
     /// The non-default extras: `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`, then the
     /// statistics `dropped 3` and `128 kb/s` (dropped before the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
-        if bufferingPercent < 100 { parts.append("buffering \(bufferingPercent)%") }
+        if snapshot.bufferingPercent < 100 { parts.append("buffering \(snapshot.bufferingPercent)%") }
         if let variant { parts.append(variant) }
-        if rate != 1 { parts.append("rate " + Self.formatRate(rate)) }
+        if snapshot.rate != 1 { parts.append("rate " + Self.formatRate(snapshot.rate)) }
         if volumePercent != 100 { parts.append("volume \(volumePercent)%") }
-        if muted { parts.append("muted") }
+        if snapshot.muted { parts.append("muted") }
         if droppedFrames > 0 { parts.append("dropped \(droppedFrames)") }
         if let bitrate, bitrate > 0 { parts.append("\((bitrate + 500) / 1000) kb/s") }
         return parts
@@ -93,12 +91,12 @@ struct StatusLine: Equatable, Sendable {
     /// then the text is cut.
     func render(columns: Int) -> String {
         let limit = max(1, columns - 1)
-        let head = Self.label(state).padded(toLength: 9) + " " + times
+        let head = Self.label(snapshot.state).padded(toLength: 9) + " " + times
         let tail = extras.joined(separator: " ")
         let fixed = head.count + (tail.isEmpty ? 0 : tail.count + 1)
         if fixed + 1 + Self.minimumBarWidth <= limit {
             let barWidth = limit - fixed - 1
-            let bar = Self.bar(width: barWidth, position: position, duration: duration)
+            let bar = Self.bar(width: barWidth, position: snapshot.position, duration: snapshot.duration)
             return head + " " + bar + (tail.isEmpty ? "" : " " + tail)
         }
         let text = fixed <= limit ? head + (tail.isEmpty ? "" : " " + tail) : head

@@ -19,7 +19,7 @@ final class ControllerTests: XCTestCase {
         init(items: [String], arguments: [String]? = nil, json: Bool = true, keepOpen: Bool = false) {
             let output = Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor)
             let player = Player(configuration: RunOptions(locations: items).playerConfiguration(showsStatistics: false))
-            inbox.forward(player.events)
+            inbox.forward(player.records)
             controller = PlaybackController(player: player, setup: QueueSetup(entries: items.map { QueueSetup.Entry(location: $0) }, arguments: arguments),
                                             settings: .init(keepOpen: keepOpen, json: json), reporting: json ? .json : .text(statusLine: false),
                                             quiet: false, showsVideoSize: true, output: output)
@@ -97,5 +97,33 @@ final class ControllerTests: XCTestCase {
         _ = await harness.run()
         let rate = await harness.controller.requested.rate
         XCTAssertEqual(rate, 0.7, accuracy: 1e-9)
+    }
+
+    func testASeekReplyCarriesTheLandedPositionAndMediaEventsTheirLoadID() async throws {
+        let harness = Harness(items: [webm, short])
+        harness.inbox.send(.line(#"{"command":["seek","2"],"request_id":1}"#))   // before preroll: waits for it
+        harness.inbox.send(.line(#"{"command":["seek","99%"],"request_id":2}"#))
+        harness.inbox.send(.inputEnded)
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.success)
+        let out = harness.finish().stdout
+        func object(_ line: String?) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(line).utf8)) as? [String: Any], line ?? "no line")
+        }
+        let first = try object(out.first { $0.contains(#""request_id":1"#) })
+        XCTAssertEqual(first["error"] as? String, "success")
+        let landed = try XCTUnwrap((first["data"] as? [String: Any])?["position"] as? Double, "\(first)")
+        XCTAssertEqual(landed, 2, accuracy: 0.1, "an accurate seek lands at its target")
+        let second = try object(out.first { $0.contains(#""request_id":2"#) })
+        let nearEnd = try XCTUnwrap((second["data"] as? [String: Any])?["position"] as? Double, "\(second)")
+        XCTAssertEqual(nearEnd, 3.96, accuracy: 0.1)
+        let seekDone = try out.filter { $0.contains(#""event":"seek-done""#) }.map { try object($0)["position"] as? Double }
+        XCTAssertEqual(seekDone, [landed, nearEnd], "each reply carries its seek-done's position")
+        let uris = try out.filter { $0.contains(#""event":"uri""#) }.map(object)
+        XCTAssertEqual(uris.map { $0["load_id"] as? Int }, [1, 2], "one load ID per item")
+        let eos = try out.filter { $0.contains(#""event":"eos""#) }.map(object)
+        XCTAssertEqual(eos.map { $0["load_id"] as? Int }, [1, 2], "each item's end carries that item's load ID")
+        XCTAssertEqual(try out.filter { $0.contains(#""event":"state""#) }.map(object).compactMap { $0["load_id"] }.count, 0,
+                       "player-wide events carry no load ID")
     }
 }

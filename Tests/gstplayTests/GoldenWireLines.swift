@@ -29,6 +29,11 @@ enum GoldenWireLines {
             ("reply-help", Reply(id: .int(5), error: nil, data: help).line),
             ("reply-playlist", Reply(id: .int(8), error: nil, data: .playlist(WireEvents.Playlist(GoldenSamples.queue))).line),
             ("reply-snapshot", Reply(id: .int(6), error: nil, data: .snapshot(SnapshotFile.Written(path: "gstplay-clip-00-01-02.500.png", width: 1024, height: 576))).line),
+            // Issue 21: a seek's reply carries where it landed; media events carry their load's ID.
+            ("reply-seek", Reply(id: .int(9), error: nil, data: .seek(WireSeek(position: Seconds(MediaTime(seconds: 2.5))))).line),
+            ("uri-load-id", WireEvents.line(for: .uriLoaded("file:///a/b.webm"), item: (1, 2), loadID: LoadID(rawValue: 3))),
+            ("eos-load-id", WireEvents.line(for: .endOfStream(position: MediaTime(seconds: 4)), loadID: LoadID(rawValue: 3))),
+            ("state-load-id", WireEvents.line(for: .stateChanged(from: .ready, to: .playing), loadID: LoadID(rawValue: 3))),
         ]
         return lines
     }

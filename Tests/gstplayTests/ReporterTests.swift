@@ -1,4 +1,5 @@
 import Backend
+import Synchronization
 import XCTest
 @testable import gstplay
 
@@ -80,10 +81,15 @@ final class ReporterTests: XCTestCase {
 
     func testStatusLineIsRedrawnAroundNotes() {
         let capture = Capture()
-        let reporter = EventReporter(output: capture.output, mode: .text(statusLine: true), quiet: false, columns: { 60 })
+        let player = Mutex(PlayerSnapshot())                      // the player's snapshot, as each event leaves it
+        let reporter = EventReporter(output: capture.output, mode: .text(statusLine: true), quiet: false, columns: { 60 },
+                                     snapshot: { player.withLock { $0 } })
+        player.withLock { $0.state = .playing }
         reporter.report(.stateChanged(from: .ready, to: .playing), item: item)
+        player.withLock { $0.position = MediaTime(seconds: 5); $0.duration = MediaTime(seconds: 10) }
         reporter.report(.position(MediaTime(seconds: 5), duration: MediaTime(seconds: 10)), item: item)
         reporter.note("hello")
+        player.withLock { $0.rate = 1.5 }
         reporter.report(.rateChanged(1.5), item: item)
         let (out, err) = capture.finish()
         XCTAssertEqual(err, "hello\n")

@@ -63,3 +63,18 @@ final class StatusLineTests: XCTestCase {
         XCTAssertEqual(StatusLine.bar(width: 12, position: MediaTime(seconds: 5), duration: nil), "[          ]")
     }
 }
+
+extension StatusLine {
+    /// A line showing a snapshot with these fields (everything else as in an idle snapshot).
+    init(state: PlayerState, position: MediaTime?, duration: MediaTime?, bufferingPercent: Int = 100,
+         rate: Double = 1, volumePercent: Double = 100, muted: Bool = false) {
+        self.init()
+        snapshot.state = state
+        snapshot.position = position
+        snapshot.duration = duration
+        snapshot.bufferingPercent = bufferingPercent
+        snapshot.rate = rate
+        snapshot.volume = VolumeScale.linear(fromCubic: volumePercent / 100)
+        snapshot.muted = muted
+    }
+}

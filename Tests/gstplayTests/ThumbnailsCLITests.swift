@@ -143,7 +143,7 @@ final class SnapshotFileTests: XCTestCase {
         let stream = player.events
         player.load(location)
         for await event in stream { if case .stateChanged(_, .ready) = event { break } }
-        let written = try SnapshotFile.take(from: player, argument: directory.path, location: location)
+        let written = try await SnapshotFile.take(from: player, argument: directory.path, location: location)
         XCTAssertEqual(written.path, directory.path + "/gstplay-par-64-45-00-00-00.000.png")
         XCTAssertEqual([written.width, written.height], [1024, 576])
         let data = try XCTUnwrap(FileManager.default.contents(atPath: written.path))

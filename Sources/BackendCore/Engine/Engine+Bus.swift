@@ -81,6 +81,7 @@ extension Engine {
         playback.inputs.ended = true
         playback.inputs.seeking = false
         seeks.issuedAt = nil
+        resolveIssuedSeeks(at: position)
         updateState()
         if let duration, endedEarly || (playback.rate > 0 && position + MediaTime(seconds: 1) < duration) {
             publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: facts.uri)))
@@ -141,6 +142,7 @@ extension Engine {
             reportPosition()
             observers.playheadJumped(to: hub.snapshot.position)
         }
+        resolveLoads()
     }
 
     /// Sets the pipeline to the user's target state unless buffering or seeking holds it.

@@ -84,6 +84,8 @@ extension Engine {
         hub.updateSnapshot { $0.resetMedia() }
         featuresReset(uri: uri)
         if hadSize { publish(.mediaSize(nil)) }
+        failPendingResults(.replacedByLoad, keepingLoads: true)
+        beginLoadIdentity()
     }
 
     func play() {
@@ -141,6 +143,7 @@ extension Engine {
         pipeline.startNewEpoch()
         playback.inputs = PlayerStateInputs()
         updateState()
+        failPendingResults(.stopped)
     }
 
     func setVolume(_ value: Double) {

@@ -4,17 +4,32 @@ import CGStreamer
 /// the duration is known), throttled by ``SeekThrottle``, issued with `gst_element_seek`, and
 /// reported on ASYNC_DONE.
 extension Engine {
-    func requestSeek(_ target: SeekTarget, mode: SeekMode) {
+    /// Resolves `target` and passes it to the throttle; `reply` (``Player/seekAsync(to:mode:)``)
+    /// gets the landed position, or fails at once when nothing that can seek is loaded.
+    func requestSeek(_ target: SeekTarget, mode: SeekMode, reply: PendingReply<MediaTime>? = nil) {
         preconditionOnLoop()
         let inputs = playback.inputs
-        guard inputs.loaded, !inputs.failed, !facts.isLive, let pipeline else { return }
+        guard inputs.loaded, !inputs.failed, !facts.isLive, let pipeline else {
+            reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: facts.isLive ? "a live stream cannot seek" : "nothing is playing", uri: facts.uri)))
+            return
+        }
         guard inputs.prerolled else {
             seeks.pending = (target, mode)
+            queueSeekReply(reply)
+            return
+        }
+        if reply != nil, !hub.snapshot.isSeekable {
+            reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the media cannot seek", uri: facts.uri)))
             return
         }
         let current = pipeline.queryPosition() ?? hub.snapshot.position ?? .zero
         if facts.isLiveWindow {
-            if let position = liveSeekPosition(target, current: current) { submitSeek(SeekRequest(position: position, mode: mode)) }
+            guard let position = liveSeekPosition(target, current: current) else {
+                reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the live window cannot seek there", uri: facts.uri)))
+                return
+            }
+            queueSeekReply(reply)
+            submitSeek(SeekRequest(position: position, mode: mode))
             return
         }
         var position: MediaTime
@@ -22,23 +37,28 @@ extension Engine {
         case .absolute(let time): position = time
         case .relative(let offset): position = current + offset
         case .fraction(let fraction):
-            guard fraction.isFinite else { return }
+            guard fraction.isFinite else {
+                reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the seek fraction \(fraction) is not a number")))
+                return
+            }
             guard let duration = facts.duration else {
                 // Runs once the duration is known (``queryDuration()``); play on meanwhile.
                 seeks.pending = (target, mode)
+                queueSeekReply(reply)
                 applyTargetState()
                 return
             }
             position = MediaTime(seconds: duration.seconds * min(max(fraction, 0), 1))
         }
         position = position.clamped(to: facts.duration)
+        queueSeekReply(reply)
         submitSeek(SeekRequest(position: position, mode: mode))
     }
 
     /// Passes a request through the throttle: now, or later from the seek timer.
     func submitSeek(_ request: SeekRequest) {
         switch seeks.throttle.request(request, now: Engine.now()) {
-        case .execute(let seek): executeSeek(seek)
+        case .execute(let seek): seekIssued(executeSeek(seek))
         case .armTimer(let ms): armSeekTimer(.milliseconds(ms))
         case .coalesced, .idle: break
         }
@@ -49,7 +69,7 @@ extension Engine {
         timers.seek = loop.addTimer(every: delay) { [unowned self] in
             self.timers.seek = nil
             switch self.seeks.throttle.timerFired(now: Engine.now()) {
-            case .execute(let seek): self.executeSeek(seek)
+            case .execute(let seek): self.seekIssued(self.executeSeek(seek))
             case .armTimer(let ms): self.armSeekTimer(.milliseconds(ms))
             case .coalesced, .idle: break
             }
@@ -58,9 +78,12 @@ extension Engine {
     }
 
     /// Issues a flushing seek at the current rate (`gst_element_seek`); negative rates play
-    /// from the position back to 0.
-    func executeSeek(_ seek: SeekRequest) {
-        guard let pipeline, let playbin = pipeline.element, playback.inputs.prerolled, !playback.inputs.failed else { return }
+    /// from the position back to 0. The error when it could not be issued.
+    @discardableResult
+    func executeSeek(_ seek: SeekRequest) -> PlayerError? {
+        guard let pipeline, let playbin = pipeline.element, playback.inputs.prerolled, !playback.inputs.failed else {
+            return PlayerError(kind: .other, message: "nothing prerolled to seek in", uri: facts.uri)
+        }
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= seek.mode == .accurate ? GST_SEEK_FLAG_ACCURATE.rawValue
                                         : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
@@ -79,8 +102,9 @@ extension Engine {
         seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
         dropHeldCues()
         guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
-            publish(.warning(PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)))
-            return
+            let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
+            publish(.warning(error))
+            return error
         }
         statistics.seekExecuted()
         seeks.issuedAt = Engine.now()
@@ -88,6 +112,7 @@ extension Engine {
         playback.inputs.seeking = true
         playback.inputs.ended = false
         updateState()
+        return nil
     }
 
     /// ASYNC_DONE after a seek: report the landed position, restore the target state.
@@ -101,6 +126,7 @@ extension Engine {
         observers.playheadJumped(to: landed)
         publish(.seekDone(landed))
         publish(.position(landed, duration: facts.duration))
+        resolveIssuedSeeks(at: landed)
         releaseDueCues()
         applyTargetState()
         updateState()

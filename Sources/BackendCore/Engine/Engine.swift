@@ -14,6 +14,7 @@ import Glibc
 /// | ``StatisticsCollector`` | counters behind ``PlayerStatistics`` |
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
+/// | ``CommandResults`` | the current ``LoadID``, callers waiting for a load's or a seek's result |
 /// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
@@ -38,6 +39,8 @@ final class Engine: @unchecked Sendable {
     let downloadFile = DownloadFile()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
+    /// The current ``LoadID`` and the callers waiting for a load's or a seek's result.
+    var results = CommandResults()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
     let features: [any PlayerFeature]
     /// What the features may see and do (made once, on first use).
@@ -98,6 +101,7 @@ final class Engine: @unchecked Sendable {
         if playback.inputs.loaded { playback.inputs.stopping = true; updateState() }
         featuresFinished()
         teardownFeatures()
+        closeResults()
         timers.cancelAll()
         observers.removeAll()
         pipeline.teardown()
@@ -139,6 +143,7 @@ final class Engine: @unchecked Sendable {
         hub.updateSnapshot { $0.lastError = error }
         updateState()
         publish(.error(error))
+        failPendingResults(error)
     }
 
     // MARK: Position and duration
@@ -192,7 +197,7 @@ final class Engine: @unchecked Sendable {
 
     /// Queues an event; the hub delivers it after the current handler returns.
     func publish(_ event: PlayerEvent) {
-        hub.publish(event)
+        hub.publish(event, loadID: results.currentLoad)
         featuresObserve(event)      // after: what a feature publishes from here follows `event`
     }
 

@@ -14,10 +14,30 @@ import Synchronization
 /// **Getters.** The ``PlayerSnapshot`` and the last ``PlayerStatistics`` live behind one
 /// Mutex, so getters read them at one moment.
 final class EventHub: Sendable {
+    /// One open stream: of plain events (``Player/events``) or of records (``Player/records``).
+    private enum Stream {
+        case events(AsyncStream<PlayerEvent>.Continuation)
+        case records(AsyncStream<PlayerEventRecord>.Continuation)
+
+        func yield(_ record: PlayerEventRecord) {
+            switch self {
+            case .events(let continuation): continuation.yield(record.event)
+            case .records(let continuation): continuation.yield(record)
+            }
+        }
+
+        func finish() {
+            switch self {
+            case .events(let continuation): continuation.finish()
+            case .records(let continuation): continuation.finish()
+            }
+        }
+    }
+
     private struct Listeners {
         weak var delegate: (any PlayerDelegate)?
         weak var player: Player?
-        var streams: [UInt64: AsyncStream<PlayerEvent>.Continuation] = [:]
+        var streams: [UInt64: Stream] = [:]
         var nextStreamID: UInt64 = 0
         var closed = false
         /// Time observers registered and not removed: only their calls are made.
@@ -27,7 +47,7 @@ final class EventHub: Sendable {
 
     /// What leaves the loop thread.
     private enum Delivery {
-        case event(PlayerEvent)
+        case event(PlayerEventRecord)
         case time(TimeObserver, MediaTime)
 
         var isEvent: Bool { if case .event = self { return true } else { return false } }
@@ -91,12 +111,17 @@ final class EventHub: Sendable {
     // MARK: Listeners
 
     /// A new stream of every event published from now on; ends at shutdown.
-    func makeStream() -> AsyncStream<PlayerEvent> {
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    func makeStream() -> AsyncStream<PlayerEvent> { makeStream(Stream.events) }
+
+    /// A new stream of every event with its load identity, from now on; ends at shutdown.
+    func makeRecordStream() -> AsyncStream<PlayerEventRecord> { makeStream(Stream.records) }
+
+    private func makeStream<Element>(_ wrap: (AsyncStream<Element>.Continuation) -> Stream) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let id: UInt64? = listeners.withLock { state in
             if state.closed { return nil }
             state.nextStreamID += 1
-            state.streams[state.nextStreamID] = continuation
+            state.streams[state.nextStreamID] = wrap(continuation)
             return state.nextStreamID
         }
         guard let id else { continuation.finish(); return stream }
@@ -124,10 +149,10 @@ final class EventHub: Sendable {
 
     // MARK: Outbox (loop thread)
 
-    /// Queues `event` for delivery after the current handler.
-    func publish(_ event: PlayerEvent) {
+    /// Queues `event`, raised while `loadID` was current, for delivery after the current handler.
+    func publish(_ event: PlayerEvent, loadID: LoadID?) {
         outbox.withLock { box in
-            box.items.append(.event(event))
+            box.items.append(.event(PlayerEventRecord(loadID: loadID, event: event)))
             if box.items.count > Self.heldEventLimit, let oldest = box.items.firstIndex(where: \.isEvent) {
                 box.items.remove(at: oldest)
             }
@@ -142,7 +167,7 @@ final class EventHub: Sendable {
     /// Opens delivery with `first` ahead of everything raised so far (once, when the engine starts).
     func startDelivery(with first: PlayerEvent) {
         outbox.withLock { box in
-            box.items.insert(.event(first), at: 0)
+            box.items.insert(.event(PlayerEventRecord(loadID: nil, event: first)), at: 0)
             box.started = true
         }
     }
@@ -171,7 +196,7 @@ final class EventHub: Sendable {
         outbox.withLock { $0.flushing = false }
     }
 
-    private func deliver(_ event: PlayerEvent) {
+    private func deliver(_ event: PlayerEventRecord) {
         let (delegate, player, streams) = listeners.withLock { ($0.delegate, $0.player, Array($0.streams.values)) }
         for stream in streams { stream.yield(event) }
         guard let delegate, let player else { return }
@@ -195,7 +220,7 @@ final class EventHub: Sendable {
 
     /// Ends every stream and every observer; later ``makeStream()`` calls return finished streams.
     func close() {
-        let streams = listeners.withLock { state -> [AsyncStream<PlayerEvent>.Continuation] in
+        let streams = listeners.withLock { state -> [Stream] in
             state.closed = true
             state.timeObservers.removeAll()
             defer { state.streams.removeAll() }

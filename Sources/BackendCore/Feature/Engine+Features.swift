@@ -98,6 +98,7 @@ extension Engine {
         facts.stalePositionsFrom = stalePositionsFrom
         statistics.resetForNewMedia(rate: playback.rate)
         hub.updateSnapshot { $0.uri = uri; $0.duration = nil; $0.position = .zero }
+        beginLoadIdentity()
         publish(.uriLoaded(uri))
         queryDuration()
     }

@@ -33,6 +33,9 @@ public protocol PlayerDelegate: AnyObject, Sendable {
     func player(_ player: Player, didFail error: PlayerError)
     /// Every event, including those above, after the dedicated method.
     func player(_ player: Player, didReceive event: PlayerEvent)
+    /// Every event with the load it belongs to (nil before the first load), after
+    /// ``player(_:didReceive:)``.
+    func player(_ player: Player, didReceive event: PlayerEvent, loadID: LoadID?)
 }
 
 public extension PlayerDelegate {
@@ -46,6 +49,7 @@ public extension PlayerDelegate {
     func player(_ player: Player, didWarn warning: PlayerError) {}
     func player(_ player: Player, didFail error: PlayerError) {}
     func player(_ player: Player, didReceive event: PlayerEvent) {}
+    func player(_ player: Player, didReceive event: PlayerEvent, loadID: LoadID?) {}
 }
 
 extension PlayerEvent {
@@ -64,5 +68,14 @@ extension PlayerEvent {
         default: break
         }
         delegate.player(player, didReceive: self)
+    }
+}
+
+extension PlayerEventRecord {
+    /// Delivers the event (``PlayerEvent/deliver(to:from:)``), then its record
+    /// (``PlayerDelegate/player(_:didReceive:loadID:)``).
+    func deliver(to delegate: any PlayerDelegate, from player: Player) {
+        event.deliver(to: delegate, from: player)
+        delegate.player(player, didReceive: event, loadID: loadID)
     }
 }

@@ -7,15 +7,14 @@ import Foundation
 
 /// `snapshot [path]` (console and JSON) and the `S` key.
 ///
-/// **Thread:** the ``PlaybackController`` actor; waits briefly for the player's loop thread
-/// while GStreamer encodes the frame (like `stats`), so the reply still comes before the next
-/// input is taken.
+/// **Thread:** the ``PlaybackController`` actor; awaits the player's loop thread while GStreamer
+/// encodes the frame (like `stats`), so the reply still comes before the next input is taken.
 extension PlaybackController {
     /// Writes the frame on screen (see ``SnapshotFile``); the reply carries path, width, height.
-    func snapshot(to argument: String?) -> Outcome {
+    func snapshot(to argument: String?) async -> Outcome {
         guard let location = eventsItem?.location else { return .failure("snapshot: nothing is playing") }
         do {
-            let written = try SnapshotFile.take(from: player, argument: argument, location: location)
+            let written = try await SnapshotFile.take(from: player, argument: argument, location: location)
             return Outcome(data: .snapshot(written), text: ["snapshot: \(written.path) (\(written.width)x\(written.height))"])
         } catch {
             return .failure("snapshot: \(error)")

@@ -32,13 +32,13 @@ enum SnapshotFile {
         PathText.isDirectory(path)
     }
 
-    /// Takes the player's current frame (``Player/snapshotNow(format:maxSize:)``, waits for its
-    /// loop thread) and writes it (temporary file + rename). Throws ``ImageError`` or
-    /// ``ImageFileWriter/Failure``.
-    static func take(from player: Player, argument: String?, location: String) throws -> Written {
-        let position = player.currentPosition() ?? player.position ?? .zero
+    /// Takes the player's current frame (``Player/snapshot(format:maxSize:)``, awaited: no thread
+    /// waits for the loop thread) and writes it (temporary file + rename). Throws ``ImageError``
+    /// or ``ImageFileWriter/Failure``.
+    static func take(from player: Player, argument: String?, location: String) async throws -> Written {
+        let position = await player.currentPosition() ?? player.position ?? .zero
         let target = target(argument: argument, location: location, position: position)
-        let image = try player.snapshotNow(format: target.format)
+        let image = try await player.snapshot(format: target.format)
         try ImageFileWriter.write(image.bytes, to: target.path)
         return Written(path: target.path, width: image.width, height: image.height)
     }

@@ -6,16 +6,20 @@ import Foundation
 #endif
 
 /// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
-/// structs below), written into the same object. A plain value; any thread.
+/// structs below), written into the same object, with `load_id` (the Backend's ``LoadID``) when
+/// the event belongs to the media of one load. A plain value; any thread.
 struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
     var event: String
     var payload: Payload
+    /// The load the event belongs to; no `load_id` key when nil.
+    var loadID: LoadID? = nil
 
-    private enum Keys: String, CodingKey { case event }
+    private enum Keys: String, CodingKey { case event, loadID }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(event, forKey: .event)
+        try container.encodeIfPresent(loadID, forKey: .loadID)
         try payload.encode(to: encoder)
     }
 }
@@ -86,9 +90,14 @@ enum WireEvents {
     }
 
     /// The line for one Backend event. `item` is the playlist position (0-based) and size,
-    /// used by the `uri` event.
-    static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil) -> String {
+    /// used by the `uri` event. `loadID` is the load the event belongs to: the events about that
+    /// load's media (`uri`, `duration`, `position`, `media-size`, `media-info`, `seek-done`,
+    /// `eos`, `warning`, `error`) carry it as `load_id`, so a script can tell the items apart.
+    static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil, loadID: LoadID? = nil) -> String {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
+        func mediaLine(_ name: String, _ payload: some Encodable & Sendable) -> String {
+            Wire.line(WireEvent(event: name, payload: payload, loadID: loadID))
+        }
         if let adaptive = event.adaptive { return WireAdaptive.line(for: adaptive) }
         switch event {
         case .feature(let feature) where feature.payload is WindowEvent:
@@ -102,34 +111,34 @@ enum WireEvents {
         case .sinksChosen(let video, let audio, let reason):
             return line("sinks", Sinks(video: video, audio: audio, reason: reason))
         case .uriLoaded(let uri):
-            return line("uri", URI(uri: uri, index: item?.index, count: item?.count))
+            return mediaLine("uri", URI(uri: uri, index: item?.index, count: item?.count))
         case .stateChanged(let from, let to):
             return line("state", State(from: from.rawValue, to: to.rawValue))
         case .position(let position, let duration):
-            return line("position", Position(position: Seconds(position), duration: Seconds(duration)))
+            return mediaLine("position", Position(position: Seconds(position), duration: Seconds(duration)))
         case .durationChanged(let duration):
-            return line("duration", Duration(duration: Seconds(duration)))
+            return mediaLine("duration", Duration(duration: Seconds(duration)))
         case .mediaSize(let size):
-            return line("media-size", MediaSize(width: size?.width, height: size?.height))
+            return mediaLine("media-size", MediaSize(width: size?.width, height: size?.height))
         case .buffering(let percent):
             return line("buffering", Buffering(percent: percent))
         case .waitingForLiveSource(let timeout):
             return line("waiting", Waiting(source: "live", timeout: Seconds(MediaTime(seconds: Double(timeout.components.seconds)
                                                                    + Double(timeout.components.attoseconds) / 1e18))))
         case .seekDone(let position):
-            return line("seek-done", At(position: Seconds(position)))
+            return mediaLine("seek-done", At(position: Seconds(position)))
         case .endOfStream(let position):
-            return line("eos", At(position: Seconds(position)))
+            return mediaLine("eos", At(position: Seconds(position)))
         case .warning(let warning):
-            return line("warning", WireError(warning))
+            return mediaLine("warning", WireError(warning))
         case .error(let error):
-            return line("error", WireError(error))
+            return mediaLine("error", WireError(error))
         case .volumeChanged(let volume, let muted):
             return line("volume", Volume(volume: Wire.volumePercent(linear: volume), linear: Wire.rounded(volume, digits: 4), muted: muted))
         case .rateChanged(let rate):
             return line("rate", Rate(rate: rate))
         case .mediaInfo(let info):
-            return line("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
+            return mediaLine("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
                                                 hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams,
                                                 tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):

@@ -27,6 +27,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case snapshot(SnapshotFile.Written)
     case playlist(WireEvents.Playlist)
     case tracks(WireTracks.Tracks)
+    case seek(WireSeek)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -44,6 +45,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .snapshot(let written): try written.encode(to: encoder)
         case .playlist(let playlist): try playlist.encode(to: encoder)
         case .tracks(let tracks): try tracks.encode(to: encoder)
+        case .seek(let seek): try seek.encode(to: encoder)
         }
     }
 }
@@ -112,4 +114,10 @@ struct WireStatus: Encodable, Equatable, Sendable {
         seekable = snapshot.isSeekable
         error = snapshot.lastError?.message
     }
+}
+
+/// The `seek` reply's data: where the seek landed, in seconds (the Backend's
+/// ``Player/seekAsync(to:mode:)``, the position its `seek-done` event carries). A plain value; any thread.
+struct WireSeek: Encodable, Equatable, Sendable {
+    var position: Seconds
 }
