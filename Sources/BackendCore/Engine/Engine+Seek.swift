@@ -77,7 +77,6 @@ extension Engine {
         // state change may still be queued: the marker splits older ASYNC_DONEs from the seek's.
         seeks.markerSeen = false
         seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
-        dropHeldCues()
         guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
             publish(.warning(PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)))
             return
@@ -101,7 +100,6 @@ extension Engine {
         observers.playheadJumped(to: landed)
         publish(.seekDone(landed))
         publish(.position(landed, duration: facts.duration))
-        releaseDueCues()
         applyTargetState()
         updateState()
     }
