@@ -65,11 +65,18 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Tracks and subtitles (issue 21): stream info and selection, external subtitle files,
+        // subtitle cues as events, offsets, global tags.
+        .target(
+            name: "BackendTracks",
+            dependencies: ["BackendCore", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendWindow", "BackendThumbnails"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -135,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -149,7 +156,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]

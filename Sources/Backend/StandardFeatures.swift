@@ -3,6 +3,7 @@ import BackendCache
 import BackendCore
 import BackendQueue
 import BackendThumbnails
+import BackendTracks
 import BackendWindow
 
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
@@ -20,6 +21,12 @@ public struct StandardFeatures: Sendable {
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
     /// after a stall (`AdaptiveFeature`). Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
+    /// Tracks: text subtitles as ``TracksEvent/subtitleCue(_:)`` events (default) or drawn into the video.
+    public var subtitleRendering: SubtitleRendering = .events
+    /// Tracks: after switching the audio or video track, seek (accurate, flushing) to the current
+    /// position so the new track is heard/seen at once instead of after what playbin already
+    /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
+    public var flushOnTrackSwitch = true
 
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
@@ -30,6 +37,7 @@ public struct StandardFeatures: Sendable {
         features.append(AdaptiveFeature(policy: adaptivePolicy))
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())
+        features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
         return features
     }
 }

@@ -106,11 +106,16 @@ final class EventReporter {
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
-        case .trackSelected(let kind, let index):
-            note(index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
-        case .subtitleCue(let cue):
-            // On a terminal the cue is printed when due, so it stands above the status line.
-            if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }
+        case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
+            switch feature.payload(as: TracksEvent.self) {
+            case .trackSelected(let kind, let index)?:
+                note(index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
+            case .subtitleCue(let cue)?:
+                // On a terminal the cue is printed when due, so it stands above the status line.
+                if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }
+            case .tracksChanged?, nil:
+                break
+            }
         default:
             break
         }

@@ -221,7 +221,7 @@ actor PlaybackController {
             } else {
                 finish(exitCodeNow)
             }
-        case .tracksChanged:
+        case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
             for line in trackSession.tracksArrived(player) { output.err(line) }
         case _ where event.payload(as: WindowEvent.self) != nil:
             if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }

@@ -169,3 +169,8 @@ final class TrackSession {
         return lines
     }
 }
+
+extension TracksEvent {
+    /// The streams or the selection changed (``TracksEvent/tracksChanged(_:selection:)``).
+    var isTracksChanged: Bool { if case .tracksChanged = self { true } else { false } }
+}

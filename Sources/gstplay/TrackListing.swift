@@ -31,7 +31,7 @@ enum TrackListing {
             switch outcome {
             case .success(let info)?:
                 if options.json {
-                    output.out(WireEvents.line(for: .tracksChanged(info.tracks, selection: info.selection)))
+                    output.out(WireEvents.line(for: .tracks(.tracksChanged(info.tracks, selection: info.selection))))
                 } else {
                     let duration = info.duration.map { " \($0.formatted())" } ?? ""
                     output.out(lines: ["\(location): \(info.tags.container ?? "unknown container")\(duration)"]

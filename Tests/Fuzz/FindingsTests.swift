@@ -1,5 +1,6 @@
 @testable import BackendAdaptive
 @testable import BackendCore
+@testable import BackendTracks
 import Backend
 import Foundation
 import XCTest

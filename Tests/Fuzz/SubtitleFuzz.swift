@@ -1,7 +1,7 @@
 // Fuzz target `subtitle`: the text of subtitle cues. GStreamer parses .srt/.vtt files itself
 // (`subparse` behind playbin's `suburi`) and hands each cue to the Backend as pango markup in a
 // `text/x-raw` buffer; what the project parses is that markup (`CueText.plain(fromMarkup:)`,
-// Sources/Backend/Tracks/SubtitleCueSink.swift), whose result reaches the terminal and JSON.
+// Sources/BackendTracks/SubtitleCueSink.swift), whose result reaches the terminal and JSON.
 //
 // Invariants:
 //  1. The plain text never ends in a newline, carriage return or NUL, and is never longer than
@@ -10,7 +10,7 @@
 //     gives the text (less trailing newlines).
 //  3. Text without `<`, `>` or `&` passes through unchanged (less trailing newlines).
 
-@testable import BackendCore
+@testable import BackendTracks
 import Backend
 
 /// The `subtitle` fuzz target (invariants in the header). Pure; any thread.

@@ -43,7 +43,6 @@ extension Engine {
             gst_message_parse_tag(message, &tags)
             if let tags {
                 statistics.absorb(tags: tags)
-                StreamInspector.absorb(tags, into: &tracks.tags)
                 gst_tag_list_unref(tags)
             }
         default: break
@@ -124,7 +123,6 @@ extension Engine {
         timers.openWatchdog?.destroy(); timers.openWatchdog = nil
         queryDuration()
         checkMediaSize()
-        tracksPrerolled()
         featuresPrerolled()
         publishMediaInfo()
         updateState()
@@ -158,8 +156,6 @@ extension Engine {
                              hasVideo: CGStreamer_get_int(playbin, "n-video") > 0,
                              hasAudio: CGStreamer_get_int(playbin, "n-audio") > 0,
                              subtitleStreams: Int(CGStreamer_get_int(playbin, "n-text")))
-        (info.tracks, info.selection) = tracks.published.withLock { ($0.tracks, $0.selection) }
-        info.tags = tracks.tags
         info.features = featureMediaInfo()
         hub.updateSnapshot { $0.isSeekable = info.isSeekable }
         publish(.mediaInfo(info))

@@ -33,7 +33,7 @@ extension Engine {
             let playURI = fifo.playURI(for: chosenURI)   // a FIFO: fd://N, never a blocking open
             applyDownloadFlag(for: playURI)
             CGStreamer_set_string(playbin, "uri", playURI)
-            prepareTracks(forLoadOf: uri)
+            featuresWillPreroll(uri: uri)
         }
         playback.inputs.loaded = true
         updateState()

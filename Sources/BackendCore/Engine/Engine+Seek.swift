@@ -100,7 +100,6 @@ extension Engine {
         // state change may still be queued: the marker splits older ASYNC_DONEs from the seek's.
         seeks.markerSeen = false
         seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
-        dropHeldCues()
         guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
             let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
             publish(.warning(error))
@@ -127,7 +126,6 @@ extension Engine {
         publish(.seekDone(landed))
         publish(.position(landed, duration: facts.duration))
         resolveIssuedSeeks(at: landed)
-        releaseDueCues()
         applyTargetState()
         updateState()
     }

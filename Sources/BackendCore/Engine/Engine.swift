@@ -15,7 +15,6 @@ import Glibc
 /// | ``EngineTimers`` | every GLib timer of the engine |
 /// | ``ObserverRegistry`` | time observers |
 /// | ``CommandResults`` | the current ``LoadID``, callers waiting for a load's or a seek's result |
-/// | ``TrackState`` | streams, selection, external subtitle, offsets, tags, cue sink |
 ///
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
 /// points). Commands arrive queued from ``Player`` (never inline, so the engine is never
@@ -34,7 +33,6 @@ final class Engine: @unchecked Sendable {
     let statistics = StatisticsCollector()
     let timers = EngineTimers()
     let observers = ObserverRegistry()
-    let tracks = TrackState()
     /// playbin's download file of the current load (progressive download buffering).
     let downloadFile = DownloadFile()
     /// The FIFO the current media is read from, if it is one (opened without blocking).
@@ -63,7 +61,6 @@ final class Engine: @unchecked Sendable {
         connectMediaSizeSignal()
         connectSourceSetup()
         connectDownloadBuffer()
-        connectTracks()
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
     }
@@ -107,7 +104,6 @@ final class Engine: @unchecked Sendable {
         pipeline.teardown()
         fifo.release()
         sinks.release()
-        tracks.cueSink?.release()
         if playback.inputs.loaded {
             playback.inputs = PlayerStateInputs()
             updateState()

@@ -11,8 +11,6 @@ final class EngineTimers {
     var seek: TimerSource?
     /// Fails a load that does not preroll in time.
     var openWatchdog: TimerSource?
-    /// Publishes a subtitle cue that arrived early (``Engine/releaseDueCues()``).
-    var cue: TimerSource?
     /// Re-asks a download-mode buffering element while the player holds for it (issue 20.1).
     var bufferingCheck: TimerSource?
     /// Fails a live source that sends no data within the network timeout (``Engine/watchLiveSource()``).
@@ -21,7 +19,7 @@ final class EngineTimers {
     /// with the media's timers so that a later load never hears from it.
     var connectionProbe: ConnectionProbe?
 
-    /// Removes the timers that belong to the current media (seek, open watchdog, cue,
+    /// Removes the timers that belong to the current media (seek, open watchdog,
     /// buffering check, live-data watchdog) and cancels the connection probe.
     func cancelMediaTimers() {
         bufferingCheck?.destroy(); bufferingCheck = nil
@@ -29,7 +27,6 @@ final class EngineTimers {
         liveData?.destroy(); liveData = nil
         connectionProbe?.cancel(); connectionProbe = nil
         openWatchdog?.destroy(); openWatchdog = nil
-        cue?.destroy(); cue = nil
     }
 
     /// Removes every timer. Idempotent.

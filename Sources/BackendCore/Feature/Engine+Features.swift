@@ -57,8 +57,15 @@ extension Engine {
     /// Tells every feature that the media changed (`uri` nil: stopped).
     func featuresReset(uri: String?) { for feature in features { feature.resetForNewMedia(uri: uri) } }
 
+    /// Tells every feature that the load of `uri` (the original URI) is about to preroll.
+    func featuresWillPreroll(uri: String) { for feature in features { feature.willPreroll(uri: uri) } }
+
     /// Tells every feature that the load prerolled.
-    func featuresPrerolled() { for feature in features { feature.prerolled() } }
+    func featuresPrerolled() {
+        context.inPrerolled = true
+        defer { context.inPrerolled = false }
+        for feature in features { feature.prerolled() }
+    }
 
     /// Shows every feature an event as it is published.
     func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }

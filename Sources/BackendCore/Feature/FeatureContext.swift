@@ -100,8 +100,16 @@ public final class FeatureContext: @unchecked Sendable {
     /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. Features'
     /// ``PlayerFeature/failed(with:)`` are not asked again.
     public func fail(_ error: PlayerError) { engine.fail(error) }
-    /// Seeks as ``Player/seek(to:mode:)`` (kept until preroll, throttled).
-    public func seek(_ target: SeekTarget, mode: SeekMode = .accurate) { engine.requestSeek(target, mode: mode) }
+    /// Seeks as ``Player/seek(to:mode:)`` (kept until preroll, throttled). Asked for from
+    /// ``PlayerFeature/prerolled()``, it becomes the load's start seek (replacing a start
+    /// position), run after every feature prerolled, before the pipeline leaves PAUSED.
+    public func seek(_ target: SeekTarget, mode: SeekMode = .accurate) {
+        guard inPrerolled else { return engine.requestSeek(target, mode: mode) }
+        if !engine.facts.isLive { engine.seeks.pending = (target, mode) }
+    }
+
+    /// Set while the features' ``PlayerFeature/prerolled()`` run (``seek(_:mode:)`` keeps the seek then).
+    var inPrerolled = false
 
     /// A gapless hand-over reached the sinks: `uri` is the media playing now. The core forgets the
     /// old media's facts (duration, statistics), treats positions at or above `stalePositionsFrom`

@@ -33,6 +33,14 @@ public protocol PlayerFeature: AnyObject, Sendable {
     /// the new media's URI, nil on stop.
     func resetForNewMedia(uri: String?)
 
+    /// The load of `uri` (the original URI, before features replaced it) is about to preroll:
+    /// `playbin` is in READY with its new `uri` set and goes to PAUSED right after. The place for
+    /// `playbin` properties that belong to one media, such as `suburi`: playbin keeps them per
+    /// source group and swaps its groups on the way down to READY, so a value set before that
+    /// (in ``resetForNewMedia(uri:)``) would stay with the old media. Not called for a load
+    /// that failed before it began.
+    func willPreroll(uri: String)
+
     /// A bus message of the current media (older ones are dropped by the core first). Return
     /// ``MessageDisposition/consumed`` to keep it from the features after this one and from the
     /// core's own handling. `message` is borrowed: ref it to keep it.
@@ -109,6 +117,8 @@ public extension PlayerFeature {
     func willLoad(_ uri: String) -> LoadDecision { .play(uri) }
     /// Does nothing.
     func resetForNewMedia(uri: String?) {}
+    /// Does nothing.
+    func willPreroll(uri: String) {}
     /// Passes the message on.
     func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition { .proceed }
     /// Does nothing.

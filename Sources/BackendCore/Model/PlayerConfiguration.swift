@@ -58,12 +58,6 @@ public struct PlayerConfiguration: Sendable {
     public var delegateQueue: DispatchQueue?
 
     /// The defaults.
-    /// Text subtitles as ``PlayerEvent/subtitleCue(_:)`` events (default) or drawn into the video.
-    public var subtitleRendering: SubtitleRendering = .events
-    /// After switching the audio or video track, seek (accurate, flushing) to the current
-    /// position so the new track is heard/seen at once instead of after what playbin already
-    /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
-    public var flushOnTrackSwitch = true
 
     public init() {}
 }

@@ -43,14 +43,6 @@ public enum PlayerEvent: Sendable, Hashable {
     case mediaInfo(MediaInfo)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).
     case statistics(PlayerStatistics)
-    /// The streams or the selection changed: after preroll and whenever playbin reports new
-    /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
-    case tracksChanged([MediaTrack], selection: TrackSelection)
-    /// A track of `kind` was selected (nil: subtitles off) by ``Player/selectTrack(_:_:)`` or
-    /// by adding a subtitle file.
-    case trackSelected(TrackKind, index: Int?)
-    /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
-    case subtitleCue(SubtitleCue)
     /// A feature's own event (``PlayerFeature``): the queue's, the cache's, the tracks'…
     /// Read it with ``payload(as:)``.
     case feature(FeatureEvent)
@@ -71,12 +63,6 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var hasAudio: Bool
     /// Number of subtitle (text) streams.
     public var subtitleStreams: Int
-    /// Global tags (title, artist, album, comment, language, container format).
-    public var tags = MediaTags()
-    /// Every stream with codec, language, title and flags (``MediaTrack``).
-    public var tracks: [MediaTrack] = []
-    /// The tracks playing at preroll.
-    public var selection = TrackSelection()
     /// The features' sections (``PlayerFeature/contributeMediaInfo(to:)``).
     public var features = FeatureSections()
 

@@ -102,6 +102,8 @@ enum WireEvents {
         switch event {
         case .feature(let feature) where feature.payload is WindowEvent:
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
+        case .feature(let feature) where feature.payload is TracksEvent:
+            return WireTracks.line(for: event) ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
@@ -143,8 +145,6 @@ enum WireEvents {
                                                 tags: WireTracks.Tags(info.tags)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
-        case .tracksChanged, .trackSelected, .subtitleCue:
-            return WireTracks.line(for: event) ?? ""
         }
     }
 }

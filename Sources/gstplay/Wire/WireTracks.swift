@@ -80,14 +80,14 @@ enum WireTracks {
 
     /// The line for a track event; nil for other events.
     static func line(for event: PlayerEvent) -> String? {
-        switch event {
+        switch event.tracksEvent {
         case .tracksChanged(let tracks, let selection):
             return Wire.line(WireEvent(event: "tracks", payload: Tracks(tracks, selection)))
         case .trackSelected(let kind, let index):
             return Wire.line(WireEvent(event: "track-selected", payload: Selected(type: kind.rawValue, index: index)))
         case .subtitleCue(let cue):
             return Wire.line(WireEvent(event: "subtitle", payload: Cue(text: cue.text, start: Seconds(cue.start), end: Seconds(cue.end))))
-        default:
+        case nil:
             return nil
         }
     }

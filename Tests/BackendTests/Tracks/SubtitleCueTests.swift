@@ -9,9 +9,9 @@ final class SubtitleCueTests: XCTestCase {
 
     /// Plays `tracks.mkv` to the end (after `prepare`) and returns the cues with the seconds
     /// between the start of playing and each cue's arrival.
-    private func playCues(_ recorder: EventRecorder = EventRecorder(), configure: (inout PlayerConfiguration) -> Void = { _ in },
+    private func playCues(_ recorder: EventRecorder = EventRecorder(), standard: (inout StandardFeatures) -> Void = { _ in },
                           prepare: (Player) throws -> Void = { _ in }) throws -> [(cue: SubtitleCue, arrivedAfter: Double)] {
-        let player = Player.forTesting(recorder, configure: configure)
+        let player = Player.forTesting(recorder, standard: standard)
         defer { player.shutdown() }
         try prepare(player)
         player.load(TestMedia.tracks)
@@ -61,7 +61,7 @@ final class SubtitleCueTests: XCTestCase {
         let external = subtitles.filter(\.isExternal)
         XCTAssertEqual(external.count, 1, "the suburi stream, found by its stream-id")
         XCTAssertEqual(selection.subtitle, external.first?.index)
-        XCTAssertTrue(recorder.events.contains(.trackSelected(.subtitle, index: external.first?.index)))
+        XCTAssertTrue(recorder.events.contains(.tracks(.trackSelected(.subtitle, index: external.first?.index))))
     }
 
     func testExternalSubtitleAddedMidPlayKeepsThePosition() throws {
@@ -179,7 +179,7 @@ final class SubtitleCueTests: XCTestCase {
     }
 
     func testOverlayRenderingSendsNoCueEvents() throws {
-        let cues = try playCues(configure: { $0.subtitleRendering = .overlay })
+        let cues = try playCues(standard: { $0.subtitleRendering = .overlay })
         XCTAssertTrue(cues.isEmpty)
     }
 }

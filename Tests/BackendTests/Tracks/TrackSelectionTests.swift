@@ -1,4 +1,4 @@
-@testable import BackendCore
+@testable import BackendTracks
 import Backend
 import Foundation
 import TestSupport
@@ -30,11 +30,10 @@ final class TrackSelectionTests: XCTestCase {
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: pcm))
         defer { try? handle.close(); try? FileManager.default.removeItem(atPath: pcm) }
         let recorder = EventRecorder()
-        let player = Player.forTesting(recorder) {
+        let player = Player.forTesting(recorder, configure: {
             $0.audioSink = .description("audioconvert ! audioresample ! audio/x-raw,format=S16LE,rate=8000,channels=1 ! fdsink sync=true fd=\(handle.fileDescriptor)")
             $0.positionInterval = .milliseconds(50)
-            $0.flushOnTrackSwitch = flush
-        }
+        }, standard: { $0.flushOnTrackSwitch = flush })
         defer { player.shutdown() }
         player.load(TestMedia.tracks)
         recorder.waitFor("1.5 s played") { $0.contains { ($0.position?.seconds ?? 0) >= 1.5 } }
@@ -43,7 +42,7 @@ final class TrackSelectionTests: XCTestCase {
         try player.selectAudioTrack(1)
         recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
         let after = recorder.events.dropFirst(before)
-        XCTAssertTrue(after.contains(.trackSelected(.audio, index: 1)), file: file, line: line)
+        XCTAssertTrue(after.contains(.tracks(.trackSelected(.audio, index: 1))), file: file, line: line)
         XCTAssertEqual(player.trackSelection.audio, 1, file: file, line: line)
         let positions = after.compactMap(\.position).map(\.seconds)
         XCTAssertGreaterThanOrEqual(positions.first ?? 0, requestedAt - 1.0 / 30, "no jump back", file: file, line: line)
@@ -74,7 +73,7 @@ final class TrackSelectionTests: XCTestCase {
         player.load(TestMedia.tracks)
         recorder.waitFor("first cue") { $0.contains { $0.cue != nil } }
         try player.selectSubtitleTrack(nil)
-        recorder.waitFor("subtitles off") { $0.contains(.trackSelected(.subtitle, index: nil)) }
+        recorder.waitFor("subtitles off") { $0.contains(.tracks(.trackSelected(.subtitle, index: nil))) }
         XCTAssertNil(player.trackSelection.subtitle)
         let off = recorder.count
         recorder.waitFor("2.5 s") { $0.dropFirst(off).contains { ($0.position?.seconds ?? 0) >= 2.5 } }
@@ -114,7 +113,7 @@ final class TrackSelectionTests: XCTestCase {
         }
         recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
         XCTAssertEqual(player.trackSelection, selection)
-        XCTAssertFalse(recorder.events.contains { if case .trackSelected = $0 { return true } else { return false } })
+        XCTAssertFalse(recorder.events.contains { if case .trackSelected? = $0.tracksEvent { return true } else { return false } })
     }
 
     func testSubtitleTrackOnAFileWithoutSubtitlesThrows() {

@@ -10,9 +10,9 @@ extension TestMedia {
 }
 
 extension PlayerEvent {
-    var cue: SubtitleCue? { if case .subtitleCue(let cue) = self { return cue } else { return nil } }
+    var cue: SubtitleCue? { if case .subtitleCue(let cue)? = tracksEvent { return cue } else { return nil } }
     var tracksChanged: ([MediaTrack], TrackSelection)? {
-        if case .tracksChanged(let tracks, let selection) = self { return (tracks, selection) } else { return nil }
+        if case .tracksChanged(let tracks, let selection)? = tracksEvent { return (tracks, selection) } else { return nil }
     }
     var mediaInfo: MediaInfo? { if case .mediaInfo(let info) = self { return info } else { return nil } }
 }

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
@@ -8,13 +9,13 @@ import CGStreamer
 ///
 /// While PAUSED after a flushing seek it holds the next cue, and a position query on playbin
 /// (the maximum over all sinks) then answered with that cue's time (3.04 s after a seek to
-/// 1.53 s on `tracks.mkv`): the engine asks the video and audio sinks instead
-/// (``PlaybinPipeline/positionSinks``). Tried and dropped: clearing its `GST_ELEMENT_FLAG_SINK`
+/// 1.53 s on `tracks.mkv`): the core asks the video and audio sinks instead
+/// (``FeatureContext/queryPositionFromSinks(_:)``). Tried and dropped: clearing its `GST_ELEMENT_FLAG_SINK`
 /// (seeks then never reach `subparse` behind `suburi`) and holding cues in `identity sync=true`
 /// (paused seeks never completed).
 ///
 /// **Thread:** built and released on the loop thread; the handler runs on a streaming thread
-/// and only posts to the loop. The engine's ``PlaybinPipeline`` disconnects it at teardown.
+/// and only posts to the loop. The core disconnects it at teardown (``FeatureContext/track(handler:on:)``).
 final class SubtitleCueSink {
     /// The sink (an owned reference) or nil when `fakesink` is missing.
     private(set) var element: UnsafeMutablePointer<GstElement>?
@@ -36,7 +37,7 @@ final class SubtitleCueSink {
     }
 
     /// Connects `handoff`; `deliver` runs on the streaming thread with each cue.
-    func connect(to pipeline: PlaybinPipeline, _ deliver: @escaping @Sendable (RawCue) -> Void) {
+    func connect(to context: FeatureContext, _ deliver: @escaping @Sendable (RawCue) -> Void) {
         guard let element else { return }
         let box = CallbackBox<@Sendable (RawCue) -> Void>(deliver)
         let object = UnsafeMutableRawPointer(element)
@@ -45,7 +46,7 @@ final class SubtitleCueSink {
             let cue = SubtitleCueSink.read(buffer.assumingMemoryBound(to: GstBuffer.self), pad: pad.assumingMemoryBound(to: GstPad.self))
             if let cue { CallbackBox<@Sendable (RawCue) -> Void>.from(data).value(cue) }
         }, box.retainedPointer, callbackBoxClosureRelease)
-        pipeline.track(handler: id, on: object)
+        context.track(handler: id, on: object)
     }
 
     /// Drops the reference (after the pipeline's teardown disconnected the handler).

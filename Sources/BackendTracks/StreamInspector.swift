@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// Reads what `playbin` knows about its streams and tags, using GStreamer's own facilities only:
@@ -5,7 +6,7 @@ import CGStreamer
 /// before decoding, flags), the stream tags (`get-audio-tags`…), pbutils' codec descriptions and
 /// the tag library's language names.
 ///
-/// **Thread:** loop thread (playbin's action signals are thread-safe; the engine calls from there).
+/// **Thread:** loop thread (playbin's action signals are thread-safe; ``TracksFeature`` calls from there).
 enum StreamInspector {
     /// Every stream playbin has now, per kind in index order. A subtitle stream is external
     /// (playbin `suburi`) when its stream-id does not start with the upstream id the video and

@@ -1,3 +1,5 @@
+import BackendCore
+
 /// The kind of an elementary stream, as playbin counts them (`n-video`, `n-audio`, `n-text`).
 public enum TrackKind: String, Sendable, Hashable, Codable, CaseIterable {
     case video, audio, subtitle
@@ -173,7 +175,7 @@ public struct TrackSelection: Sendable, Hashable, Codable {
     }
 }
 
-/// A text subtitle cue as data (delivered by ``PlayerEvent/subtitleCue(_:)`` when it is due).
+/// A text subtitle cue as data (delivered by ``TracksEvent/subtitleCue(_:)`` when it is due).
 public struct SubtitleCue: Sendable, Hashable, Codable {
     /// The cue's text (pango markup stripped), lines separated by "\n".
     public var text: String
@@ -190,9 +192,10 @@ public struct SubtitleCue: Sendable, Hashable, Codable {
     }
 }
 
-/// How text subtitles reach the user (``PlayerConfiguration/subtitleRendering``).
+/// How text subtitles reach the user (``TracksFeature/init(subtitleRendering:flushOnTrackSwitch:)``,
+/// `StandardFeatures.subtitleRendering`).
 public enum SubtitleRendering: String, Sendable, Hashable, Codable {
-    /// Cues are delivered as ``PlayerEvent/subtitleCue(_:)`` events (playbin `text-sink` is a
+    /// Cues are delivered as ``TracksEvent/subtitleCue(_:)`` events (playbin `text-sink` is a
     /// clock-synchronised `fakesink`); nothing is drawn. For headless and embedding apps.
     case events
     /// playbin draws them into the video (its `subtitleoverlay` path); no cue events.

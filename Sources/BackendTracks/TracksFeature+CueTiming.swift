@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 
 /// Publishing each subtitle cue when it is due (loop thread).
@@ -8,7 +9,7 @@ import CGStreamer
 /// the two after it 1.8 s and 2.9 s early), while their stream times were right. A cue whose start
 /// is ahead of the audio/video position, or arrives while a seek is landing, is therefore held
 /// and published when playback reaches it.
-extension Engine {
+extension TracksFeature {
     /// How far ahead of the audio/video position a cue may arrive and still be published at once:
     /// about a frame, the lag of the position the sinks report.
     static let cueEarlinessTolerance = MediaTime(nanoseconds: 40_000_000)
@@ -23,31 +24,34 @@ extension Engine {
     /// Publishes the held cues whose start playback reached and arms a timer for the next one
     /// (its distance at the current rate, at most 100 ms; every 50 ms while not playing).
     func releaseDueCues() {
-        timers.cue?.destroy()
-        timers.cue = nil
+        tracks.cueTimer?.destroy()
+        tracks.cueTimer = nil
+        guard let context else { return }
         // During a seek the position is the old one: hold everything until it lands.
-        let seeking = playback.inputs.seeking
-        let position = pipeline?.queryPosition()
+        let progress = context.progress
+        let seeking = progress.seeking
+        let rate = context.rate
+        let position = context.queryPosition()
         while !seeking, let first = tracks.heldCues.first {
-            if let position, playback.rate > 0, first.start > position + Self.cueEarlinessTolerance { break }
+            if let position, rate > 0, first.start > position + Self.cueEarlinessTolerance { break }
             tracks.heldCues.removeFirst()
-            publish(.subtitleCue(first))
+            context.publish(TracksEvent.subtitleCue(first))
         }
         guard let next = tracks.heldCues.first, let position else { return }
-        let playing = pipeline?.state == GST_STATE_PLAYING && !playback.inputs.buffering && !seeking
-        let wait: Duration = playing ? .nanoseconds(MediaTime(seconds: (next.start - position).seconds / playback.rate).nanoseconds) : .milliseconds(50)
+        let playing = context.pipelineState == GST_STATE_PLAYING && !progress.buffering && !seeking
+        let wait: Duration = playing ? .nanoseconds(MediaTime(seconds: (next.start - position).seconds / rate).nanoseconds) : .milliseconds(50)
         // At most 100 ms between checks: a position read just after a seek can still be stale.
-        timers.cue = loop.addTimer(every: min(max(wait, .milliseconds(1)), .milliseconds(100))) { [unowned self] in
-            self.timers.cue = nil
+        tracks.cueTimer = context.addTimer(every: min(max(wait, .milliseconds(1)), .milliseconds(100))) { [unowned self] in
+            self.tracks.cueTimer = nil
             self.releaseDueCues()
             return false
         }
     }
 
-    /// Forgets the held cues (a seek, a load): the cue sink sends the new position's cues.
+    /// Forgets the held cues (a seek, a load, the end): the cue sink sends the new position's cues.
     func dropHeldCues() {
         tracks.heldCues.removeAll()
-        timers.cue?.destroy()
-        timers.cue = nil
+        tracks.cueTimer?.destroy()
+        tracks.cueTimer = nil
     }
 }

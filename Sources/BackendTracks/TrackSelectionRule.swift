@@ -1,3 +1,5 @@
+import BackendCore
+
 /// Which selections are valid (pure; unit-tested): an existing index, and "off" for subtitles only.
 enum TrackSelectionRule {
     /// nil when selecting `index` of `kind` is valid with `available` streams of that kind;

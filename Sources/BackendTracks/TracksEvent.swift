@@ -1,0 +1,89 @@
+import BackendCore
+
+/// What the tracks feature tells the frontend (``PlayerEvent/feature(_:)``; read it with
+/// `event.payload(as: TracksEvent.self)` or ``PlayerEvent/tracksEvent``). Published on the loop thread.
+public enum TracksEvent: FeatureEventPayload {
+    /// The streams or the selection changed: after preroll and whenever playbin reports new
+    /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
+    case tracksChanged([MediaTrack], selection: TrackSelection)
+    /// A track of `kind` was selected (nil: subtitles off) by ``Player/selectTrack(_:_:)`` or
+    /// by adding a subtitle file.
+    case trackSelected(TrackKind, index: Int?)
+    /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
+    case subtitleCue(SubtitleCue)
+}
+
+public extension PlayerEvent {
+    /// The tracks feature's event `event` as a ``PlayerEvent`` (``PlayerEvent/feature(_:)``).
+    static func tracks(_ event: TracksEvent) -> PlayerEvent { .feature(FeatureEvent(event)) }
+
+    /// The tracks feature's payload of this event, nil for every other event.
+    var tracksEvent: TracksEvent? { payload(as: TracksEvent.self) }
+}
+
+/// The tracks feature's section of ``PlayerSnapshot/features``: what ``Player/tracks``,
+/// ``Player/trackSelection``, ``Player/subtitleOffset`` and ``Player/audioOffset`` answer
+/// (written on the loop thread with ``FeatureContext/updateSnapshot(_:)``, read under the
+/// snapshot's one lock from any thread).
+public struct TracksSnapshot: FeatureSection {
+    /// `"tracks"`.
+    public static let key = "tracks"
+    /// The streams of the loaded media, as last published (empty before preroll).
+    public var tracks: [MediaTrack] = []
+    /// The tracks playing now.
+    public var selection = TrackSelection()
+    /// Subtitle delay in milliseconds (playbin `text-offset`).
+    public var subtitleOffset: Int64 = 0
+    /// Audio/video offset in milliseconds (playbin `av-offset`).
+    public var audioOffset: Int64 = 0
+
+    /// Nothing known, no offsets.
+    public init() {}
+}
+
+/// The tracks feature's section of ``MediaInfo/features`` (preroll): the global tags, every
+/// stream and the selection. Also reachable as ``MediaInfo/tags``, ``MediaInfo/tracks`` and
+/// ``MediaInfo/selection``.
+public struct TracksMediaInfo: FeatureSection {
+    /// `"tracks"`.
+    public static let key = "tracks"
+    /// Global tags (title, artist, album, comment, language, container format).
+    public var tags = MediaTags()
+    /// Every stream with codec, language, title and flags (``MediaTrack``).
+    public var tracks: [MediaTrack] = []
+    /// The tracks playing at preroll.
+    public var selection = TrackSelection()
+
+    /// Creates the value.
+    public init(tags: MediaTags = MediaTags(), tracks: [MediaTrack] = [], selection: TrackSelection = TrackSelection()) {
+        self.tags = tags
+        self.tracks = tracks
+        self.selection = selection
+    }
+}
+
+public extension MediaInfo {
+    /// Global tags (``TracksMediaInfo/tags``); empty when the player has no tracks feature.
+    var tags: MediaTags {
+        get { features[TracksMediaInfo.self]?.tags ?? MediaTags() }
+        set { tracksSection { $0.tags = newValue } }
+    }
+
+    /// Every stream (``TracksMediaInfo/tracks``); empty when the player has no tracks feature.
+    var tracks: [MediaTrack] {
+        get { features[TracksMediaInfo.self]?.tracks ?? [] }
+        set { tracksSection { $0.tracks = newValue } }
+    }
+
+    /// The tracks playing at preroll (``TracksMediaInfo/selection``).
+    var selection: TrackSelection {
+        get { features[TracksMediaInfo.self]?.selection ?? TrackSelection() }
+        set { tracksSection { $0.selection = newValue } }
+    }
+
+    private mutating func tracksSection(_ change: (inout TracksMediaInfo) -> Void) {
+        var section = features[TracksMediaInfo.self] ?? TracksMediaInfo()
+        change(&section)
+        features[TracksMediaInfo.self] = section
+    }
+}

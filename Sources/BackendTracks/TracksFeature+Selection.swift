@@ -1,0 +1,93 @@
+import BackendCore
+import CGStreamer
+import Glibc
+
+/// Commands of the tracks feature (loop thread, queued by the `Player` extension with
+/// ``Player/withFeature(_:_:)``): selection, the external subtitle file, the offsets.
+extension TracksFeature {
+    /// Switches `kind` to `index` (nil: subtitles off). Indices were checked by ``Player``;
+    /// a stream that vanished since gets a warning and changes nothing.
+    func selectTrack(_ kind: TrackKind, _ index: Int?) {
+        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init), context.progress.prerolled else { return }
+        let count = Int(CGStreamer_get_int(playbin, StreamInspector.countProperty(kind)))
+        if let error = TrackSelectionRule.check(kind, index, available: count) {
+            context.publish(.warning(error))
+            return
+        }
+        if kind == .subtitle { setSubtitlesOn(index != nil) }
+        let current = Int(CGStreamer_get_int(playbin, StreamInspector.currentProperty(kind)))
+        if let index { CGStreamer_set_int(playbin, StreamInspector.currentProperty(kind), gint(index)) }
+        context.publish(TracksEvent.trackSelected(kind, index: index))
+        publishTracks()
+        // playbin's input-selector switches in place, but what is queued after it (about a
+        // second of audio; for a small file every subtitle, and the EOS of the new subtitle
+        // stream, which then never comes: see docs/ADR-001-playbin.md) goes out first. An
+        // accurate flushing seek to the current position drops it.
+        guard let index, index != current, kind == .subtitle || flushOnTrackSwitch, !context.isLive,
+              let position = context.queryPosition() else { return }
+        context.seek(.absolute(position), mode: .accurate)
+    }
+
+    /// Adds `uri` as the external subtitle (replacing an earlier one: playbin has one `suburi`).
+    /// Takes effect by reloading the media at the current position, keeping play/pause.
+    func addSubtitleFile(_ uri: String) {
+        guard let context else { return }
+        let progress = context.progress
+        guard let mediaURI = context.uri, progress.loaded, !progress.failed else {
+            tracks.deferredSubtitle = uri // set as `suburi` by the next load
+            return
+        }
+        let position = progress.prerolled ? context.queryPosition() : nil
+        let paused = progress.intent == .pause
+        tracks.restoreSelection = tracks.published.selection
+        tracks.restoreSelection?.subtitle = nil
+        tracks.subtitleURI = uri
+        tracks.subtitleForMediaURI = mediaURI
+        tracks.awaitingExternal = true
+        let ended = progress.ended
+        context.load(mediaURI, start: ended ? nil : position.map { .time($0) })
+        if paused || ended { context.pause() }
+    }
+
+    /// Sets playbin `text-offset` (ns) from milliseconds.
+    func setSubtitleOffset(milliseconds: Int64) {
+        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        tracks.published.subtitleOffset = milliseconds
+        context.updateSnapshot(tracks.published)
+        CGStreamer_set_int64(playbin, "text-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
+    }
+
+    /// Sets playbin `av-offset` (ns) from milliseconds.
+    func setAudioOffset(milliseconds: Int64) {
+        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        tracks.published.audioOffset = milliseconds
+        context.updateSnapshot(tracks.published)
+        CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
+    }
+
+    /// A cue reached the text sink: published with the subtitle offset applied to its times,
+    /// when it is due (``publishWhenDue(_:)``).
+    func cueArrived(_ raw: SubtitleCueSink.RawCue) {
+        guard let progress = context?.progress, progress.loaded, progress.prerolled, !progress.failed,
+              !tracks.subtitlesOff, !raw.text.isEmpty else { return }
+        let offset = MediaTime.milliseconds(tracks.published.subtitleOffset)
+        publishWhenDue(SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset }))
+    }
+
+    /// Subtitles on or off without touching playbin's `flags` (changing the `text` flag while
+    /// playing left playbin without EOS in 1.22): cues are dropped while off, and with
+    /// ``SubtitleRendering/overlay`` every `subtitleoverlay` in playbin is made `silent`.
+    func setSubtitlesOn(_ on: Bool) {
+        guard tracks.subtitlesOff == on else { return }
+        tracks.subtitlesOff = !on
+        guard subtitleRendering == .overlay, let playbin = context?.playbin,
+              let iterator = gst_bin_iterate_all_by_element_factory_name(CGStreamer_as_bin(playbin), "subtitleoverlay") else { return }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let overlay = g_value_get_object(&value) { CGStreamer_set_boolean(overlay, "silent", on ? 0 : 1) }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+    }
+}

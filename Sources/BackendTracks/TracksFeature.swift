@@ -1,0 +1,176 @@
+import BackendCore
+import CGStreamer
+
+/// Tracks, subtitles and offsets as a ``PlayerFeature``: stream info and selection (playbin
+/// `current-*`), the external subtitle file (`suburi`, applied by a reload that keeps position
+/// and intent), cue events from the ``SubtitleCueSink``, `text-offset`/`av-offset`, and the
+/// media's global tags.
+///
+/// Publishes ``TracksEvent``s, keeps ``TracksSnapshot`` in the player's snapshot and adds
+/// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
+/// (``Player/tracks``, ``Player/selectTrack(_:_:)``, ``Player/addSubtitleFile(_:)``…).
+///
+/// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
+/// ``Player`` holds it, while its state is touched only there.
+public final class TracksFeature: PlayerFeature, @unchecked Sendable {
+    /// How text subtitles reach the user.
+    let subtitleRendering: SubtitleRendering
+    /// Seek to the current position after switching the audio or video track.
+    let flushOnTrackSwitch: Bool
+    /// What the feature knows and wants (loop thread).
+    let tracks = TrackState()
+    /// The core's context, set by ``attach(to:)``.
+    private(set) var context: FeatureContext?
+
+    /// A tracks feature.
+    /// - Parameters:
+    ///   - subtitleRendering: text subtitles as ``TracksEvent/subtitleCue(_:)`` events (default)
+    ///     or drawn into the video by playbin.
+    ///   - flushOnTrackSwitch: after switching the audio or video track, seek (accurate,
+    ///     flushing) to the current position so the new track is heard/seen at once instead of
+    ///     after what playbin already queued (about 1 s). See docs/ADR-001-playbin.md.
+    public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true) {
+        self.subtitleRendering = subtitleRendering
+        self.flushOnTrackSwitch = flushOnTrackSwitch
+    }
+
+    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) and the
+    /// `video-changed`/`audio-changed`/`text-changed` signals (`g_signal_connect`), which re-read
+    /// the streams on the loop thread.
+    public func attach(to context: FeatureContext) {
+        self.context = context
+        guard let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        if subtitleRendering == .events {
+            let sink = SubtitleCueSink()
+            if let element = sink.element {
+                CGStreamer_set_object(playbin, "text-sink", UnsafeMutableRawPointer(element))
+                sink.connect(to: context) { [weak self, context] cue in
+                    context.runOnLoop { [weak self] in self?.cueArrived(cue) }
+                }
+                tracks.cueSink = sink
+                context.queryPositionFromSinks([context.videoSink, context.audioSink].compactMap { $0 })
+            }
+        }
+        for signal in ["video-changed", "audio-changed", "text-changed"] {
+            let box = CallbackBox<@Sendable () -> Void>({ [weak self, context] in
+                context.runOnLoop { [weak self] in self?.publishTracks() }
+            })
+            let id = CGStreamer_signal_connect_1(playbin, signal, { _, data in
+                guard let data else { return }
+                CallbackBox<@Sendable () -> Void>.from(data).value()
+            }, box.retainedPointer, callbackBoxClosureRelease)
+            context.track(handler: id, on: playbin)
+        }
+    }
+
+    /// Removes the cue timer and drops the cue sink's reference (playbin keeps its own until the
+    /// core's teardown, which disconnects the handlers first).
+    public func teardown() {
+        dropHeldCues()
+        tracks.cueSink?.release()
+        tracks.cueSink = nil
+    }
+
+    /// A load: forgets the old media's tags, streams and held cues.
+    public func resetForNewMedia(uri: String?) {
+        dropHeldCues()
+        tracks.forgetMedia()
+        context?.updateSnapshot(tracks.published)
+    }
+
+    /// The load is about to preroll (playbin in READY with its new `uri`): sets `suburi`
+    /// (`g_object_set`; the subtitle file stays only for a reload of the same media, and a file
+    /// added before any load applies now).
+    public func willPreroll(uri: String) {
+        tracks.prepareLoad(uri: uri)
+        guard let playbin = context?.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        if let deferred = tracks.deferredSubtitle {
+            tracks.deferredSubtitle = nil
+            tracks.subtitleURI = deferred
+            tracks.subtitleForMediaURI = uri
+            tracks.awaitingExternal = true
+        }
+        if let subtitle = tracks.subtitleURI { CGStreamer_set_string(playbin, "suburi", subtitle) } else { CGStreamer_set_string(playbin, "suburi", nil) }
+    }
+
+    /// `GST_MESSAGE_TAG`: the global tags are kept for the media info (`gst_message_parse_tag`).
+    /// Every message passes on.
+    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
+        var tags: UnsafeMutablePointer<GstTagList>?
+        gst_message_parse_tag(message, &tags)
+        if let tags {
+            StreamInspector.absorb(tags, into: &tracks.tags)
+            gst_tag_list_unref(tags)
+        }
+        return .proceed
+    }
+
+    /// Restores the selection kept over a reload, selects a newly added subtitle file (or warns
+    /// that it brought no stream), publishes the tracks.
+    public func prerolled() {
+        guard let context, let playbinElement = context.playbin else { return }
+        let playbin = UnsafeMutableRawPointer(playbinElement)
+        if let keep = tracks.restoreSelection {
+            tracks.restoreSelection = nil
+            for kind in [TrackKind.video, .audio, .subtitle] {
+                if let index = keep[kind] { CGStreamer_set_int(playbin, StreamInspector.currentProperty(kind), gint(index)) }
+            }
+        }
+        if tracks.awaitingExternal {
+            tracks.awaitingExternal = false
+            if let external = StreamInspector.tracks(of: playbinElement).first(where: \.isExternal) {
+                setSubtitlesOn(true)
+                CGStreamer_set_int(playbin, "current-text", gint(external.index))
+                context.publish(TracksEvent.trackSelected(.subtitle, index: external.index))
+                // The selector dropped what reached the new pad while it was inactive: a
+                // flushing seek (the start seek, if the reload has one) sends it again.
+                if !context.hasPendingSeek, !context.isLive { context.seek(.absolute(context.queryPosition() ?? .zero), mode: .accurate) }
+            } else {
+                let name = tracks.subtitleURI ?? "?"
+                tracks.subtitleURI = nil
+                context.publish(.warning(PlayerError(kind: .invalidInput, element: "playbin",
+                                                     message: "subtitle file \(name) gave no subtitle stream (unknown format or broken file); playing on without it",
+                                                     uri: context.uri)))
+            }
+        }
+        publishTracks(force: true)
+    }
+
+    /// Drops the held cues when a seek begins (the cue sink sends the new position's cues) and
+    /// releases those that are due once it landed (queued: after the seek's own events).
+    public func observe(_ event: PlayerEvent) {
+        switch event {
+        case .stateChanged(_, to: .seeking):
+            dropHeldCues()
+        case .seekDone:
+            context?.runOnLoop { [weak self] in self?.releaseDueCues() }
+        default:
+            break
+        }
+    }
+
+    /// The media stopped for good (EOS, stop, error, new load, teardown): no cue is due any more.
+    public func finished() { dropHeldCues() }
+
+    /// The tags, the streams and the selection at preroll (``TracksMediaInfo``).
+    public func contributeMediaInfo(to sections: inout FeatureSections) {
+        sections[TracksMediaInfo.self] = TracksMediaInfo(tags: tracks.tags, tracks: tracks.published.tracks,
+                                                         selection: tracks.published.selection)
+    }
+
+    /// Reads the streams and selection; publishes ``TracksEvent/tracksChanged(_:selection:)``
+    /// when they differ from the last ones (always with `force`).
+    func publishTracks(force: Bool = false) {
+        guard let context, let playbin = context.playbin, context.progress.prerolled, !context.progress.failed else { return }
+        let list = StreamInspector.tracks(of: playbin)
+        let selection = StreamInspector.selection(of: playbin, subtitlesOn: !tracks.subtitlesOff)
+        let changed = tracks.published.tracks != list || tracks.published.selection != selection
+        if changed {
+            tracks.published.tracks = list
+            tracks.published.selection = selection
+            context.updateSnapshot(tracks.published)
+        }
+        if changed || force { context.publish(TracksEvent.tracksChanged(list, selection: selection)) }
+    }
+}
