@@ -5,3 +5,4 @@
 @_exported import BackendWindow
 @_exported import BackendThumbnails
 @_exported import BackendCache
+@_exported import BackendResume
