@@ -13,7 +13,7 @@ import Glibc
 /// Layout of ``directory`` (the caller names it; `gstplay` uses `$XDG_CACHE_HOME/gstplay/media`):
 /// - `<sha256 of the URI>`: a complete media file, moved in with `rename` (atomic);
 /// - `index.json`: URI, size, ETag, Last-Modified, stored and last-used times of each file,
-///   rewritten through ``JSONFileStore`` (`g_file_set_contents_full`: temp file, fsync, rename):
+///   rewritten through `JSONFileStore` (`g_file_set_contents_full`: temp file, fsync, rename):
 ///   a `kill -9` at any moment leaves the old index or the new one;
 /// - `partial/<pid>-<sha256>-XXXXXX`: downloads under way (``partialTemplate(for:)``);
 /// - `lock`: every change runs under an exclusive `flock` on it, so processes sharing the
@@ -115,7 +115,7 @@ public struct MediaCache: Sendable {
     public func path(of entry: Entry) -> String { directory + "/" + entry.key }
 
     var indexPath: String { directory + "/index.json" }
-    /// The index, locked through `lock` (``JSONFileStore``).
+    /// The index, locked through `lock` (`JSONFileStore`).
     private var index: JSONFileStore<Entry> { JSONFileStore(path: indexPath, lockPath: directory + "/lock", sizeLimit: 64 << 20) }
     var partialDirectory: String { directory + "/partial" }
 

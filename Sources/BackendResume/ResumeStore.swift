@@ -8,7 +8,7 @@ import Glibc
 /// - Items are keyed by URI, plus size and modification time for local files (a changed file
 ///   does not resume).
 /// - Every save re-reads the file, changes one entry and writes it atomically and durably
-///   (``JSONFileStore``: `g_file_set_contents_full` under an `flock` on `resume.json.lock`): a
+///   (`JSONFileStore`: `g_file_set_contents_full` under an `flock` on `resume.json.lock`): a
 ///   crash or `kill -9` leaves the old file.
 /// - Items with less than 5 % left are forgotten instead of stored.
 /// - A corrupt file is moved aside (`resume.json.corrupt`), an unreadable one is left alone, a
