@@ -21,6 +21,14 @@
 static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime CGStreamer_SECOND(void) { return GST_SECOND; }
 
+/* ---- Debug categories: GST_DEBUG_CATEGORY_INIT is a macro (over _gst_debug_category_new). ---- */
+/* The category named `name` (registered once by GStreamer; the same pointer on later calls). */
+static inline GstDebugCategory *CGStreamer_debug_category_new(const gchar *name, const gchar *description) {
+    GstDebugCategory *category = NULL;
+    GST_DEBUG_CATEGORY_INIT(category, name, 0, description);
+    return category;
+}
+
 /* ---- Message accessors: GST_MESSAGE_TYPE / GST_MESSAGE_SRC are field macros. ---- */
 static inline GstMessageType CGStreamer_message_type(GstMessage *msg) { return GST_MESSAGE_TYPE(msg); }
 static inline GstObject *CGStreamer_message_src(GstMessage *msg) { return GST_MESSAGE_SRC(msg); }

@@ -6,3 +6,4 @@
 @_exported import BackendThumbnails
 @_exported import BackendCache
 @_exported import BackendTracks
+@_exported import BackendResume

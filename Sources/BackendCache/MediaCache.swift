@@ -13,8 +13,8 @@ import Glibc
 /// Layout of ``directory`` (the caller names it; `gstplay` uses `$XDG_CACHE_HOME/gstplay/media`):
 /// - `<sha256 of the URI>`: a complete media file, moved in with `rename` (atomic);
 /// - `index.json`: URI, size, ETag, Last-Modified, stored and last-used times of each file,
-///   rewritten with `AtomicFile` (temp file, fsync, rename): a `kill -9` at any moment leaves
-///   the old index or the new one;
+///   rewritten through `JSONFileStore` (`g_file_set_contents_full`: temp file, fsync, rename):
+///   a `kill -9` at any moment leaves the old index or the new one;
 /// - `partial/<pid>-<sha256>-XXXXXX`: downloads under way (``partialTemplate(for:)``);
 /// - `lock`: every change runs under an exclusive `flock` on it, so processes sharing the
 ///   cache take turns.
@@ -58,10 +58,7 @@ public struct MediaCache: Sendable {
     }
 
     /// The index format (versioned).
-    struct IndexFile: Codable {
-        var version = 1
-        var entries: [Entry] = []
-    }
+    typealias IndexFile = JSONFileStore<Entry>.File
 
     /// The cache directory.
     public let directory: String
@@ -118,6 +115,8 @@ public struct MediaCache: Sendable {
     public func path(of entry: Entry) -> String { directory + "/" + entry.key }
 
     var indexPath: String { directory + "/index.json" }
+    /// The index, locked through `lock` (`JSONFileStore`).
+    private var index: JSONFileStore<Entry> { JSONFileStore(path: indexPath, lockPath: directory + "/lock", sizeLimit: 64 << 20) }
     var partialDirectory: String { directory + "/partial" }
 
     // MARK: Operations
@@ -137,13 +136,12 @@ public struct MediaCache: Sendable {
     /// index read, the file's size checked. For the player's start-up path; ``touch(_:)`` then
     /// records the use (an index write with fsyncs) off that path.
     public func find(_ uri: String) -> Entry? {
-        let lock = open(directory + "/lock", O_RDONLY | O_CLOEXEC)
-        guard lock >= 0 else { return nil }
-        while flock(lock, LOCK_SH) != 0 && errno == EINTR {}
-        defer { flock(lock, LOCK_UN); close(lock) }
-        guard let entry = readIndex().first(where: { $0.uri == uri && $0.key == Self.key(for: uri) }) else { return nil }
-        var info = stat()
-        return stat(path(of: entry), &info) == 0 && Int64(info.st_size) == entry.size ? entry : nil
+        index.withLock(.shared) { openError -> Entry? in
+            guard openError == nil,
+                  let entry = readIndex().first(where: { $0.uri == uri && $0.key == Self.key(for: uri) }) else { return nil }
+            var info = stat()
+            return stat(path(of: entry), &info) == 0 && Int64(info.st_size) == entry.size ? entry : nil
+        }
     }
 
     /// Marks `uri` as used now (the LRU order); nothing when it is not cached.
@@ -253,31 +251,21 @@ public struct MediaCache: Sendable {
         do { try AtomicFile.makeDirectories(directory) } catch {
             throw Problem(description: "cannot create the cache directory: \(error.description)")
         }
-        let lock = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw Problem(description: "cannot open the cache lock: \(String(cString: strerror(errno)))") }
-        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
-        defer { flock(lock, LOCK_UN); close(lock) }
-        let original = readIndex()
-        var entries = CacheRepair(cache: self).repair(original)
-        change(&entries)
-        guard entries != original else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(IndexFile(entries: entries)) else {
-            throw Problem(description: "cannot encode the cache index")
-        }
-        do { try AtomicFile.write(Array(data) + [0x0A], to: indexPath, mode: 0o600) } catch {
-            throw Problem(description: "cannot write the cache index: \(error.description)")
+        try index.withLock(.exclusive) { openError throws(Problem) in
+            if let openError { throw Problem(description: "cannot open the cache lock: \(String(cString: strerror(openError)))") }
+            let original = readIndex()
+            var entries = CacheRepair(cache: self).repair(original)
+            change(&entries)
+            guard entries != original else { return }
+            do throws(AtomicFile.Failure) { try index.write(entries) } catch {
+                throw Problem(description: "cannot write the cache index: \(error.description)")
+            }
         }
     }
 
     /// The index on disk; missing or unreadable reads as empty (repair then deletes the files it
     /// no longer lists: a cache may forget, it must never serve a wrong file).
-    private func readIndex() -> [Entry] {
-        guard let bytes = try? AtomicFile.read(indexPath, limit: 64 << 20),
-              let index = try? JSONDecoder().decode(IndexFile.self, from: Data(bytes)), index.version == 1 else { return [] }
-        return index.entries
-    }
+    private func readIndex() -> [Entry] { (try? index.read()) ?? [] }
 
     static func now() -> Double {
         var spec = timespec()

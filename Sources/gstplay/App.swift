@@ -45,7 +45,7 @@ struct App {
             player: player,
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
-                            resumeStore: options.resume ? ResumeStore() : nil,
+                            resumeStore: options.resume ? ResumeStore.gstplay() : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,

@@ -169,25 +169,11 @@ struct GstplayCommand: AsyncParsableCommand {
         Glibc.exit(code)
     }
 
-    /// Like ArgumentParser's `main()`, but usage errors exit with 2 (ArgumentParser uses
-    /// EX_USAGE, 64): help, version and completion scripts go to stdout with 0, everything
-    /// else prints the message and usage to stderr and exits with ``ExitStatus/usage``.
+    /// Like ArgumentParser's `main()`, through ``CommandRouting`` (the one parse/run/exit path):
+    /// usage errors exit with 2 (ArgumentParser uses EX_USAGE, 64); help, version and completion
+    /// scripts go to stdout with 0.
     static func main() async {
         Output.reopenClosedStandardDescriptors()
-        await ThumbnailsCommand.runIfRequested(CommandLine.arguments) // `gstplay thumbnails …` never returns
-        CacheCommand.runIfRequested(CommandLine.arguments) // `gstplay cache …` never returns
-        do {
-            let command = try parseAsRoot(FlagValueRewrite.rewrite(Array(CommandLine.arguments.dropFirst())))
-            if let gstplay = command as? GstplayCommand {
-                try await gstplay.run()
-            } else {
-                var other = command
-                try other.run()
-            }
-        } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }
-            Output.writeLines(STDERR_FILENO, fullMessage(for: error))
-            Glibc.exit(ExitStatus.usage)
-        }
+        await CommandRouting.main(Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -1,4 +1,5 @@
 import Backend
+import CGStreamer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,7 +9,7 @@ import Glibc
 import Synchronization
 
 /// `--resume` and `--forget` (issue #12): where each item was left, kept in the Backend's
-/// ``ResumeStore`` (`$XDG_STATE_HOME/gstplay/resume.json`). Problems with the state file are one
+/// ``ResumeStore`` (``ResumeStore/gstplay``: `$XDG_STATE_HOME/gstplay/resume.json`). Problems with the state file are one
 /// warning line on stderr; playback goes on without resume.
 ///
 /// **Thread:** the ``PlaybackController`` actor (each call does a little file I/O).
@@ -68,12 +69,20 @@ extension PlaybackController {
     /// `--forget`: clears the resume state file. Returns false (after one error line) when it cannot.
     static func forgetResumeState(output: Output) -> Bool {
         do {
-            try ResumeStore().forgetAll()
+            try ResumeStore.gstplay().forgetAll()
             return true
         } catch {
             output.err("gstplay: error: \(error.description)")
             return false
         }
+    }
+}
+
+extension ResumeStore {
+    /// gstplay's store, in `g_get_user_state_dir()/gstplay` (`$XDG_STATE_HOME`, else
+    /// `~/.local/state`). Touches nothing on disk.
+    static func gstplay() -> ResumeStore {
+        ResumeStore(directory: (String(validatingCString: g_get_user_state_dir()) ?? "/tmp") + "/gstplay")
     }
 }
 

@@ -184,11 +184,16 @@ final class MediaCacheTests: XCTestCase {
             // `index`: the file size limit (RLIMIT_FSIZE) cuts the first index write at 4096 bytes and
             // the kernel raises SIGXFSZ inside that write(2); the handler stops the process there
             // (SIGSTOP), so the parent's SIGKILL lands inside the index write on every run, at any speed.
+            // GLib's `g_file_set_contents_full` first reserves the whole size (`fallocate`, best
+            // effort): that raises the first SIGXFSZ, which the handler lets pass.
             var limit = rlimit()
             getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit)
             limit.rlim_cur = rlim_t(Self.indexWriteStop)
             XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit), 0)
-            signal(SIGXFSZ) { _ in raise(SIGSTOP) }
+            signal(SIGXFSZ) { _ in
+                MediaCacheTests.fileSizeSignals += 1
+                if MediaCacheTests.fileSizeSignals > 1 { raise(SIGSTOP) }
+            }
             try cache.store(uri: "http://x/child", file: download(cache, "http://x/child", count: 16), expectedSize: 16)
             XCTFail("the store finished: the index write was not cut at the file size limit")
         }
@@ -236,11 +241,14 @@ final class MediaCacheTests: XCTestCase {
         XCTAssertNotNil(try cache.lookup("http://x/kept"))
     }
 
+    /// SIGXFSZ signals the `index` child has had (its handler's count; the child is single-threaded).
+    nonisolated(unsafe) private static var fileSizeSignals = 0
+
     /// The child's file size limit: where its index write stops (the index is larger).
     private static let indexWriteStop = 4096
 
     /// `kill -9` inside an index write, at a known point: the child stops itself in the middle of
-    /// writing `index.json.tmp-<pid>` (see `testChildWorksOnTheCache`), the parent sees it stopped
+    /// writing its `index.json.XXXXXX` (see `testChildWorksOnTheCache`), the parent sees it stopped
     /// with a half-written temp file, then kills it. Three times; the index stays whole each time.
     func testKillDuringAnIndexWriteLeavesAWholeIndex() throws {
         let cache = MediaCache(directory: dir)
@@ -257,10 +265,12 @@ final class MediaCacheTests: XCTestCase {
         XCTAssertGreaterThan(try Data(contentsOf: URL(fileURLWithPath: cache.indexPath)).count, 2 * Self.indexWriteStop)
         for attempt in 0..<3 {
             let child = try startChild("index")
-            let temp = cache.indexPath + ".tmp-\(child.processIdentifier)"
             let probe = ProcessProbe(pid: child.processIdentifier)
             let stopped = waitUntil(timeout: 120) { probe.state == "T" || !child.isRunning } && probe.state == "T"
-            let written = (try? FileManager.default.attributesOfItem(atPath: temp))?[.size] as? Int
+            // Only the child writes, so the one temporary index is its own (`g_file_set_contents_full`).
+            let temps = files().filter { AtomicFile.isTemporary($0, of: "index.json") }
+            XCTAssertEqual(temps.count, 1, "attempt \(attempt): \(temps)")
+            let written = temps.first.flatMap { (try? FileManager.default.attributesOfItem(atPath: dir + "/" + $0))?[.size] as? Int }
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             XCTAssertTrue(stopped, "attempt \(attempt): the child never stopped inside its index write")
@@ -270,7 +280,7 @@ final class MediaCacheTests: XCTestCase {
             let after = try cache.entries().filter { $0.uri != "http://x/child" }
             XCTAssertEqual(after.count, count, "attempt \(attempt): every other entry survives")
         }
-        XCTAssertEqual(files().filter { $0.contains(".tmp-") }, [])
+        XCTAssertEqual(files().filter { AtomicFile.isTemporary($0, of: "index.json") }, [])
         XCTAssertEqual(files("/partial"), [])
         try cache.store(uri: "http://x/after", file: download(cache, "http://x/after", count: 5), expectedSize: 5)
         XCTAssertNotNil(try cache.lookup("http://x/after"))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The built `gstplay` on a private X server: a real window (size, title, a frame that is not
@@ -6,7 +7,7 @@ import XCTest
 final class CLIDisplayTests: XCTestCase {
     func testWindowShowsTheVideoAndKeysTypedIntoItControlThePlayer() throws {
         let server = try XvfbServer(width: 1024, height: 768)
-        let gstplay = try ChildProcess("gstplay", ["--json", DisplayMedia.h264], environment: server.environment())
+        let gstplay = try GstplayProcess(["--json", DisplayMedia.h264], environment: server.environment()).started()
         let sinks = gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "sinks" }
         XCTAssertEqual(sinks?["video"] as? String, "ximagesink", "\(sinks ?? [:])") // xvimagesink: no XVideo on Xvfb
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= 0.5 },
@@ -37,8 +38,8 @@ final class CLIDisplayTests: XCTestCase {
     func testWithoutTheXSinkPluginsItFallsBackToAFakeSinkInsteadOfCrashing() throws {
         let registry = try HiddenPlugins(["libgstximagesink.so", "libgstxvimagesink.so", "libgstopengl.so", "libgstwaylandsink.so"])
         let server = try XvfbServer()
-        let gstplay = try ChildProcess("gstplay", ["--json", DisplayMedia.path("short-0.2s.mp4")],
-                                       environment: server.environment(registry.environment))
+        let gstplay = try GstplayProcess(["--json", DisplayMedia.path("short-0.2s.mp4")],
+                                         environment: server.environment(registry.environment)).started()
         gstplay.send("") // keep stdin open; EOF would be fine too
         XCTAssertEqual(gstplay.waitForExit(timeout: 60), 0, "stdout:\n\(gstplay.stdout)\nstderr:\n\(gstplay.stderr)")
         let sinks = gstplay.jsonLines.first { $0["event"] as? String == "sinks" }
@@ -55,9 +56,9 @@ final class CLIDisplayTests: XCTestCase {
         // (gst-play-1.0 exits 139 here); the Backend ranks it out in-process.
         let registry = try HiddenPlugins(["libgstximagesink.so", "libgstxvimagesink.so", "libgstopengl.so", "libgstwaylandsink.so"])
         let server = try XvfbServer()
-        let gstplay = try ChildProcess("gstplay", ["--json", "--video-sink", "autovideosink", "--audio-sink", "fakeaudiosink",
-                                                   DisplayMedia.path("short-0.2s.mp4")],
-                                       environment: server.environment(registry.environment))
+        let gstplay = try GstplayProcess(["--json", "--video-sink", "autovideosink", "--audio-sink", "fakeaudiosink",
+                                          DisplayMedia.path("short-0.2s.mp4")],
+                                         environment: server.environment(registry.environment)).started()
         XCTAssertEqual(gstplay.waitForExit(timeout: 60), 0, "stdout:\n\(gstplay.stdout)\nstderr:\n\(gstplay.stderr)")
         XCTAssertNotNil(gstplay.jsonLines.first { $0["event"] as? String == "eos" }, "did not play to the end: \(gstplay.stdout)")
     }

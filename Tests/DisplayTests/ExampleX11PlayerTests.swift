@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Sources/ExampleX11Player on a private X server: the video lands in the app's own window
@@ -20,8 +21,8 @@ final class ExampleX11PlayerTests: XCTestCase {
     /// bright fraction of the whole window and of its top 16 rows.
     private func playIntoWindow(gravity: String, shot name: String) throws -> (all: Double, top: Double) {
         let server = try XvfbServer(width: 800, height: 600)
-        let example = try ChildProcess("ExampleX11Player", ["--size", "480x270", "--gravity", gravity, "--seconds", "20", DisplayMedia.h264],
-                                       environment: server.environment())
+        let example = try GstplayProcess(["--size", "480x270", "--gravity", gravity, "--seconds", "20", DisplayMedia.h264],
+                                         product: "ExampleX11Player", environment: server.environment()).started()
         defer {
             example.process.interrupt()
             _ = example.waitForExit(timeout: 10)
@@ -45,8 +46,8 @@ final class ExampleX11PlayerTests: XCTestCase {
     }
 
     func testBadArgumentsExitWithStatusTwo() throws {
-        let example = try ChildProcess("ExampleX11Player", ["--gravity", "sideways", DisplayMedia.h264],
-                                       environment: ProcessInfo.processInfo.environment)
+        let example = try GstplayProcess(["--gravity", "sideways", DisplayMedia.h264],
+                                         product: "ExampleX11Player", environment: ProcessInfo.processInfo.environment).started()
         XCTAssertEqual(example.waitForExit(timeout: 10), 2)
         XCTAssertTrue(example.stderr.hasPrefix("error: --gravity takes fit, fill or stretch"), example.stderr)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 20, item 7: with `--resume`, the position is stored even when the video window is
@@ -9,8 +10,8 @@ final class WindowCloseResumeTests: XCTestCase {
         let server = try XvfbServer(width: 800, height: 600)
         let state = NSTemporaryDirectory() + "gstplay-window-resume-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: state) }
-        let gstplay = try ChildProcess("gstplay", ["--json", "--resume", DisplayMedia.h264],
-                                       environment: server.environment(["XDG_STATE_HOME": state]))
+        let gstplay = try GstplayProcess(["--json", "--resume", DisplayMedia.h264],
+                                         environment: server.environment(["XDG_STATE_HOME": state])).started()
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= 2 },
                         "not playing: \(gstplay.stdout)\n\(gstplay.stderr)")
         let window = try X11Tools.waitForWindow(on: server) { $0.title == "h264-aac-10s.mp4" }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 20, item 8 on a private X server: a file name with control characters reaches the
@@ -12,7 +13,7 @@ final class WindowTitleSafetyTests: XCTestCase {
         try FileManager.default.copyItem(atPath: DisplayMedia.path("short-0.2s.mp4"), toPath: clip)
 
         let server = try XvfbServer(width: 640, height: 480)
-        let gstplay = try ChildProcess("gstplay", ["--json", "--keep-open", clip], environment: server.environment())
+        let gstplay = try GstplayProcess(["--json", "--keep-open", clip], environment: server.environment()).started()
         let window = try X11Tools.waitForWindow(on: server) { $0.title.hasPrefix("evil") }
         XCTAssertEqual(window.title, "evil\\u001b]0;PWNED\\u0007\\u009b2J\\u000ax.mp4")
         gstplay.send("quit")

@@ -12,7 +12,8 @@
 # Tests/TestSupport/http_test_server.py at /file/h264-ac3-10s.mkv?rate=RATE. Each process
 # runs with --json and a 60 s limit; it "plays to the end" when it printed an `eos` event and
 # exited 0. Prints one line per process and a summary; exits 0 only when every run (pair)
-# played to the end. GSTPLAY_TRACE is on, so the summary also counts the late lower levels
+# played to the end. The engine's debug category is on (GST_DEBUG=gstplay:5, on stderr), so the
+# summary also counts the late lower levels
 # the buffering policy set aside ("probe busy false" on a level below 100 %).
 # Plays with the debug build (`swift build`) unless GSTPLAY names another binary; work files go
 # to a temporary directory, removed at exit unless KEEP=1.
@@ -48,7 +49,7 @@ for run in $(seq 1 "$RUNS"); do
             cd "$dir"
             start=$(date +%s.%N)
             status=0
-            HOME="$dir/home" XDG_CACHE_HOME="$shared" XDG_STATE_HOME="$dir/state" GSTPLAY_TRACE=1 \
+            HOME="$dir/home" XDG_CACHE_HOME="$shared" XDG_STATE_HOME="$dir/state" GST_DEBUG=gstplay:5 \
                 timeout 60 "$BIN" --json "$mode" "$URL" > out.json 2> err.log < /dev/null || status=$?
             echo "$status $(echo "$(date +%s.%N) - $start" | bc)" > result
         ) &

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `gstplay` binary on the fixtures (real pipelines with fake sinks, real time).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The JSON wire format is fixed by golden files (Tests/gstplayTests/Golden), captured from the

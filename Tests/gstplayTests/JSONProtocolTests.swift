@@ -1,4 +1,5 @@
 import Backend
+import TestSupport
 import XCTest
 @testable import gstplay
 

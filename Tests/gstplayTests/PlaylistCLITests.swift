@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Playlist files on the gstplay command line (issue #12), through the binary.

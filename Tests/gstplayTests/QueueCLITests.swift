@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The play queue through the gstplay binary (issue #12): gapless items, `--shuffle`,

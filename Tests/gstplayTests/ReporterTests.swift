@@ -1,5 +1,6 @@
 import Backend
 import Synchronization
+import TestSupport
 import XCTest
 @testable import gstplay
 

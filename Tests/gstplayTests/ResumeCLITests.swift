@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+import TestSupport
 import XCTest
 
 /// `--resume` / `--forget` through the gstplay binary (issue #12): interrupt mid-file with

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue #16 part 1: a negative rate given at start, and kept across playlist items, plays each

@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+import TestSupport
 import XCTest
 @testable import gstplay
 

@@ -206,12 +206,10 @@ final class Engine: @unchecked Sendable {
         }
     }
 
-    /// Diagnostics on stderr when `GSTPLAY_TRACE` is set in the environment.
-    static let tracing = getenv("GSTPLAY_TRACE") != nil
-    func trace(_ text: @autoclosure () -> String) {
-        guard Engine.tracing else { return }
-        let line = "gstplay-trace: \(text())\n"
-        _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+    /// Diagnostics in GStreamer's debug log, category `gstplay` at `DEBUG` (``DebugLog``:
+    /// `GST_DEBUG=gstplay*:5` shows them); `text` is built only then.
+    func trace(_ text: @autoclosure () -> String, file: StaticString = #fileID, function: StaticString = #function, line: UInt = #line) {
+        DebugLog.log(text(), file: file, function: function, line: line)
     }
 
     /// Monotonic nanoseconds (`g_get_monotonic_time` is µs).

@@ -170,8 +170,14 @@ public final class FeatureContext: @unchecked Sendable {
     @discardableResult
     public func runOnLoop(_ work: @escaping @Sendable () -> Void) -> Bool { loop.invoke(work) }
 
-    /// Diagnostics (the `gstplay` GStreamer debug category, ``Trace``).
-    public func trace(_ text: @autoclosure () -> String) { engine.trace(text()) }
+    /// Diagnostics in GStreamer's debug log: category `gstplay`, level `DEBUG`
+    /// (`gst_debug_log_literal`; `GST_DEBUG=gstplay*:5` shows them), with the caller's file,
+    /// function and line; `text` is built only when the category's threshold lets it through.
+    /// **Thread:** any.
+    public func trace(_ text: @autoclosure () -> String, file: StaticString = #fileID, function: StaticString = #function,
+                      line: UInt = #line) {
+        engine.trace(text(), file: file, function: function, line: line)
+    }
 
     /// Monotonic time in nanoseconds (`g_get_monotonic_time`).
     public static func now() -> UInt64 { Engine.now() }

@@ -9,8 +9,8 @@ import Glibc
 
 /// `gstplay cache list|clear|remove URL|path [--cache-dir DIR]`: what the media cache holds
 /// (size, age, last use, URI), emptying it, forgetting one URI, and where it is. `list`, `clear`
-/// and `remove` never create a missing directory. Runs before the player's own parsing and
-/// never returns (exit 0, 1 when the cache cannot be read or changed, 2 for usage errors).
+/// and `remove` never create a missing directory. Routed by ``CommandRouting`` (exit 0, 1 when
+/// the cache cannot be read or changed, 2 for usage errors).
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
@@ -88,22 +88,5 @@ struct CacheCommand: ParsableCommand {
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h" }
         return "\(s / 86400) d"
-    }
-
-    /// `gstplay cache …`: parses the rest of the arguments and runs; never returns.
-    static func runIfRequested(_ arguments: [String]) {
-        guard arguments.count >= 2, arguments[1] == configuration.commandName else { return }
-        do {
-            var command = try parseAsRoot(Array(arguments.dropFirst(2)))
-            try command.run()
-            Glibc.exit(0)
-        } catch {
-            if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
-            if exitCode(for: error) == .success { exit(withError: error) }
-            var message = fullMessage(for: error)
-            if !message.hasSuffix("\n") { message += "\n" }
-            Output.writeAll(STDERR_FILENO, message)
-            Glibc.exit(2)
-        }
     }
 }

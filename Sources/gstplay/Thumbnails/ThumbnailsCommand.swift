@@ -9,7 +9,8 @@ import Glibc
 
 /// `gstplay thumbnails <file> [--count 16] [--width 240] [--columns 4] [--accurate]
 /// (-o sheet.png | --out-dir DIR)`: a contact sheet (one PNG grid with each tile's time
-/// printed on it) or one PNG per time. Runs in the process's main task and exits the process.
+/// printed on it) or one PNG per time. Routed by ``CommandRouting``; runs in the process's main
+/// task and exits the process.
 struct ThumbnailsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnails",
@@ -100,27 +101,5 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     func run() async throws {
         let code = await ThumbnailsRun(request: try makeRequest()).run()
         Glibc.exit(code)
-    }
-
-    /// When `arguments[1]` is `thumbnails`, parses the rest and runs it, never returning; does
-    /// nothing otherwise. (The root command takes positional locations, so ArgumentParser
-    /// cannot route to a subcommand itself.) Help goes to stdout with 0, usage errors to
-    /// stderr with 2, like the root command.
-    static func runIfRequested(_ arguments: [String]) async {
-        guard arguments.count >= 2, arguments[1] == configuration.commandName else { return }
-        do {
-            let command = try parseAsRoot(Array(arguments.dropFirst(2)))
-            guard let thumbnails = command as? ThumbnailsCommand else {
-                var other = command // --help and friends
-                try other.run()
-                Glibc.exit(0)
-            }
-            try await thumbnails.run()
-            Glibc.exit(0)
-        } catch {
-            if exitCode(for: error) == .success { exit(withError: error) }
-            Output.writeLines(STDERR_FILENO, fullMessage(for: error))
-            Glibc.exit(2)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The X client tools the display tests look through (x11-utils, xdotool, imagemagick; `make test`
@@ -91,7 +92,7 @@ enum X11Tools {
     /// `.build/test-results/screenshots` (not the temporary directory, which is the test process's
     /// own and removed at its exit; every test writes names of its own).
     static let screenshotDirectory: URL = {
-        let url = ChildProcess.packageRoot.appendingPathComponent(".build/test-results/screenshots")
+        let url = GstplayProcess.packageRoot.appendingPathComponent(".build/test-results/screenshots")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()

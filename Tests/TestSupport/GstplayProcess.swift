@@ -1,20 +1,23 @@
 import Foundation
-import TestSupport
 import XCTest
 
-/// Runs the built `gstplay` binary with piped stdin/stdout/stderr and lets a test wait for
-/// specific output with a deadline. Output is collected by one reader thread per pipe under an
-/// `NSCondition`; waiting threads are woken on every chunk.
-final class GstplayProcess: @unchecked Sendable {
+/// The tests' one child-process runner: a built executable of this package (`gstplay` by
+/// default, or another product such as `ExampleX11Player`) with piped stdin/stdout/stderr, so a
+/// test can send lines and wait for specific output with a deadline. Output is collected by one
+/// reader thread per pipe under an `NSCondition`; waiting threads are woken on every chunk.
+public final class GstplayProcess: @unchecked Sendable {
     /// Where the package lives.
-    static let packageRoot = TestMedia.root
+    public static let packageRoot = TestMedia.root
 
     /// A fixture file path (absolute).
-    static func fixture(_ name: String) -> String { TestMedia.path(name) }
+    public static func fixture(_ name: String) -> String { TestMedia.path(name) }
 
-    /// The `gstplay` executable: next to the test bundle (the products directory), else in the
-    /// usual build directories.
-    static let binary: URL = {
+    /// The `gstplay` executable (``product(_:)``).
+    public static let binary = product("gstplay")
+
+    /// The executable of product `name`: next to the test bundle (the products directory), else
+    /// in the usual build directories.
+    public static func product(_ name: String) -> URL {
         var candidates: [URL] = []
         if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
         candidates.append(Bundle.main.bundleURL)
@@ -26,17 +29,18 @@ final class GstplayProcess: @unchecked Sendable {
             candidates.append(packageRoot.appendingPathComponent("\(scratch)/debug"))
         }
         for directory in candidates {
-            let url = directory.appendingPathComponent("gstplay")
+            let url = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
-        return packageRoot.appendingPathComponent(".build-cli/debug/gstplay")
-    }()
+        return packageRoot.appendingPathComponent(".build-cli/debug/\(name)")
+    }
 
-    enum Input { case pipe, devNull }
+    /// The child's stdin: a pipe (``send(_:)``) or `/dev/null`.
+    public enum Input: Sendable { case pipe, devNull }
 
     /// True when the tests run under `swift test --sanitize=address` (`make test-asan`); the
     /// gstplay binary next to them is then built with ASan too.
-    static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
+    public static let underAddressSanitizer = dlsym(nil, "__asan_init") != nil
 
     /// The environment for a gstplay child: `environment` (default: this process's), and under
     /// ASan the child's options. `make test-asan` records full (DWARF) stacks on every malloc
@@ -46,7 +50,7 @@ final class GstplayProcess: @unchecked Sendable {
     /// which keep full stacks and LeakSanitizer.
     /// Children get this test process's own media cache (its `XDG_CACHE_HOME`, see `TestProcess`)
     /// also when `environment` sets none: http tests never touch the user's.
-    static func childEnvironment(_ environment: [String: String]? = nil, checkLeaks: Bool = false) -> [String: String]? {
+    public static func childEnvironment(_ environment: [String: String]? = nil, checkLeaks: Bool = false) -> [String: String]? {
         var result = environment ?? ProcessInfo.processInfo.environment
         if result["XDG_CACHE_HOME"] == nil { result["XDG_CACHE_HOME"] = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] }
         guard underAddressSanitizer else { return result }
@@ -60,7 +64,8 @@ final class GstplayProcess: @unchecked Sendable {
     /// kill the whole test process with SIGPIPE.
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    let process = Process()
+    /// The child (its pid, termination status and reason).
+    public let process = Process()
     private let stdinPipe = Pipe()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
@@ -71,11 +76,13 @@ final class GstplayProcess: @unchecked Sendable {
     private var errClosed = false
     private let exited = DispatchSemaphore(value: 0)
 
-    /// `directory`: the working directory (default: the package root).
-    init(_ arguments: [String], input: Input = .pipe, environment: [String: String]? = nil, checkLeaks: Bool = false,
-         directory: String? = nil) {
+    /// A child of `product` (default `gstplay`) with `arguments`, not started yet (``start()``).
+    /// `environment`: see ``childEnvironment(_:checkLeaks:)``; `directory`: the working directory
+    /// (default: the package root).
+    public init(_ arguments: [String], product: String = "gstplay", input: Input = .pipe, environment: [String: String]? = nil,
+                checkLeaks: Bool = false, directory: String? = nil) {
         _ = Self.ignoreSIGPIPE
-        process.executableURL = Self.binary
+        process.executableURL = product == "gstplay" ? Self.binary : Self.product(product)
         process.arguments = arguments
         process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? Self.packageRoot
         if let environment = Self.childEnvironment(environment, checkLeaks: checkLeaks) { process.environment = environment }
@@ -118,34 +125,49 @@ final class GstplayProcess: @unchecked Sendable {
         condition.unlock()
     }
 
-    func start() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary.path), "gstplay binary not found at \(Self.binary.path)")
+    /// Starts the child and its two pipe readers.
+    public func start() throws {
+        let path = process.executableURL?.path ?? ""
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: path), "executable not found at \(path)")
         try process.run()
         startReading(stdoutPipe, error: false)
         startReading(stderrPipe, error: true)
     }
 
-    /// Writes a line (newline added) to the child's stdin.
-    func send(_ line: String) { send(Data((line + "\n").utf8)) }
+    /// ``start()``, then this child (`let child = try GstplayProcess([...]).started()`).
+    public func started() throws -> GstplayProcess {
+        try start()
+        return self
+    }
 
-    func send(_ data: Data) {
+    /// Writes a line (newline added) to the child's stdin.
+    public func send(_ line: String) { send(Data((line + "\n").utf8)) }
+
+    /// Writes raw bytes to the child's stdin.
+    public func send(_ data: Data) {
         try? stdinPipe.fileHandleForWriting.write(contentsOf: data)
     }
 
-    func closeInput() { try? stdinPipe.fileHandleForWriting.close() }
+    /// Closes the child's stdin (end of input).
+    public func closeInput() { try? stdinPipe.fileHandleForWriting.close() }
 
-    var stdout: String { condition.lock(); defer { condition.unlock() }; return String(decoding: outData, as: UTF8.self) }
-    var stderr: String { condition.lock(); defer { condition.unlock() }; return String(decoding: errData, as: UTF8.self) }
+    /// Everything written to stdout so far (UTF-8, invalid sequences replaced).
+    public var stdout: String { condition.lock(); defer { condition.unlock() }; return String(decoding: outData, as: UTF8.self) }
+    /// Everything written to stderr so far.
+    public var stderr: String { condition.lock(); defer { condition.unlock() }; return String(decoding: errData, as: UTF8.self) }
 
     /// The raw bytes so far (for checks the UTF-8 decoding above would hide: invalid sequences).
-    var stdoutBytes: Data { condition.lock(); defer { condition.unlock() }; return outData }
-    var stderrBytes: Data { condition.lock(); defer { condition.unlock() }; return errData }
+    public var stdoutBytes: Data { condition.lock(); defer { condition.unlock() }; return outData }
+    /// The raw stderr bytes so far.
+    public var stderrBytes: Data { condition.lock(); defer { condition.unlock() }; return errData }
 
     /// Complete stdout lines so far.
-    var stdoutLines: [String] { Self.completeLines(stdout) }
-    var stderrLines: [String] { Self.completeLines(stderr) }
+    public var stdoutLines: [String] { Self.completeLines(stdout) }
+    /// Complete stderr lines so far.
+    public var stderrLines: [String] { Self.completeLines(stderr) }
 
-    static func completeLines(_ text: String) -> [String] {
+    /// The complete (newline-terminated) lines of `text`.
+    public static func completeLines(_ text: String) -> [String] {
         var lines = text.components(separatedBy: "\n")
         lines.removeLast() // the unterminated rest (empty when the text ends with a newline)
         return lines
@@ -153,7 +175,7 @@ final class GstplayProcess: @unchecked Sendable {
 
     /// Waits until `predicate` holds for (stdout, stderr) or `timeout` passes; returns whether it held.
     @discardableResult
-    func waitFor(timeout: TimeInterval = 20, _ predicate: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
+    public func waitFor(timeout: TimeInterval = 20, _ predicate: (_ stdout: String, _ stderr: String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -167,13 +189,13 @@ final class GstplayProcess: @unchecked Sendable {
 
     /// Waits for a complete stdout line that contains `text`.
     @discardableResult
-    func waitForLine(containing text: String, timeout: TimeInterval = 20) -> Bool {
+    public func waitForLine(containing text: String, timeout: TimeInterval = 20) -> Bool {
         waitFor(timeout: timeout) { out, _ in Self.completeLines(out).contains { $0.contains(text) } }
     }
 
     /// Waits for the process to end (killing it after `timeout`) and for its output to be
     /// read; returns the exit status, or nil when it had to be killed or died from a signal.
-    func waitForExit(timeout: TimeInterval = 20) -> Int32? {
+    public func waitForExit(timeout: TimeInterval = 20) -> Int32? {
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -187,7 +209,7 @@ final class GstplayProcess: @unchecked Sendable {
 
     /// Runs to completion with `lines` written to stdin first (then closed); returns the status.
     /// `environment` and `directory` as for ``init(_:input:environment:checkLeaks:directory:)``.
-    static func run(_ arguments: [String], input lines: [String]? = nil, timeout: TimeInterval = 20,
+    public static func run(_ arguments: [String], input lines: [String]? = nil, timeout: TimeInterval = 20,
                     environment: [String: String]? = nil, directory: String? = nil) throws
         -> (status: Int32?, stdout: String, stderr: String) {
         let child = GstplayProcess(arguments, input: lines == nil ? .devNull : .pipe, environment: environment, directory: directory)
@@ -200,12 +222,26 @@ final class GstplayProcess: @unchecked Sendable {
         return (status, child.stdout, child.stderr)
     }
 
+    /// The stdout lines decoded as JSON objects (others skipped).
+    public var jsonLines: [[String: Any]] { stdoutLines.compactMap(jsonObject) }
+
+    /// Waits for a complete stdout line that is a JSON object satisfying `predicate`; returns it,
+    /// or nil at the deadline or when the child's output ended without one.
+    public func waitForJSON(timeout: TimeInterval = 20, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+        var found: [String: Any]?
+        waitFor(timeout: timeout) { out, _ in
+            found = Self.completeLines(out).lazy.compactMap(jsonObject).first(where: predicate)
+            return found != nil
+        }
+        return found
+    }
+
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
 /// Parses one JSON Lines line into a dictionary (nil when it is not a JSON object).
-func jsonObject(_ line: String) -> [String: Any]? {
+public func jsonObject(_ line: String) -> [String: Any]? {
     (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [])) as? [String: Any]
 }

@@ -1,5 +1,5 @@
-@testable import BackendCore
 import Backend
+@testable import BackendResume
 import Foundation
 import XCTest
 
@@ -82,21 +82,34 @@ final class ResumeStoreTests: XCTestCase {
     }
 
     func testAFailedSaveLeavesTheStateFileAndItsEntriesAlone() throws {
-        // Works as root too: the temporary file's name is taken by a directory, so the atomic
-        // write fails before the state file is touched.
+        // Works as root too: a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored) makes the write of
+        // the temporary file fail with EFBIG, so the atomic write fails before the state file is touched.
         let store = ResumeStore(directory: dir)
         let a = media("a.ogg")
         try store.save(uri: a, position: MediaTime(seconds: 5), duration: nil)
         let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
-        let blocker = "\(store.path).tmp-\(getpid())"
-        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        var saved = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &saved)
+        var limited = saved
+        limited.rlim_cur = 16
+        let oldHandler = signal(SIGXFSZ, SIG_IGN)
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limited), 0)
         XCTAssertThrowsError(try store.save(uri: media("b.ogg"), position: MediaTime(seconds: 2), duration: nil)) {
             XCTAssertTrue(String(describing: $0).contains("cannot save the resume state"), "\($0)")
         }
+        XCTAssertEqual(setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &saved), 0)
+        signal(SIGXFSZ, oldHandler)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: store.path)), before, "a failed save never touches the state file")
-        try FileManager.default.removeItem(atPath: blocker)
+        XCTAssertEqual(temporaries(), [], "GLib removes the temporary file of a failed write")
         XCTAssertEqual(try store.position(for: a), MediaTime(seconds: 5), "the other entries survive")
         XCTAssertNil(try store.position(for: media("b.ogg")))
+    }
+
+    /// The temporary files of state writes in `dir` (`resume.json.XXXXXX`, `g_file_set_contents_full`).
+    private func temporaries() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter {
+            $0.hasPrefix("resume.json.") && $0.count == "resume.json.".count + 6
+        }
     }
 
     func testUnreadableFileAndReadOnlyDirectoryWarnAndKeepTheEntries() throws {
@@ -166,12 +179,12 @@ final class ResumeStoreTests: XCTestCase {
             child.standardOutput = FileHandle.nullDevice
             child.standardError = FileHandle.nullDevice
             try child.run()
-            let temp = store.path + ".tmp-\(child.processIdentifier)"
-            // Wait (up to 20 s) for the child to be inside a save: its temp file exists.
+            // Wait (up to 20 s) for the child to be inside a save: its temp file exists (only the
+            // child writes, so any `resume.json.XXXXXX` is its own).
             let deadline = Date().addingTimeInterval(20)
             var seen = false
             while Date() < deadline {
-                if FileManager.default.fileExists(atPath: temp) {
+                if !temporaries().isEmpty {
                     // Vary the moment: right away, or a little into the write.
                     if attempt % 3 != 0 { usleep(useconds_t(attempt * 1500)) }
                     seen = true
@@ -182,7 +195,7 @@ final class ResumeStoreTests: XCTestCase {
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
             XCTAssertEqual(child.terminationReason, .uncaughtSignal)
-            if seen && FileManager.default.fileExists(atPath: temp) { caughtMidWrite += 1 }
+            if seen && !temporaries().isEmpty { caughtMidWrite += 1 }
             // Whatever the moment, the state file is whole and keeps every other entry.
             let entries = try store.entries()
             XCTAssertEqual(entries.filter { !$0.uri.hasSuffix("/child") }, original, "attempt \(attempt)")
@@ -191,7 +204,6 @@ final class ResumeStoreTests: XCTestCase {
         XCTAssertGreaterThan(caughtMidWrite, 0, "the child was never killed with its temp file open: the test proved nothing")
         // The next save cleans the dead writer's temp file.
         try store.save(uri: "http://127.0.0.1/after", position: MediaTime(seconds: 1), duration: nil)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }
-        XCTAssertEqual(leftovers, [])
+        XCTAssertEqual(temporaries(), [])
     }
 }

@@ -1,18 +1,15 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-import DirectoryWalk
+import BackendCore
+import CGStreamer
 import Glibc
 
-/// Where each item was left (mpv's `watch-later`): one small JSON file,
-/// `$XDG_STATE_HOME/gstplay/resume.json` (fallback `~/.local/state/gstplay/resume.json`).
+/// Where each item was left (mpv's `watch-later`): one small JSON file, `<directory>/resume.json`,
+/// in a directory the caller chooses (gstplay: `g_get_user_state_dir()/gstplay`).
 ///
 /// - Items are keyed by URI, plus size and modification time for local files (a changed file
 ///   does not resume).
-/// - Every save re-reads the file, changes one entry and writes it atomically (temp file, fsync,
-///   rename, under an `flock` on `resume.json.lock`): a crash or `kill -9` leaves the old file.
+/// - Every save re-reads the file, changes one entry and writes it atomically and durably
+///   (`JSONFileStore`: `g_file_set_contents_full` under an `flock` on `resume.json.lock`): a
+///   crash or `kill -9` leaves the old file.
 /// - Items with less than 5 % left are forgotten instead of stored.
 /// - A corrupt file is moved aside (`resume.json.corrupt`), an unreadable one is left alone, a
 ///   read-only directory fails the save: each gives a ``Problem`` (a warning for the user) and
@@ -35,10 +32,7 @@ public struct ResumeStore: Sendable {
     }
 
     /// The file format (versioned).
-    struct StateFile: Codable {
-        var version = 1
-        var entries: [Entry] = []
-    }
+    typealias StateFile = JSONFileStore<Entry>.File
 
     /// A problem with the state file, reported as one warning line.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
@@ -47,19 +41,13 @@ public struct ResumeStore: Sendable {
     }
 
     /// The state file.
-    public let path: String
+    public var path: String { file.path }
+    private let file: JSONFileStore<Entry>
 
-    /// A store in `directory`, or the default XDG location when nil.
-    public init(directory: String? = nil) {
-        let base = directory ?? ResumeStore.defaultDirectory()
-        path = base + "/resume.json"
-    }
-
-    /// `$XDG_STATE_HOME/gstplay` when set and absolute, else `$HOME/.local/state/gstplay`.
-    public static func defaultDirectory() -> String {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") { return state + "/gstplay" }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
-        return home + "/.local/state/gstplay"
+    /// A store in `directory` (created with its parents, mode 0700, at the first save).
+    public init(directory: String) {
+        let path = directory + "/resume.json"
+        file = JSONFileStore(path: path, lockPath: path + ".lock", sizeLimit: 16 << 20)
     }
 
     /// The position to resume `uri` at, nil when none is stored (or the file changed since).
@@ -99,52 +87,38 @@ public struct ResumeStore: Sendable {
 
     // MARK: File work
 
-    /// Read, change, write atomically, under an exclusive `flock`.
+    /// Read, change, write atomically, under the exclusive lock (unlocked when the lock file
+    /// cannot be opened: the atomic write still keeps the file whole).
     private func update(_ change: (inout [Entry]) -> Void) throws(Problem) {
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        do { try AtomicFile.makeDirectories(directory) } catch {
+        do { try AtomicFile.makeDirectories(file.directory) } catch {
             throw Problem(description: "cannot create the resume state directory: \(error.description)")
         }
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lock >= 0 { flock(lock, LOCK_EX) }
-        defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
-        removeStaleTemporaries(in: directory)
-        var entries = try readEntries()
-        change(&entries)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(StateFile(entries: entries)) else {
-            throw Problem(description: "cannot encode the resume state")
-        }
-        do { try AtomicFile.write(Array(data) + [0x0A], to: path, mode: 0o600) } catch {
-            throw Problem(description: "cannot save the resume state: \(error.description)")
+        try file.withLock(.exclusive) { _ throws(Problem) in
+            var entries = try readEntries()
+            change(&entries)
+            do throws(AtomicFile.Failure) { try file.write(entries) } catch {
+                throw Problem(description: "cannot save the resume state: \(error.description)")
+            }
         }
     }
 
     /// The entries on disk; a missing file is empty. A corrupt file is moved aside to
     /// `<path>.corrupt` (so later saves start clean without destroying it) and reported.
     private func readEntries() throws(Problem) -> [Entry] {
-        let bytes: [UInt8]
-        do { bytes = try AtomicFile.read(path, limit: 16 << 20) } catch {
-            if error.isMissing { return [] }
-            throw Problem(description: "cannot read resume state: \(error.description); not resuming")
-        }
-        if let state = try? JSONDecoder().decode(StateFile.self, from: Data(bytes)), state.version == 1 { return state.entries }
-        let aside = path + ".corrupt"
-        let moved = rename(path, aside) == 0
-        throw Problem(description: "resume state '\(path)' is corrupt" + (moved ? " (moved to '\(aside)')" : "") + "; not resuming")
-    }
-
-    /// Removes `resume.json.tmp-<pid>` files left by writers that died mid-save (`kill(pid, 0)` → `ESRCH`).
-    private func removeStaleTemporaries(in directory: String) {
-        let prefix = String(path[path.index(after: path.lastIndex(of: "/")!)...]) + ".tmp-"
-        for name in DirectoryNames.list(directory) ?? [] {
-            guard name.hasPrefix(prefix), let pid = pid_t(name.dropFirst(prefix.count)) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        do { return try file.read() } catch {
+            switch error {
+            case .unreadable(let failure):
+                throw Problem(description: "cannot read resume state: \(failure.description); not resuming")
+            case .corrupt:
+                let aside = path + ".corrupt"
+                let moved = rename(path, aside) == 0
+                throw Problem(description: "resume state '\(path)' is corrupt" + (moved ? " (moved to '\(aside)')" : "") + "; not resuming")
+            }
         }
     }
 
-    /// Size and mtime of a local file URI (`stat`); nils for other URIs or a missing file.
+    /// Size and mtime of a local file URI (`FileURI`: `g_filename_from_uri`; `stat`); nils for
+    /// other URIs or a missing file.
     static func fileKey(_ uri: String) -> (size: Int64?, mtime: Int64?) {
         guard let path = FileURI.path(of: uri) else { return (nil, nil) }
         var info = stat()
