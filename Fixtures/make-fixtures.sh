@@ -426,13 +426,16 @@ make_hls() {
     python3 - "$tmp" "${HLS_LADDER[@]}" > "$tmp/master.m3u8" <<'EOF'
 import os, re, sys
 root, ladder = sys.argv[1], sys.argv[2:]
-print("#EXTM3U\n#EXT-X-VERSION:3")
-for rung in ladder:
-    name, w, h, _ = rung.split()
+def measure(name):
+    """A rung's (duration, file) pairs from its playlist, the files' sizes, and the peak bitrate."""
     text = open(os.path.join(root, name, "playlist.m3u8")).read()
     pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
     sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
-    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    return pairs, sizes, max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+print("#EXTM3U\n#EXT-X-VERSION:3")
+for rung in ladder:
+    name, w, h, _ = rung.split()
+    pairs, sizes, peak = measure(name)
     mean = sum(sizes) * 8 / sum(float(d) for d, _ in pairs)
     print('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,RESOLUTION=%sx%s,CODECS="avc1.42c01f,mp4a.40.2"'
           % (peak, mean, w, h))
@@ -447,10 +450,7 @@ mpd = ['<?xml version="1.0" encoding="UTF-8"?>',
 total = 0.0
 for rung in ladder:
     name, w, h, _ = rung.split()
-    text = open(os.path.join(root, name, "playlist.m3u8")).read()
-    pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
-    sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
-    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    pairs, sizes, peak = measure(name)
     total = sum(float(d) for d, _ in pairs)
     step = float(pairs[0][0])
     mpd.append('      <Representation id="%s" bandwidth="%d" width="%s" height="%s" codecs="avc1.42c01f,mp4a.40.2">' % (name, peak, w, h))
