@@ -61,6 +61,26 @@ TMPFILES=()
 cleanup() { if [ ${#TMPFILES[@]} -gt 0 ]; then rm -f "${TMPFILES[@]}"; fi; }
 trap cleanup EXIT
 
+# srt TIMING TEXT [TIMING TEXT ...]: prints an SRT file of numbered cues, each with its
+# timing line ("00:00:01,000 --> 00:00:02,000", or a broken one) and one line of text.
+srt() {
+    local n=0
+    while [ $# -ge 2 ]; do
+        if [ $n -gt 0 ]; then echo; fi
+        n=$((n + 1))
+        printf '%d\n%s\n%s\n' "$n" "$1" "$2"
+        shift 2
+    done
+}
+
+# commit_text NAME: writes stdin to NAME through a temporary file, moved into place when
+# complete, and says its size.
+commit_text() {
+    cat > ".tmp-$1"
+    mv -f ".tmp-$1" "$1"
+    echo "  $1 ($(wc -c < "$1") bytes)"
+}
+
 # run_gst OUTPUT PIPELINE...
 # Runs gst-launch-1.0 with the pipeline, where the literal word @OUT@ is
 # replaced by a temporary file name; on success the temporary file is moved to
@@ -204,21 +224,9 @@ make_fixtures() {
             ! timeoverlay "font-desc=Sans 20" ! videoconvert ! video/x-raw,format=I420 ! c.
 
     # 3-cue SRT and a 4 s VP8/Vorbis Matroska file with it embedded.
-    cat > .tmp-subtitles.srt <<'EOF'
-1
-00:00:00,000 --> 00:00:01,000
-First cue
-
-2
-00:00:01,000 --> 00:00:02,000
-Second cue
-
-3
-00:00:02,000 --> 00:00:03,000
-Third cue
-EOF
-    mv -f .tmp-subtitles.srt subtitles.srt
-    echo "  subtitles.srt ($(wc -c < subtitles.srt) bytes)"
+    srt "00:00:00,000 --> 00:00:01,000" "First cue" \
+        "00:00:01,000 --> 00:00:02,000" "Second cue" \
+        "00:00:02,000 --> 00:00:03,000" "Third cue" | commit_text subtitles.srt
     video_src 120 320 240; audio_src 120
     run_gst with-subs.mkv \
         matroskamux name=mux ! filesink location=@OUT@ \
@@ -237,24 +245,10 @@ EOF
     # binary.srt: bad input for addSubtitleFile. subparse's type finder reads the
     # first 129 bytes, so a shorter .srt is "Could not determine type of stream":
     # keep every text fixture here longer than that.
-    cat > .tmp-tracks-eng.srt <<'EOS'
-1
-00:00:00,500 --> 00:00:01,500
-Hello
-
-2
-00:00:02,000 --> 00:00:03,000
-Goodbye
-EOS
-    cat > .tmp-tracks-deu.srt <<'EOS'
-1
-00:00:00,500 --> 00:00:01,500
-Hallo
-
-2
-00:00:02,000 --> 00:00:03,000
-Auf Wiedersehen
-EOS
+    srt "00:00:00,500 --> 00:00:01,500" "Hello" \
+        "00:00:02,000 --> 00:00:03,000" "Goodbye" > .tmp-tracks-eng.srt
+    srt "00:00:00,500 --> 00:00:01,500" "Hallo" \
+        "00:00:02,000 --> 00:00:03,000" "Auf Wiedersehen" > .tmp-tracks-deu.srt
     TMPFILES+=(.tmp-tracks-eng.srt .tmp-tracks-deu.srt)
     run_gst tracks.mkv \
         matroskamux name=mux ! filesink location=@OUT@ \
@@ -273,46 +267,17 @@ EOS
         filesrc location=.tmp-tracks-deu.srt ! subparse \
             ! taginject "tags=language-code=deu,title=Deutsch-forced" ! queue ! mux.subtitle_1
     rm -f .tmp-tracks-eng.srt .tmp-tracks-deu.srt
-    cat > .tmp-tracks-external.srt <<'EOS'
-1
-00:00:01,000 --> 00:00:02,000
-External one
-
-2
-00:00:02,500 --> 00:00:03,500
-External two
-
-3
-00:00:03,600 --> 00:00:03,900
-External three
-EOS
-    mv -f .tmp-tracks-external.srt tracks-external.srt
-    echo "  tracks-external.srt ($(wc -c < tracks-external.srt) bytes)"
-    cat > .tmp-broken-timestamps.srt <<'EOS'
-1
-00:00:xx,000 --> soon
-Never shown
-
-2
-99:99 -> 00:00
-Nor this
-
-3
-12:ab:00,000 --> 12:ab:01,000
-Nor this one either
-
-4
---> --> -->
-Broken timestamps all the way down
-EOS
-    mv -f .tmp-broken-timestamps.srt broken-timestamps.srt
-    echo "  broken-timestamps.srt ($(wc -c < broken-timestamps.srt) bytes)"
+    srt "00:00:01,000 --> 00:00:02,000" "External one" \
+        "00:00:02,500 --> 00:00:03,500" "External two" \
+        "00:00:03,600 --> 00:00:03,900" "External three" | commit_text tracks-external.srt
+    srt "00:00:xx,000 --> soon" "Never shown" \
+        "99:99 -> 00:00" "Nor this" \
+        "12:ab:00,000 --> 12:ab:01,000" "Nor this one either" \
+        "--> --> -->" "Broken timestamps all the way down" | commit_text broken-timestamps.srt
     python3 -c '
 import random, sys
 sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
-' > .tmp-binary.srt
-    mv -f .tmp-binary.srt binary.srt
-    echo "  binary.srt ($(wc -c < binary.srt) bytes)"
+' | commit_text binary.srt
 
     # --- snapshots and thumbnails (issue 15) ------------------------------------
     # colour-steps-4s.webm: 4 s VP8, 320x240, solid red/green/blue/white for one
@@ -461,13 +426,16 @@ make_hls() {
     python3 - "$tmp" "${HLS_LADDER[@]}" > "$tmp/master.m3u8" <<'EOF'
 import os, re, sys
 root, ladder = sys.argv[1], sys.argv[2:]
-print("#EXTM3U\n#EXT-X-VERSION:3")
-for rung in ladder:
-    name, w, h, _ = rung.split()
+def measure(name):
+    """A rung's (duration, file) pairs from its playlist, the files' sizes, and the peak bitrate."""
     text = open(os.path.join(root, name, "playlist.m3u8")).read()
     pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
     sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
-    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    return pairs, sizes, max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+print("#EXTM3U\n#EXT-X-VERSION:3")
+for rung in ladder:
+    name, w, h, _ = rung.split()
+    pairs, sizes, peak = measure(name)
     mean = sum(sizes) * 8 / sum(float(d) for d, _ in pairs)
     print('#EXT-X-STREAM-INF:BANDWIDTH=%d,AVERAGE-BANDWIDTH=%d,RESOLUTION=%sx%s,CODECS="avc1.42c01f,mp4a.40.2"'
           % (peak, mean, w, h))
@@ -482,10 +450,7 @@ mpd = ['<?xml version="1.0" encoding="UTF-8"?>',
 total = 0.0
 for rung in ladder:
     name, w, h, _ = rung.split()
-    text = open(os.path.join(root, name, "playlist.m3u8")).read()
-    pairs = re.findall(r"#EXTINF:([0-9.]+),\s*\n(\S+)", text)
-    sizes = [os.path.getsize(os.path.join(root, name, f)) for _, f in pairs]
-    peak = max(s * 8 / float(d) for s, (d, _) in zip(sizes, pairs))
+    pairs, sizes, peak = measure(name)
     total = sum(float(d) for d, _ in pairs)
     step = float(pairs[0][0])
     mpd.append('      <Representation id="%s" bandwidth="%d" width="%s" height="%s" codecs="avc1.42c01f,mp4a.40.2">' % (name, peak, w, h))

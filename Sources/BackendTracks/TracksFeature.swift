@@ -97,12 +97,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// Every message passes on.
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
-        var tags: UnsafeMutablePointer<GstTagList>?
-        gst_message_parse_tag(message, &tags)
-        if let tags {
-            StreamInspector.absorb(tags, into: &tracks.tags)
-            gst_tag_list_unref(tags)
-        }
+        withTags(of: message) { StreamInspector.absorb($0, into: &tracks.tags) }
         return .proceed
     }
 

@@ -46,12 +46,7 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         switch CGStreamer_message_type(message) {
         case GST_MESSAGE_TAG:
-            var tags: UnsafeMutablePointer<GstTagList>?
-            gst_message_parse_tag(message, &tags)
-            if let tags {
-                window.absorb(tags: tags)
-                gst_tag_list_unref(tags)
-            }
+            withTags(of: message) { window.absorb(tags: $0) }
         case GST_MESSAGE_ELEMENT:
             if let key = window.handleElementMessage(message) {
                 context?.publish(WindowEvent.key(key.name))

@@ -17,11 +17,7 @@ final class CLIDisplayTests: XCTestCase {
         let window = try X11Tools.waitForWindow(on: server) { $0.title == "h264-aac-10s.mp4" }
         XCTAssertEqual(window.width, 320)
         XCTAssertEqual(window.height, 240)
-        let shot = X11Tools.screenshotDirectory.appendingPathComponent("gstplay-window.png").path
-        try X11Tools.screenshot(window.id, on: server, to: shot)
-        let picture = try X11Tools.brightness(of: shot)
-        XCTAssertEqual(picture.width, 320)
-        XCTAssertGreaterThan(picture.brightFraction, 0.001, "the frame is black: \(shot)")
+        try X11Tools.assertShowsPicture(window.id, on: server, width: 320, screenshot: "gstplay-window.png", black: "the frame is black")
 
         // space in the window pauses like space on the terminal; f goes fullscreen; q quits.
         try X11Tools.type(["space"], into: window.id, on: server)

@@ -36,12 +36,9 @@ final class ExampleX11PlayerTests: XCTestCase {
         XCTAssertTrue(example.stdout.contains("position 1"), "not playing:\n\(example.stdout)\n\(example.stderr)")
 
         XCTAssertEqual(try X11Tools.topLevelWindows(on: server).map(\.title), ["ExampleX11Player"], "the sink opened a window of its own")
-        let shot = X11Tools.screenshotDirectory.appendingPathComponent(name).path
-        try X11Tools.screenshot(window.id, on: server, to: shot)
-        let picture = try X11Tools.brightness(of: shot)
-        XCTAssertEqual(picture.width, 480)
-        XCTAssertGreaterThan(picture.brightFraction, 0.001, "nothing was drawn into the app's window: \(shot)")
-        let top = try X11Tools.brightness(of: shot, region: "480x16+0+0")
+        let picture = try X11Tools.assertShowsPicture(window.id, on: server, width: 480, screenshot: name,
+                                                      black: "nothing was drawn into the app's window")
+        let top = try X11Tools.brightness(of: picture.path, region: "480x16+0+0")
         return (picture.brightFraction, top.brightFraction)
     }
 

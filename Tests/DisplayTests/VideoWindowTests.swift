@@ -31,11 +31,7 @@ final class VideoWindowTests: XCTestCase {
             let info = try X11Tools.waitForWindow(on: server) { $0.title == "par-64-45.mkv" }
             XCTAssertEqual(info.width, 1024)
             XCTAssertEqual(info.height, 576)
-            let shot = X11Tools.screenshotDirectory.appendingPathComponent("videowindow-own.png").path
-            try X11Tools.screenshot(info.id, on: server, to: shot)
-            let picture = try X11Tools.brightness(of: shot)
-            XCTAssertEqual(picture.width, 1024)
-            XCTAssertGreaterThan(picture.brightFraction, 0.001, "the window is black: \(shot)")
+            try X11Tools.assertShowsPicture(info.id, on: server, width: 1024, screenshot: "videowindow-own.png", black: "the window is black")
 
             try X11Tools.type(["space", "f"], into: info.id, on: server)
             var keys: [String] = []
@@ -80,11 +76,8 @@ final class VideoWindowTests: XCTestCase {
             let windows = try X11Tools.topLevelWindows(on: server)
             XCTAssertEqual(windows.map(\.title), ["app window"], "the sink opened a window of its own")
             XCTAssertNil(window.ownWindow)
-            let shot = X11Tools.screenshotDirectory.appendingPathComponent("videowindow-render-target.png").path
-            try X11Tools.screenshot(String(format: "0x%lx", UInt(appWindow)), on: server, to: shot)
-            let picture = try X11Tools.brightness(of: shot)
-            XCTAssertEqual(picture.width, 400)
-            XCTAssertGreaterThan(picture.brightFraction, 0.001, "nothing was drawn into the app's window: \(shot)")
+            try X11Tools.assertShowsPicture(String(format: "0x%lx", UInt(appWindow)), on: server, width: 400,
+                                            screenshot: "videowindow-render-target.png", black: "nothing was drawn into the app's window")
             XCTAssertNil(window.toggleFullscreen(), "the app's window is the app's business")
             XDestroyWindow(display, appWindow)
             pipeline.setState(GST_STATE_NULL)

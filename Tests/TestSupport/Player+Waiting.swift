@@ -1,4 +1,5 @@
 import Backend
+import XCTest
 
 /// Why a wait on ``Player/events`` ended without the event.
 public struct EventWaitError: Error, CustomStringConvertible {
@@ -44,6 +45,17 @@ extension Player {
     public func waitFor(_ what: String = "an event", where predicate: @escaping @Sendable (PlayerEvent) -> Bool,
                         timeout: Duration = .seconds(10), after action: () -> Void = {}) async throws -> PlayerEvent {
         try await waitForValue(what, timeout: timeout, { predicate($0) ? $0 : nil }, after: action)
+    }
+
+    /// Loads `location` with ``Player/loadAsync(_:startAt:)`` and asserts that the load throws
+    /// an error of `kind`.
+    public func assertLoadFails(_ location: String, kind: PlayerError.Kind, file: StaticString = #filePath, line: UInt = #line) async {
+        do {
+            try await loadAsync(location)
+            XCTFail("'\(location)' loaded", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+        }
     }
 }
 

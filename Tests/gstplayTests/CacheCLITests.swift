@@ -79,20 +79,32 @@ final class CacheCLITests: XCTestCase {
 
     // MARK: Issue 20
 
-    /// Item 4: `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
-    /// file is downloaded again); `gstplay cache remove URL` forgets one URI.
-    func testOfflineRevalidateAndRemove() throws {
+    /// A media directory for an ``HTTPTestServer`` holding one file, `clip` (the VP8 fixture).
+    private func clipDirectory() throws -> String {
         let media = dir + "/media"
         try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: TestMedia.vp8, toPath: media + "/clip")
-        let local = try HTTPTestServer(media: media)
-        defer { local.stop() }
-        let url = local.url("/file/clip"), cacheDir = dir + "/cache"
+        return media
+    }
+
+    /// Plays `url` (the `clip` of ``clipDirectory()``) once, so it is stored in `cacheDir`, then
+    /// replaces the clip on the server with the Theora fixture and forgets the requests so far.
+    private func storeThenReplaceClip(_ url: String, cacheDir: String, on local: HTTPTestServer) throws {
         let first = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
         XCTAssertEqual(cacheEvents(first.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], first.stdout)
+        let media = dir + "/media"
         try FileManager.default.removeItem(atPath: media + "/clip")
         try FileManager.default.copyItem(atPath: TestMedia.theora, toPath: media + "/clip")
         _ = local.requests(clear: true)
+    }
+
+    /// Item 4: `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
+    /// file is downloaded again); `gstplay cache remove URL` forgets one URI.
+    func testOfflineRevalidateAndRemove() throws {
+        let local = try HTTPTestServer(media: try clipDirectory())
+        defer { local.stop() }
+        let url = local.url("/file/clip"), cacheDir = dir + "/cache"
+        try storeThenReplaceClip(url, cacheDir: cacheDir, on: local)
 
         let offline = try GstplayProcess.run(["--json", "--cache=offline", "--cache-revalidate", "0", "--cache-dir", cacheDir, url], timeout: 30)
         XCTAssertEqual(offline.status, 0, offline.stderr)
@@ -120,17 +132,10 @@ final class CacheCLITests: XCTestCase {
     /// Item 4 with the default interval: a server's `max-age=0` makes the next play revalidate
     /// (the replaced file is downloaded again), `no-store` is never kept.
     func testMaxAgeZeroRevalidatesAndNoStoreIsNotKept() throws {
-        let media = dir + "/media"
-        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestMedia.vp8, toPath: media + "/clip")
-        let local = try HTTPTestServer(media: media)
+        let local = try HTTPTestServer(media: try clipDirectory())
         defer { local.stop() }
         let url = local.url("/file/clip?cc=max-age%3D0"), cacheDir = dir + "/cache"
-        let first = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
-        XCTAssertEqual(cacheEvents(first.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], first.stdout)
-        try FileManager.default.removeItem(atPath: media + "/clip")
-        try FileManager.default.copyItem(atPath: TestMedia.theora, toPath: media + "/clip")
-        _ = local.requests(clear: true)
+        try storeThenReplaceClip(url, cacheDir: cacheDir, on: local)
         let second = try GstplayProcess.run(["--json", "--cache-dir", cacheDir, url], timeout: 30)
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(cacheEvents(second.stdout).compactMap { $0["state"] as? String }, ["miss", "storing", "stored"], second.stdout)

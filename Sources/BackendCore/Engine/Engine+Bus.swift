@@ -39,12 +39,7 @@ extension Engine {
             pipeline.setState(requested)
         case GST_MESSAGE_ELEMENT: handleElementMessage(message)
         case GST_MESSAGE_TAG:
-            var tags: UnsafeMutablePointer<GstTagList>?
-            gst_message_parse_tag(message, &tags)
-            if let tags {
-                statistics.absorb(tags: tags)
-                gst_tag_list_unref(tags)
-            }
+            withTags(of: message) { statistics.absorb(tags: $0) }
         default: break
         }
     }

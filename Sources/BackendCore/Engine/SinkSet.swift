@@ -31,23 +31,13 @@ final class SinkSet {
         var notes: [String] = []
         let videoText = SinkSelection.videoDescription(configuration.videoSink, environment: environment, notes: &notes)
         let audioText = SinkSelection.audioDescription(configuration.audioSink, environment: environment, notes: &notes)
-        if let videoText, let sink = Self.makeSink(videoText, kind: "video", warnings: &events) {
+        if let sink = Self.installSink(videoText, kind: "video", flag: PlayFlag.video, on: playbin, flags: &flags, warnings: &events) {
             video = sink
             videoStatistics = Self.findSink(in: sink, withProperty: "stats")
-            CGStreamer_set_object(playbin, "video-sink", UnsafeMutableRawPointer(sink))
-        } else if videoText == nil {
-            flags &= ~PlayFlag.video
-            // playbin still builds a video chain with the flag cleared; without a sink of our
-            // own it probes the auto sinks, which crash headless.
-            Self.setDiscardingSink(playbin, "video-sink", "fakevideosink")
         }
-        if let audioText, let sink = Self.makeSink(audioText, kind: "audio", warnings: &events) {
+        if let sink = Self.installSink(audioText, kind: "audio", flag: PlayFlag.audio, on: playbin, flags: &flags, warnings: &events) {
             audio = sink
             audioSample = Self.findSink(in: sink, withProperty: "last-sample")
-            CGStreamer_set_object(playbin, "audio-sink", UnsafeMutableRawPointer(sink))
-        } else if audioText == nil {
-            flags &= ~PlayFlag.audio
-            Self.setDiscardingSink(playbin, "audio-sink", "fakeaudiosink")
         }
         CGStreamer_set_flags(playbin, "flags", flags)
         if configuration.keepPitch, audioText != nil, let scaletempo = gst_element_factory_make("scaletempo", nil) {
@@ -117,6 +107,24 @@ final class SinkSet {
         var width: gint = 0, height: gint = 0, parN: gint = 1, parD: gint = 1
         guard CGStreamer_video_caps_size(caps, &width, &height, &parN, &parD) != 0, width > 0, height > 0 else { return nil }
         return VideoSize(codedWidth: Int(width), height: Int(height), parNumerator: Int(parN), parDenominator: Int(parD))
+    }
+
+    /// Makes the `kind` (`video`/`audio`) sink from `description` and sets it as playbin's
+    /// `<kind>-sink`; returns it (an owned reference). With no description (the stream is
+    /// disabled) clears `flag` in `flags` and gives playbin a discarding `fake<kind>sink`: playbin
+    /// still builds the chain with the flag cleared, and without a sink of our own it probes the
+    /// auto sinks, which crash headless. Nil also when the description does not build (a warning
+    /// in `warnings`; playbin then picks its own sink).
+    private static func installSink(_ description: String?, kind: String, flag: UInt32, on playbin: UnsafeMutableRawPointer,
+                                    flags: inout UInt32, warnings: inout [PlayerEvent]) -> UnsafeMutablePointer<GstElement>? {
+        guard let description else {
+            flags &= ~flag
+            setDiscardingSink(playbin, "\(kind)-sink", "fake\(kind)sink")
+            return nil
+        }
+        guard let sink = makeSink(description, kind: kind, warnings: &warnings) else { return nil }
+        CGStreamer_set_object(playbin, "\(kind)-sink", UnsafeMutableRawPointer(sink))
+        return sink
     }
 
     /// Sets a sink that throws data away (for a disabled stream).

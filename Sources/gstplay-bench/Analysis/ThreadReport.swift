@@ -32,4 +32,22 @@ struct ThreadReport {
         let table = Markdown.table(["variant", "runs", "own threads (main, Backend loop, …) CPU ms", "of which the Backend loop thread", "GStreamer streaming threads CPU ms"], rows)
         return (table, medians)
     }
+
+    /// The *CPU by thread of the variants* paragraph of a case's report (empty when no variant
+    /// printed thread figures), with each variant's medians recorded as `key.<variant>.own`,
+    /// `.loop`, `.streaming`, `.streamingSpread` and `.runs` in `evidence`.
+    static func section(_ series: [RunSeries], key: String, evidence: Evidence)
+        -> (markdown: String, medians: [String: (own: Double, loop: Double, streaming: Double, runs: Int, streamingSpread: Double)]) {
+        let threadTable = table(series)
+        guard !threadTable.markdown.isEmpty else { return ("", threadTable.medians) }
+        for (id, value) in threadTable.medians {
+            evidence.record("\(key).\(id).own", value.own)
+            evidence.record("\(key).\(id).loop", value.loop)
+            evidence.record("\(key).\(id).streaming", value.streaming)
+            evidence.record("\(key).\(id).streamingSpread", value.streamingSpread)
+            evidence.record("\(key).\(id).runs", Double(value.runs))
+        }
+        let heading = "\n**CPU by thread of the variants** (each prints its threads' CPU time, `/proc/self/task/*/schedstat`, at EOS; medians, min–max):\n\n"
+        return (heading + threadTable.markdown, threadTable.medians)
+    }
 }

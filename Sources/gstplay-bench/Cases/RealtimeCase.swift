@@ -41,17 +41,8 @@ enum RealtimeCase {
         if series.contains(where: { $0.successes.contains { !$0.peakRSSIsOwn } }) {
             body += "\n> Some peak-RSS figures are not above the harness's own peak RSS, which `posix_spawn` passes on to the child's `ru_maxrss`: those rows read high.\n"
         }
-        let threadTable = ThreadReport.table(series)
-        if !threadTable.markdown.isEmpty {
-            body += "\n**CPU by thread of the variants** (each prints its threads' CPU time, `/proc/self/task/*/schedstat`, at EOS; medians, min–max):\n\n" + threadTable.markdown
-            for (id, value) in threadTable.medians {
-                context.evidence.record("realtime.\(id).own", value.own)
-                context.evidence.record("realtime.\(id).loop", value.loop)
-                context.evidence.record("realtime.\(id).streaming", value.streaming)
-                context.evidence.record("realtime.\(id).streamingSpread", value.streamingSpread)
-                context.evidence.record("realtime.\(id).runs", Double(value.runs))
-            }
-        }
+        let threadTable = ThreadReport.section(series, key: "realtime", evidence: context.evidence)
+        body += threadTable.markdown
         if !context.smoke, let d = threadTable.medians["backend"]?.loop, let n = threadTable.medians["backend-nostats"]?.loop,
            let q = threadTable.medians["backend-quiet"]?.loop {
             let seconds = 10.0

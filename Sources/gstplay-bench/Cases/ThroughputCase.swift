@@ -31,17 +31,8 @@ enum ThroughputCase {
             """ + "\n"
         body += Markdown.table(["program", "runs ok", "wall s, median (min–max)", "× gst-launch-1.0", "paired",
                                 "CPU s, median (min–max)", "× gst-launch-1.0", "paired"], rows)
-        let threadTable = ThreadReport.table(series)
-        if !threadTable.markdown.isEmpty {
-            body += "\n**CPU by thread of the variants** (each prints its threads' CPU time, `/proc/self/task/*/schedstat`, at EOS; medians, min–max):\n\n" + threadTable.markdown
-            for (id, value) in threadTable.medians {
-                context.evidence.record("throughput.\(id).own", value.own)
-                context.evidence.record("throughput.\(id).loop", value.loop)
-                context.evidence.record("throughput.\(id).streaming", value.streaming)
-                context.evidence.record("throughput.\(id).streamingSpread", value.streamingSpread)
-                context.evidence.record("throughput.\(id).runs", Double(value.runs))
-            }
-        }
+        let threadTable = ThreadReport.section(series, key: "throughput", evidence: context.evidence)
+        body += threadTable.markdown
         let ids = ["gst-launch", "swift-playbin", "backend-nopitch", "backend", "gstplay"]
         let wallChain = Decomposition(series, ids: ids, unit: "ms", digits: 1, scale: 1000, metric: wall)
         let cpuChain = Decomposition(series, ids: ids, unit: "ms CPU", digits: 1, scale: 1000, metric: cpu)

@@ -28,24 +28,24 @@ final class SubtitleCueTests: XCTestCase {
         XCTAssertEqual(actual.end?.seconds ?? -1, end, accuracy: frame, "end of \(text)", file: file, line: line)
     }
 
+    /// The two embedded cues of `tracks.mkv` (Hello 0.5–1.5 s, Goodbye 2–3 s) moved by `shift`
+    /// seconds, each delivered in real time when due (fakesink sync=true), not all at once.
+    private func assertEmbeddedCues(_ cues: [(cue: SubtitleCue, arrivedAfter: Double)], shiftedBy shift: Double,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(cues.count, 2, file: file, line: line)
+        assertCue(cues.first?.cue, "Hello", 0.5 + shift, 1.5 + shift, file: file, line: line)
+        assertCue(cues.last?.cue, "Goodbye", 2.0 + shift, 3.0 + shift, file: file, line: line)
+        XCTAssertEqual(cues.first?.arrivedAfter ?? -1, 0.5 + shift, accuracy: 0.25, file: file, line: line)
+        XCTAssertEqual(cues.last?.arrivedAfter ?? -1, 2.0 + shift, accuracy: 0.25, file: file, line: line)
+    }
+
     func testEmbeddedCuesArriveWithTextAndTimesWhenDue() throws {
-        let cues = try playCues()
-        XCTAssertEqual(cues.count, 2)
-        assertCue(cues.first?.cue, "Hello", 0.5, 1.5)
-        assertCue(cues.last?.cue, "Goodbye", 2.0, 3.0)
-        // Delivered in real time, when due (fakesink sync=true), not all at once.
-        XCTAssertEqual(cues.first?.arrivedAfter ?? -1, 0.5, accuracy: 0.25)
-        XCTAssertEqual(cues.last?.arrivedAfter ?? -1, 2.0, accuracy: 0.25)
+        assertEmbeddedCues(try playCues(), shiftedBy: 0)
     }
 
     func testSubOffset500ShiftsTheCuesBy500Milliseconds() throws {
-        let cues = try playCues(prepare: { $0.setSubtitleOffset(milliseconds: 500) })
-        XCTAssertEqual(cues.count, 2)
-        assertCue(cues.first?.cue, "Hello", 1.0, 2.0)
-        assertCue(cues.last?.cue, "Goodbye", 2.5, 3.5)
-        // GStreamer applied the offset (text-offset): the cues arrive 500 ms later too.
-        XCTAssertEqual(cues.first?.arrivedAfter ?? -1, 1.0, accuracy: 0.25)
-        XCTAssertEqual(cues.last?.arrivedAfter ?? -1, 2.5, accuracy: 0.25)
+        // GStreamer applies the offset (text-offset): the cues arrive 500 ms later too.
+        assertEmbeddedCues(try playCues(prepare: { $0.setSubtitleOffset(milliseconds: 500) }), shiftedBy: 0.5)
     }
 
     func testExternalSubtitleFileAddedBeforeLoadIsSelectedAndItsCuesArrive() throws {

@@ -82,6 +82,20 @@ enum X11Tools {
         return (width, height, mean)
     }
 
+    /// Screenshots `window` into `name` under ``screenshotDirectory`` and asserts that the picture
+    /// is `width` pixels wide and not black (`black` says what a black one means); returns the
+    /// screenshot's path and its bright fraction (see ``brightness(of:region:)``).
+    @discardableResult
+    static func assertShowsPicture(_ window: String, on server: XvfbServer, width: Int, screenshot name: String, black: String,
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> (path: String, brightFraction: Double) {
+        let shot = screenshotDirectory.appendingPathComponent(name).path
+        try screenshot(window, on: server, to: shot)
+        let picture = try brightness(of: shot)
+        XCTAssertEqual(picture.width, width, file: file, line: line)
+        XCTAssertGreaterThan(picture.brightFraction, 0.001, "\(black): \(shot)", file: file, line: line)
+        return (shot, picture.brightFraction)
+    }
+
     /// Types `keys` (xdotool key names, e.g. "space") into `window`.
     static func type(_ keys: [String], into window: String, on server: XvfbServer) throws {
         let result = try run("xdotool", ["key", "--window", window] + keys, environment: server.environment())
