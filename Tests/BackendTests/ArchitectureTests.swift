@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 21's rules about the shape of the code, checked on the sources themselves: the core names
+/// no feature, a feature target imports no other feature, and no file grows past 300 lines.
+/// Pure file reading; fast.
+final class ArchitectureTests: XCTestCase {
+    /// The feature targets, each `Sources/<name>`.
+    private static let featureTargets = ["BackendQueue", "BackendCache", "BackendTracks", "BackendAdaptive",
+                                         "BackendWindow", "BackendThumbnails", "BackendResume"]
+    /// Types only features own (issue 21's list, and each feature's event payload).
+    private static let featureTypes = ["MediaCache", "PlayQueue", "MediaTrack", "Variant", "Thumbnail", "VideoWindow",
+                                       "QueueEvent", "CacheEvent", "TracksEvent", "AdaptiveEvent", "WindowEvent", "ResumeStore",
+                                       "QueueFeature", "CacheFeature", "TracksFeature", "AdaptiveFeature", "WindowFeature",
+                                       "ThumbnailsFeature"]
+
+    func testTheCoreNamesNoFeatureType() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources/BackendCore") {
+            for (number, line) in try Self.codeLines(of: file) {
+                for name in Self.featureTypes where Self.containsWord(name, in: line) {
+                    found.append("\(file.lastPathComponent):\(number) names \(name)")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "the core must not name a feature's type")
+    }
+
+    func testFeatureTargetsImportTheCoreAndNoOtherFeature() throws {
+        var found: [String] = []
+        for target in Self.featureTargets {
+            let files = try Self.swiftFiles(under: "Sources/\(target)")
+            XCTAssertFalse(files.isEmpty, "Sources/\(target) has no Swift files")
+            for file in files {
+                for (number, line) in try Self.codeLines(of: file) {
+                    for other in Self.featureTargets + ["Backend"] where other != target
+                        && line.trimmingCharacters(in: .whitespaces).range(of: "^(@testable |@_exported )?import \(other)$", options: .regularExpression) != nil {
+                        found.append("\(target)/\(file.lastPathComponent):\(number) imports \(other)")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "a feature depends on the core only")
+    }
+
+    func testNoSwiftFileIsOver300Lines() throws {
+        var long: [String] = []
+        for directory in ["Sources", "Tests"] {
+            for file in try Self.swiftFiles(under: directory) {
+                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+                if lines > 301 { long.append("\(file.path.replacingOccurrences(of: TestMedia.root.path + "/", with: "")): \(lines) lines") }
+            }
+        }
+        XCTAssertEqual(long, [], "files over 300 lines")
+    }
+
+    // MARK: Helpers
+
+    private static func swiftFiles(under relative: String) throws -> [URL] {
+        let root = TestMedia.root.appendingPathComponent(relative)
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.path.contains("/.build") }
+    }
+
+    /// Numbered lines with comments removed (`//` to the end of the line; doc comments included).
+    private static func codeLines(of file: URL) throws -> [(Int, String)] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            let code = line.range(of: "//").map { String(line[..<$0.lowerBound]) } ?? String(line)
+            return code.trimmingCharacters(in: .whitespaces).isEmpty ? nil : (index + 1, code)
+        }
+    }
+
+    private static func containsWord(_ word: String, in line: String) -> Bool {
+        line.range(of: "\\b\(word)\\b", options: .regularExpression) != nil
+    }
+}
