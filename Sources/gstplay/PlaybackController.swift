@@ -86,7 +86,8 @@ actor PlaybackController {
 
     // MARK: Lifecycle
 
-    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, stores
+    /// Runs the CLI: loads the first item (and waits until the loop thread ran that, so the first
+    /// input already sees the load), handles inputs until the exit code is decided, stores
     /// the resume position (once, ``saveResumeAtExit()``), calls `stopInput` (which puts the
     /// terminal back), shuts the player down while still reporting its last events (until
     /// `Player.events` ends), and returns the exit code.
