@@ -130,10 +130,13 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// Publishes that the item at `index` became current for `reason`, after the end of the one
-    /// before when it `ended`.
+    /// before when it `ended`. The snapshot's queue section names the new item as current from
+    /// the `itemChanged` on (so its ``PlayerEventRecord/snapshot`` and the item's `uriLoaded`'s
+    /// do); the `queueChanged` that announces the queue still follows.
     func announce(_ index: Int, reason: ItemChangeReason, ended: QueueEvent?) {
         guard let context, let id = try? queue.item(at: index).id else { return }
         if reason == .ended, let ended { context.publish(ended) }
+        publishSnapshot()
         context.publish(QueueEvent.itemChanged(index: index, id: id, reason: reason))
     }
 

@@ -6,7 +6,9 @@ import Foundation
 #endif
 
 /// Where a Backend event belongs in the playlist: its 0-based index, the list size, the
-/// location as the user typed it, and its URI. A plain value; any thread.
+/// location as the user typed it, and its URI — made per event from the Backend's snapshot as it
+/// stood when the event was raised (``PlaybackController/item(of:)``), never kept. A plain value;
+/// any thread.
 struct ItemContext: Equatable, Sendable {
     var index: Int
     var count: Int

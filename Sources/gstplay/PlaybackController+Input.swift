@@ -126,7 +126,7 @@ extension PlaybackController {
             return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys)),
                            text: ["Commands:"] + HelpText.commands)
         case .quit:
-            finish(exitCodeNow)
+            finish(policy.exitCode)
         case .variants, .variant:
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
@@ -137,13 +137,14 @@ extension PlaybackController {
         return .success
     }
 
-    /// `seek`: refused when nothing plays, for a live stream, and for a fraction while the
+    /// `seek`: refused when nothing plays or is on its way (the player's state, and the queue's
+    /// current item whose load a feature defers), for a live stream, and for a fraction while the
     /// duration is unknown. With `awaitingLanding` (console and JSON lines) the reply waits for the
     /// Backend's ``Player/seekAsync(to:mode:)`` and carries the position the seek landed at; keys
     /// only ask (``Player/seek(to:mode:)``).
     func seek(_ target: SeekArgument, awaitingLanding: Bool) async -> Outcome {
         let snapshot = player.snapshot
-        guard loadRequested || ![.idle, .error, .stopping].contains(snapshot.state) else {
+        guard snapshot.queueItemPending || ![.idle, .error, .stopping].contains(snapshot.state) else {
             return .failure("seek: nothing is playing")
         }
         if snapshot.isLive { return .failure("seek: a live stream cannot seek") }

@@ -58,21 +58,10 @@ actor PlaybackController {
     let setup: QueueSetup
     /// URI → the location as the user typed it (start-up items and `load`).
     var names: [String: String]
-    /// Resume positions not yet announced, by URI (`gstplay: resuming … at …` when the item loads).
-    var resumeNotes: [String: MediaTime] = [:]
-    /// A load was asked for (start, `next`, `jump`, `load`…) and its `uriLoaded` has not arrived:
-    /// an end of stream until then is the old item's.
-    var loadRequested = false
-    /// The index of the current item, from the last `itemChanged` or `queueChanged` event.
-    var currentIndex: Int?
-    /// The item the arriving events belong to.
-    var eventsItem: ItemContext?
-    var anyFailed = false
-    /// An item failed and the queue has not said yet whether it goes on (`itemChanged` with
-    /// reason `error`) or stopped (a `queueChanged` first).
-    var awaitingAfterError = false
-    /// The console input ended (an emptied queue then ends the run).
-    var inputEnded = false
+    /// What only the CLI decides (whether an item failed, whether the input ended). Which item an
+    /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
+    /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
+    var policy = RunPolicy()
     var requested: Requested
     /// Applies the track options per item.
     let trackSession: TrackSession
@@ -97,12 +86,14 @@ actor PlaybackController {
 
     // MARK: Lifecycle
 
-    /// Runs the CLI: loads the first item, handles inputs until the exit code is decided, stores
+    /// Runs the CLI: loads the first item (and waits until the loop thread ran that, so the first
+    /// input already sees the load), handles inputs until the exit code is decided, stores
     /// the resume position (once, ``saveResumeAtExit()``), calls `stopInput` (which puts the
     /// terminal back), shuts the player down while still reporting its last events (until
     /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
         start()
+        await commandsRan()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
             await handle(input)
@@ -112,7 +103,7 @@ actor PlaybackController {
         output.closeStatus()
         player.shutdown()
         while let input = await inputs.next() {
-            if case .event(let record) = input { reportLate(record.event, loadID: record.loadID) }
+            if case .event(let record) = input { reportLate(record) }
             if case .eventsEnded = input { break }
         }
         return finalExitCode
@@ -122,14 +113,14 @@ actor PlaybackController {
     /// its landing) before the next input is taken.
     func handle(_ input: CLIInput) async {
         switch input {
-        case .event(let record): await handle(record.event, loadID: record.loadID)
-        case .eventsEnded: finish(exitCodeNow)                  // only at shutdown; never wait for more
+        case .event(let record): await handle(record)
+        case .eventsEnded: finish(policy.exitCode)              // only at shutdown; never wait for more
         case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): lineTooLong(limit: limit)
         case .key(let key): await handle(key: key)
         case .inputEnded:                                         // playback goes on to the end
-            inputEnded = true
-            if player.queue.items.isEmpty && !loadRequested { finish(exitCodeNow) }
+            policy.inputEnded = true
+            if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
         }
     }
@@ -140,7 +131,7 @@ actor PlaybackController {
     private func start() {
         for failure in setup.failures {
             output.err("gstplay: error: \(failure.location): \(failure.message)")
-            anyFailed = true
+            policy.itemFailed = true
         }
         guard !setup.isEmpty else {
             if setup.failures.isEmpty {
@@ -156,7 +147,6 @@ actor PlaybackController {
         player.setAdvancesAutomatically(!settings.keepOpen)
         player.setQueueItemStart(settings.startPosition)
         for line in trackSession.start(player) { output.err(line) }
-        loadRequested = true
         try? player.setQueue(setup.items.map(withResumePosition))             // no start index: cannot throw
     }
 
@@ -165,15 +155,14 @@ actor PlaybackController {
         if exitCode == nil { exitCode = code }
     }
 
-    var exitCodeNow: Int32 { anyFailed ? ExitStatus.playbackError : ExitStatus.success }
+    /// The exit code returned: the decided one, or ``RunPolicy/finalCode(decided:)``'s.
+    var finalExitCode: Int32 { policy.finalCode(decided: exitCode) }
 
-    /// The exit code returned: the decided one, except that 0 becomes 1 when an item failed,
-    /// also when its failure arrived after the decision (during the shutdown), so the same input
-    /// gives the same code whatever the timing (issue 20, item 10; the Backend reports an error
-    /// still on the bus at shutdown, `Engine.reportPendingErrors`). Signal codes stay.
-    var finalExitCode: Int32 {
-        let decided = exitCode ?? exitCodeNow
-        return decided == ExitStatus.success && anyFailed ? ExitStatus.playbackError : decided
+    /// Waits until every player command issued so far ran on the loop thread (one
+    /// ``Player/currentQueue()`` round trip), so ``Player/snapshot`` shows their effect: a load
+    /// asked for is the current load (or, while a feature defers it, the queue's current item).
+    func commandsRan() async {
+        _ = await player.currentQueue()
     }
 
     // MARK: Player events
@@ -181,53 +170,64 @@ actor PlaybackController {
     /// The location to show for `uri`: as the user typed it, else the URI.
     func name(of uri: String) -> String { names[uri] ?? uri }
 
-    /// Shows `event` as belonging to the item it came from (also during the shutdown). An item
-    /// that ended and was followed by the next one (gapless or not) gets its `eos` here, as the
-    /// protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``.
-    /// `loadID` is the load the event belongs to (an item's end: the ended item's).
-    private func report(_ event: PlayerEvent, loadID: LoadID?) {
-        switch event {
-        case .feature(let feature):
-            switch feature.payload(as: QueueEvent.self) {
-            case .itemChanged(let index, _, _)?: currentIndex = index
-            case .queueChanged(let queue)?: currentIndex = queue.currentIndex   // the first item's index comes this way (no `item` event)
-            case .itemEnded(_, _, let position)?: return reporter.report(.endOfStream(position: position), item: eventsItem, loadID: loadID)
-            case nil: break
-            }
-        case .uriLoaded(let uri):
-            loadRequested = false
-            eventsItem = ItemContext(index: currentIndex ?? player.queue.currentIndex ?? 0, count: player.queue.items.count,
-                                     location: name(of: uri), uri: uri)
-        default:
-            break
+    /// Which item `record`'s event belongs to, from the Backend's snapshot as it stood when the
+    /// event was raised: the media loaded then (a `uriLoaded`'s own URI) and the queue's current
+    /// item with the queue's size. Nil before the first load.
+    func item(of record: PlayerEventRecord) -> ItemContext? {
+        var loaded = record.snapshot.uri
+        if case .uriLoaded(let uri) = record.event { loaded = uri }
+        guard let uri = loaded else { return nil }
+        let queue = record.snapshot.features[QueueSnapshot.self]
+        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri)
+    }
+
+    /// Whether `record`'s event is about what the player is on now: no load began and the queue
+    /// did not move to another item since it was raised (a `next`, `jump` or `load` that ran
+    /// after an end of stream makes that end the old item's).
+    func isCurrent(_ record: PlayerEventRecord) -> Bool {
+        let now = player.snapshot
+        func currentItem(_ snapshot: PlayerSnapshot) -> Int? {
+            snapshot.features[QueueSnapshot.self].flatMap { queue in queue.currentIndex.flatMap { queue.items[$0].id } }
         }
-        reporter.report(event, item: eventsItem, loadID: loadID)
-        if case .uriLoaded(let uri) = event, let position = resumeNotes.removeValue(forKey: uri) {
+        return record.loadID == now.loadID && currentItem(record.snapshot) == currentItem(now)
+    }
+
+    /// Shows `record`'s event as belonging to the item it came from (also during the shutdown).
+    /// An item that ended and was followed by the next one (gapless or not) gets its `eos` here,
+    /// as the protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``,
+    /// with the ended item's load ID.
+    private func report(_ record: PlayerEventRecord) {
+        let event = record.event, item = item(of: record)
+        if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) {
+            return reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
+        }
+        reporter.report(event, item: item, loadID: record.loadID)
+        if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
     }
 
-    /// Reports `event` and reacts to it: the end of the queue (or of each item with
+    /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with
     /// `--keep-open`), failed items, the queue stopping after a failure.
-    private func handle(_ event: PlayerEvent, loadID: LoadID?) async {
-        report(event, loadID: loadID)
-        if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent) }
+    private func handle(_ record: PlayerEventRecord) async {
+        report(record)
+        let event = record.event
+        if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent, in: record) }
         switch event {
         case .endOfStream(let position):
-            guard !loadRequested else { return }             // the old item's, a new one is on its way
-            await saveResumePosition(ended: position)
+            guard isCurrent(record) else { return }           // the old item's: a new one is on its way
+            await saveResumePosition(uri: record.snapshot.uri, ended: position)
             if settings.keepOpen {
                 player.pause()
             } else {
-                finish(exitCodeNow)
+                finish(policy.exitCode)
             }
         case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
             for line in trackSession.tracksArrived(player) { output.err(line) }
         case _ where event.payload(as: WindowEvent.self) != nil:
             if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
         case .error(let error):
-            failed(error)
-            awaitingAfterError = true
+            failed(error, item: item(of: record))
         default:
             break
         }
@@ -235,33 +235,34 @@ actor PlaybackController {
 
     /// A queue event (after ``report(_:)``): the end of an item (its resume position is
     /// forgotten), a new item, the queue stopping after a failure or emptied at the end of input.
-    private func handle(_ event: QueueEvent) {
+    private func handle(_ event: QueueEvent, in record: PlayerEventRecord) {
         switch event {
-        case .itemEnded:
-            if let finished = eventsItem?.uri { forgetResumePosition(uri: finished) }
-        case .itemChanged(_, _, let reason):
-            trackSession.itemChanged()
-            if reason == .error { awaitingAfterError = false }
-        case .queueChanged(let queue):
-            if awaitingAfterError {                          // the queue stopped after a failure
-                awaitingAfterError = false
-                if !settings.keepOpen { finish(exitCodeNow) }
+        case .itemEnded(_, let id, _):
+            let queue = record.snapshot.features[QueueSnapshot.self]
+            if let finished = queue?.items.first(where: { $0.id == id })?.uri ?? record.snapshot.uri {
+                forgetResumePosition(uri: finished)
             }
-            if queue.items.isEmpty && inputEnded && !loadRequested { finish(exitCodeNow) }
+        case .itemChanged:
+            trackSession.itemChanged()
+        case .queueChanged(let queue):
+            // Raised in `error` with no other item on its way: the queue stopped after a failure
+            // (had it gone on, the next item's load would have begun or be pending first).
+            if record.snapshot.state == .error && !record.snapshot.queueItemPending && !settings.keepOpen { finish(policy.exitCode) }
+            if queue.items.isEmpty && policy.inputEnded && player.queue.items.isEmpty { finish(policy.exitCode) }
         }
     }
 
     /// An event of the shutdown drain (the exit is decided): reported, and a failed item still
     /// prints its error line and counts for the exit code.
-    private func reportLate(_ event: PlayerEvent, loadID: LoadID?) {
-        report(event, loadID: loadID)
-        if case .error(let error) = event { failed(error) }
+    private func reportLate(_ record: PlayerEventRecord) {
+        report(record)
+        if case .error(let error) = record.event { failed(error, item: item(of: record)) }
     }
 
     /// A failed item: its one error line, and exit code 1.
-    private func failed(_ error: PlayerError) {
-        let location = error.uri.flatMap { names[$0] } ?? eventsItem?.location ?? error.uri ?? "?"
+    private func failed(_ error: PlayerError, item: ItemContext?) {
+        let location = error.uri.flatMap { names[$0] } ?? item?.location ?? error.uri ?? "?"
         reporter.failure(location: location, error: error)
-        anyFailed = true
+        policy.itemFailed = true
     }
 }

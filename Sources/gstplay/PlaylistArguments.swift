@@ -46,6 +46,6 @@ enum PlaylistArguments {
 extension PlaybackController {
     /// Counts playlist files that could not be used as failed items (exit code 1 at the end).
     func noteFailedPlaylists(_ count: Int) {
-        if count > 0 { anyFailed = true }
+        if count > 0 { policy.itemFailed = true }
     }
 }

@@ -82,8 +82,9 @@ enum QueueConsoleCommand: Equatable, Sendable {
 
 /// Running the queue commands and `next`/`prev`/`load` against the Backend's queue
 /// (``Player/currentQueue()`` and the `Player+Queue` calls). Each first awaits the commands
-/// before it (without blocking a thread), so a reply always reflects them; index errors come
-/// back as one line.
+/// before it (without blocking a thread), so a reply always reflects them, and awaits its own
+/// before replying (``PlaybackController/commandsRan()``), so the inputs after it see the
+/// Backend's new load and current item; index errors come back as one line.
 ///
 /// **Thread:** the ``PlaybackController`` actor.
 extension PlaybackController {
@@ -94,12 +95,10 @@ extension PlaybackController {
         case .next:
             guard !queue.items.isEmpty else { return .failure("next: the playlist is empty") }
             guard queue.nextIndex != nil else { return .failure("next: already at the last item") }
-            loadRequested = true
             player.advanceToNextItem()
         case .prev:
             guard !queue.items.isEmpty else { return .failure("prev: the playlist is empty") }
             guard queue.previousIndex != nil else { return .failure("prev: already at the first item") }
-            loadRequested = true
             player.returnToPreviousItem()
         case .load(let location):
             let uri: String
@@ -109,11 +108,11 @@ extension PlaybackController {
                 return .failure("load: \(error.message)")
             }
             names[uri] = location
-            loadRequested = true
             player.playNow(withResumePosition(QueueItem(uri: uri)))
         default:
             break
         }
+        await commandsRan()
         return .success
     }
 
@@ -135,7 +134,6 @@ extension PlaybackController {
                 return Outcome(text: ["playlist: saved \(items.count) item\(items.count == 1 ? "" : "s") to \(path)"])
             case .jump(let index):
                 try player.jumpInQueue(to: index)
-                loadRequested = true
             case .remove(let index):
                 try player.removeFromQueue(at: index)
             case .move(let from, let to):
@@ -151,6 +149,7 @@ extension PlaybackController {
         } catch {
             return .failure("\(command.name): \(error.description)")
         }
+        await commandsRan()
         return .success
     }
 

@@ -15,12 +15,11 @@ import Synchronization
 /// **Thread:** the ``PlaybackController`` actor (each call does a little file I/O).
 extension PlaybackController {
     /// `item` with its stored resume position as its start (`--resume` without `--start`); the
-    /// note `gstplay: resuming <item> at …` is printed when it loads.
+    /// note `gstplay: resuming <item> at …` is printed when it loads (``resumeStart(of:)``).
     func withResumePosition(_ item: QueueItem) -> QueueItem {
         guard settings.start == nil, let store = settings.resumeStore else { return item }
         do {
             guard let position = try store.position(for: item.uri) else { return item }
-            resumeNotes[item.uri] = position
             var resumed = item
             resumed.start = position
             return resumed
@@ -30,10 +29,20 @@ extension PlaybackController {
         }
     }
 
-    /// With `--resume`: stores where the current item is (on quit, on a signal, at the end of the
-    /// queue; an item with less than 5 % left is forgotten instead).
-    func saveResumePosition(ended: MediaTime? = nil) async {
-        guard let store = settings.resumeStore, let uri = eventsItem?.uri else { return }
+    /// The resume position a `uriLoaded` record's item starts at: the ``QueueItem/start`` of the
+    /// queue's current item when the event was raised (only ``withResumePosition(_:)`` gives
+    /// items a start; the Backend clears it once the item loaded, so a repeat starts at 0).
+    func resumeStart(of record: PlayerEventRecord) -> MediaTime? {
+        guard settings.resumeStore != nil, case .uriLoaded(let uri) = record.event,
+              let queue = record.snapshot.features[QueueSnapshot.self], let index = queue.currentIndex,
+              queue.items[index].uri == uri else { return nil }
+        return queue.items[index].start
+    }
+
+    /// With `--resume`: stores where the item at `uri` is (at the end of the queue, the end
+    /// position; an item with less than 5 % left is forgotten instead).
+    func saveResumePosition(uri: String?, ended: MediaTime? = nil) async {
+        guard let store = settings.resumeStore, let uri else { return }
         let snapshot = player.snapshot
         let fresh = ended == nil ? await player.currentPosition() : nil
         guard let position = ended ?? fresh ?? snapshot.position else { return }
@@ -48,7 +57,7 @@ extension PlaybackController {
     /// item is, once, through ``ResumeExitSave`` (shared with the signal path's ``ExitGuard``,
     /// so whichever comes first stores it and the other does not store it again).
     func saveResumeAtExit() async {
-        guard let resumeAtExit, let uri = eventsItem?.uri else { return }
+        guard let resumeAtExit, let uri = player.snapshot.uri else { return }
         let snapshot = player.snapshot
         guard let position = await player.currentPosition() ?? snapshot.position else { return }
         if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration) {

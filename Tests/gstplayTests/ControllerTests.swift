@@ -17,10 +17,13 @@ final class ControllerTests: XCTestCase {
         let inbox = Inbox()
         let controller: PlaybackController
 
-        init(items: [String], arguments: [String]? = nil, json: Bool = true, keepOpen: Bool = false) {
+        /// `forward` takes the player's records to the inbox (as `App` does); a test may pass its own
+        /// to hold them back.
+        init(items: [String], arguments: [String]? = nil, json: Bool = true, keepOpen: Bool = false,
+             forward: (Inbox, AsyncStream<PlayerEventRecord>) -> Void = { $0.forward($1) }) {
             let output = Output(stdout: out.fileHandleForWriting.fileDescriptor, stderr: err.fileHandleForWriting.fileDescriptor)
             let player = Player(configuration: RunOptions(locations: items).playerConfiguration(showsStatistics: false))
-            inbox.forward(player.records)
+            forward(inbox, player.records)
             controller = PlaybackController(player: player, setup: QueueSetup(entries: items.map { QueueSetup.Entry(location: $0) }, arguments: arguments),
                                             settings: .init(keepOpen: keepOpen, json: json), reporting: json ? .json : .text(statusLine: false),
                                             quiet: false, showsVideoSize: true, output: output)
@@ -126,5 +129,46 @@ final class ControllerTests: XCTestCase {
         XCTAssertEqual(eos.map { $0["load_id"] as? Int }, [1, 2], "each item's end carries that item's load ID")
         XCTAssertEqual(try out.filter { $0.contains(#""event":"state""#) }.map(object).compactMap { $0["load_id"] }.count, 0,
                        "player-wide events carry no load ID")
+    }
+
+    /// Issue 21: the controller keeps no copy of which item plays. A controller that is late (its
+    /// events held back until the short item's end of stream was raised, a `load` line taken
+    /// first) still shows each `uri` with the index and count of its own moment (from the record's
+    /// snapshot, not the queue as it is later), takes that end of stream as the old item's (the
+    /// load ran since), and plays the loaded item to its own end.
+    func testALateControllerShowsEachEventAsOfItsMomentAndAnOldEndDoesNotEndTheRun() async throws {
+        let held = AsyncStream<PlayerEventRecord>.makeStream()
+        let harness = Harness(items: [short]) { inbox, records in
+            Task {
+                var holding = true
+                for await record in records {
+                    guard holding else { inbox.send(.event(record)); continue }
+                    held.continuation.yield(record)
+                    if case .endOfStream = record.event {
+                        holding = false
+                        inbox.send(.line(#"{"command":["load","\#(GstplayProcess.fixture("vp8-opus-4s.webm"))"],"request_id":1}"#))
+                        held.continuation.finish()
+                        for await late in held.stream { inbox.send(.event(late)) }
+                        inbox.send(.inputEnded)
+                    }
+                }
+                inbox.send(.eventsEnded)
+            }
+        }
+        let code = await harness.run()
+        XCTAssertEqual(code, ExitStatus.success)
+        let out = harness.finish().stdout
+        func object(_ line: String) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], line)
+        }
+        let uris = try out.filter { $0.contains(#""event":"uri""#) }.map(object)
+        XCTAssertEqual(uris.map { $0["index"] as? Int }, [0, 1], "\(out)")
+        XCTAssertEqual(uris.map { $0["count"] as? Int }, [1, 2], "the first item's count as the queue was then")
+        XCTAssertEqual(uris.map { $0["load_id"] as? Int }, [1, 2])
+        let reply = try XCTUnwrap(out.firstIndex { $0.contains(#""request_id":1"#) }, "\(out)")
+        XCTAssertLessThan(reply, try XCTUnwrap(out.firstIndex { $0.contains(#""event":"uri""#) }), "the held events come after the reply")
+        let eos = try out.filter { $0.contains(#""event":"eos""#) }.map(object)
+        XCTAssertEqual(eos.map { $0["load_id"] as? Int }, [1, 2], "the loaded item played to its own end: \(out)")
+        XCTAssertEqual(try XCTUnwrap(eos.last?["position"] as? Double), 4, accuracy: 0.1)
     }
 }

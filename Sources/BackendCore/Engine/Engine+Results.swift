@@ -5,6 +5,7 @@ extension Engine {
     /// ``LoadID``.
     func beginLoadIdentity() {
         results.beginLoad()
+        hub.updateSnapshot { [id = results.currentLoad] in $0.loadID = id }
     }
 
     /// Waits for the load just made to preroll. `previous` is the load that was current before it:

@@ -149,10 +149,12 @@ final class EventHub: Sendable {
 
     // MARK: Outbox (loop thread)
 
-    /// Queues `event`, raised while `loadID` was current, for delivery after the current handler.
+    /// Queues `event`, raised while `loadID` was current, for delivery after the current handler,
+    /// with the snapshot as it stands now (``PlayerEventRecord/snapshot``).
     func publish(_ event: PlayerEvent, loadID: LoadID?) {
+        let record = PlayerEventRecord(loadID: loadID, event: event, snapshot: snapshot)
         outbox.withLock { box in
-            box.items.append(.event(PlayerEventRecord(loadID: loadID, event: event)))
+            box.items.append(.event(record))
             if box.items.count > Self.heldEventLimit, let oldest = box.items.firstIndex(where: \.isEvent) {
                 box.items.remove(at: oldest)
             }
@@ -166,8 +168,9 @@ final class EventHub: Sendable {
 
     /// Opens delivery with `first` ahead of everything raised so far (once, when the engine starts).
     func startDelivery(with first: PlayerEvent) {
+        let record = PlayerEventRecord(loadID: nil, event: first, snapshot: snapshot)
         outbox.withLock { box in
-            box.items.insert(.event(PlayerEventRecord(loadID: nil, event: first)), at: 0)
+            box.items.insert(.event(record), at: 0)
             box.started = true
         }
     }

@@ -27,10 +27,15 @@ public struct PlayerEventRecord: Sendable, Hashable {
     public let loadID: LoadID?
     /// The event itself.
     public let event: PlayerEvent
+    /// The player's snapshot (``Player/snapshot``, feature sections included) as it stood when the
+    /// event was raised on the loop thread: what was current for this event (the play queue's
+    /// current item for its ``PlayerEvent/uriLoaded(_:)``, say), however late it is consumed.
+    public let snapshot: PlayerSnapshot
 
-    /// A record of `event`, raised while `loadID` was current.
-    public init(loadID: LoadID?, event: PlayerEvent) {
+    /// A record of `event`, raised while `loadID` was current, when the player's snapshot was `snapshot`.
+    public init(loadID: LoadID?, event: PlayerEvent, snapshot: PlayerSnapshot = PlayerSnapshot()) {
         self.loadID = loadID
         self.event = event
+        self.snapshot = snapshot
     }
 }

@@ -5,6 +5,10 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var state: PlayerState = .idle
     /// The URI loaded, if any.
     public var uri: String?
+    /// The load whose media is current (``PlayerEventRecord/loadID`` of its events): a new one at
+    /// every load and gapless hand-over; nil before the first load. Compare it with an event's to
+    /// tell whether the event still concerns the current media.
+    public var loadID: LoadID?
     /// The last known position.
     public var position: MediaTime?
     /// The duration, when known.

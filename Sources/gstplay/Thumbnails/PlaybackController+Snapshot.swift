@@ -12,7 +12,7 @@ import Foundation
 extension PlaybackController {
     /// Writes the frame on screen (see ``SnapshotFile``); the reply carries path, width, height.
     func snapshot(to argument: String?) async -> Outcome {
-        guard let location = eventsItem?.location else { return .failure("snapshot: nothing is playing") }
+        guard let location = player.snapshot.uri.map(name(of:)) else { return .failure("snapshot: nothing is playing") }
         do {
             let written = try await SnapshotFile.take(from: player, argument: argument, location: location)
             return Outcome(data: .snapshot(written), text: ["snapshot: \(written.path) (\(written.width)x\(written.height))"])

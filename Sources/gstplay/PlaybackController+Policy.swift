@@ -1,0 +1,36 @@
+import Backend
+
+/// What only the CLI decides about a run, kept by the ``PlaybackController`` actor: the exit
+/// status policy and whether the console input ended. Nothing here copies what the Backend knows
+/// (which item plays, whether a load is under way: each event's ``PlayerEventRecord`` and
+/// ``Player/snapshot`` say that). A plain value; any thread.
+struct RunPolicy: Equatable, Sendable {
+    /// An item failed (also a start-up location or a playlist file that could not be used):
+    /// the run exits 1 instead of 0.
+    var itemFailed = false
+    /// The console input (stdin) ended: an emptied queue then ends the run.
+    var inputEnded = false
+
+    /// The code for a run that ends now: 1 when an item failed, else 0.
+    var exitCode: Int32 { itemFailed ? ExitStatus.playbackError : ExitStatus.success }
+
+    /// The code a run returns, given the `decided` one (nil: none yet): 0 becomes 1 when an item
+    /// failed, also when its failure arrived after the decision (during the shutdown), so the
+    /// same input gives the same code whatever the timing (issue 20, item 10; the Backend
+    /// reports an error still on the bus at shutdown, `Engine.reportPendingErrors`). Signal
+    /// codes stay.
+    func finalCode(decided: Int32?) -> Int32 {
+        let decided = decided ?? exitCode
+        return decided == ExitStatus.success && itemFailed ? ExitStatus.playbackError : decided
+    }
+}
+
+extension PlayerSnapshot {
+    /// The play queue's current item is not the media loaded: its load was asked for and has not
+    /// begun (a feature defers it, e.g. while the media cache revalidates a copy). False without
+    /// a current item.
+    var queueItemPending: Bool {
+        guard let queue = features[QueueSnapshot.self], let index = queue.currentIndex else { return false }
+        return queue.items[index].uri != uri
+    }
+}
