@@ -137,17 +137,17 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         publishTracks(force: true)
     }
 
-    /// Drops the held cues when a seek begins (the cue sink sends the new position's cues) and
-    /// releases those that are due once it landed (queued: after the seek's own events).
+    /// Drops the held cues on every seek the core issues, also one issued while another is still
+    /// in flight (the cues that one brought are stale): the cue sink sends the new position's cues.
+    public func seekIssued(to position: MediaTime) { dropHeldCues() }
+
+    /// A seek landed: drops the held cues that ended before the landing point (playing forwards:
+    /// sent for the old position, they can reach the loop after the last seek was issued, seen
+    /// with `suburi`) and releases those that are due (queued: after the seek's own events).
     public func observe(_ event: PlayerEvent) {
-        switch event {
-        case .stateChanged(_, to: .seeking):
-            dropHeldCues()
-        case .seekDone:
-            context?.runOnLoop { [weak self] in self?.releaseDueCues() }
-        default:
-            break
-        }
+        guard case .seekDone(let landed) = event else { return }
+        if let context, context.rate > 0 { tracks.heldCues.removeAll { $0.end.map { $0 <= landed } ?? false } }
+        context?.runOnLoop { [weak self] in self?.releaseDueCues() }
     }
 
     /// The media stopped for good (EOS, stop, error, new load, teardown): no cue is due any more.

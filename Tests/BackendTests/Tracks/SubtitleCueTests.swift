@@ -116,9 +116,11 @@ final class SubtitleCueTests: XCTestCase {
     }
 
     /// Two seeks back to back (no throttle): the second is issued while the first is in flight,
-    /// so the state stays `seeking`. The cues the first one brought while landing (held until
-    /// the seek lands: "External one", 1.0–2.0 s, after a seek to 0.2 s) are stale once the
-    /// second one is issued and must go with it, not be published after it lands at 3.0 s.
+    /// so the state stays `seeking` (no second `stateChanged`). Cues for the old positions
+    /// ("External one", 1.0–2.0 s, after the seek to 0.2 s; seen reaching the loop after both
+    /// seeks were issued) are held while seeking and must not be published after the landing
+    /// at 3.0 s: every seek drops the held cues (``PlayerFeature/seekIssued(to:)``), the landing
+    /// those that ended before it.
     func testASeekIssuedWhileAnotherIsInFlightDropsTheFirstSeeksCues() throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder, configure: { $0.seekThrottle = .zero })
