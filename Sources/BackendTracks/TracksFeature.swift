@@ -1,17 +1,17 @@
 import BackendCore
 import CGStreamer
 
-/// Tracks, subtitles and offsets as a ``PlayerFeature``: stream info and selection (playbin
+/// Tracks, subtitles and offsets as a `PlayerFeature`: stream info and selection (playbin
 /// `current-*`), the external subtitle file (`suburi`, applied by a reload that keeps position
-/// and intent), cue events from the ``SubtitleCueSink``, `text-offset`/`av-offset`, and the
+/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset`, and the
 /// media's global tags.
 ///
 /// Publishes ``TracksEvent``s, keeps ``TracksSnapshot`` in the player's snapshot and adds
 /// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
-/// (``Player/tracks``, ``Player/selectTrack(_:_:)``, ``Player/addSubtitleFile(_:)``…).
+/// (`Player.tracks`, `Player.selectTrack(_:_:)`, `Player.addSubtitleFile(_:)`…).
 ///
 /// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
-/// ``Player`` holds it, while its state is touched only there.
+/// `Player` holds it, while its state is touched only there.
 public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// How text subtitles reach the user.
     let subtitleRendering: SubtitleRendering
