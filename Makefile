@@ -204,14 +204,34 @@ clean:
 check-embedding: setup
 	SWIFT=$(SWIFT) bash Tests/Embedding/check.sh
 
-# DocC check of the Backend's public API (symbol graph + `docc convert --analyze`, offline).
-# Fails on any documentation warning (broken links, undocumented parameters).
+# DocC check of the public API of every library target (issue 21), offline: one symbol graph per
+# module (with extension blocks, so a feature's `Player` extension gets its pages), one
+# `docc convert --analyze` per module in .build-docs/modules, merged (`docc merge`) into
+# .build-docs/Backend.doccarchive. Each module's archive stands alone: a doc comment links
+# (``Name``) only to its own module's symbols and names another module's as a code span (`Player`).
+# `Backend` re-exports the others, so its archive holds their symbols again. The compiler rewrites
+# a module's graph in .build-docs/symbols whenever it compiles the module (its doc comments are in
+# its sources), so the directory is kept between runs. Fails on any
+# documentation warning (broken or ambiguous links, undocumented parameters).
+DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
+	BackendThumbnails BackendResume Backend
 docs-check: setup
-	rm -rf .build-docs/symbols && mkdir -p .build-docs/symbols
-	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbols
-	@out=$$(docc convert --additional-symbol-graph-dir .build-docs/symbols --fallback-display-name Backend \
-	  --fallback-bundle-identifier gstplay.Backend --output-dir .build-docs/Backend.doccarchive --analyze 2>&1); \
-	  echo "$$out" | grep -E "warning|error" && { echo "docs-check: documentation warnings above"; exit 1; } || echo "docs-check: no warnings"
+	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
+	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbols
+	@warned=""; for m in $(DOC_MODULES); do \
+	  [ -e .build-docs/symbols/$$m.symbols.json ] || { echo "docs-check: no symbol graph for $$m (the compiler writes it only when it compiles $$m: rm -rf .build-docs and run again)"; exit 1; }; \
+	  mkdir -p .build-docs/modules/$$m; cp .build-docs/symbols/$$m.symbols.json .build-docs/modules/$$m/; \
+	  for f in .build-docs/symbols/$$m@*.symbols.json; do [ ! -e "$$f" ] || cp "$$f" .build-docs/modules/$$m/; done; \
+	  out=$$(docc convert --additional-symbol-graph-dir .build-docs/modules/$$m --fallback-display-name $$m \
+	    --fallback-bundle-identifier gstplay.$$m --output-dir .build-docs/modules/$$m.doccarchive --analyze 2>&1) \
+	    || { echo "$$out"; echo "docs-check: docc convert failed for $$m"; exit 1; }; \
+	  if echo "$$out" | grep -qE "warning|error"; then echo "$$out"; warned="$$warned $$m"; fi; \
+	done; \
+	docc merge $(foreach m,$(DOC_MODULES),.build-docs/modules/$(m).doccarchive) --synthesized-landing-page-name gstplay \
+	  --output-path .build-docs/Backend.doccarchive >/dev/null || { echo "docs-check: docc merge failed"; exit 1; }; \
+	if [ -n "$$warned" ]; then echo "docs-check: documentation warnings above (in$$warned)"; exit 1; fi; \
+	echo "docs-check: no warnings in $(words $(DOC_MODULES)) modules; .build-docs/Backend.doccarchive"
 
 # ---- Desktop (issue #10): make install / make uninstall ----
 # `make install PREFIX=/usr/local` installs the release gstplay (Swift runtime linked statically,

@@ -25,7 +25,7 @@ public extension PlayerEvent {
 
 public extension PlayerStatistics {
     /// Seed 004's ABR metrics (MaxProfile, RequestedProfile, requested segment): the adaptive
-    /// feature's section of ``features``; nil unless the media is an adaptive stream.
+    /// feature's section of `PlayerStatistics.features`; nil unless the media is an adaptive stream.
     var adaptive: ABRMetrics? {
         get { features[ABRMetrics.self] }
         set { features[ABRMetrics.self] = newValue }

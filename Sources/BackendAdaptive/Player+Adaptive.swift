@@ -9,7 +9,7 @@ import BackendCore
 /// (`hlsdemux`, and `hlsdemux2` under playbin3).
 extension Player {
     /// Variants, current variant, bandwidth estimate, buffer level, segment downloads, stalls and
-    /// the seed's ABR metrics. Any thread: the feature's section of ``snapshot`` (one lock;
+    /// the seed's ABR metrics. Any thread: the feature's section of `snapshot` (one lock;
     /// refreshed every 250 ms and on each segment).
     public var adaptiveInfo: AdaptiveInfo { snapshot.features[AdaptiveInfo.self] ?? AdaptiveInfo() }
 

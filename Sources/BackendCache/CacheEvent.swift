@@ -1,6 +1,6 @@
 import BackendCore
 
-/// The media cache's events, carried by ``PlayerEvent/feature(_:)``: read them with
+/// The media cache's events, carried by `PlayerEvent.feature(_:)`: read them with
 /// `event.payload(as: CacheEvent.self)`. Published on the loop thread, delivered like every event.
 public enum CacheEvent: FeatureEventPayload {
     /// The cache's verdict on the loaded URI changed: hit, miss, storing, stored, discarded.

@@ -1,11 +1,11 @@
 import BackendCore
 import CGStreamer
 
-/// The media cache in the player (seed 001, issue 20), a ``PlayerFeature``: a hit plays the
+/// The media cache in the player (seed 001, issue 20), a `PlayerFeature`: a hit plays the
 /// cached file; a miss plays over http with download buffering into the cache's `partial/`
-/// directory (``FeatureContext/keepDownload(in:)``) and is stored only when every byte arrived,
+/// directory (`FeatureContext.keepDownload(in:)`) and is stored only when every byte arrived,
 /// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one
-/// conditional request first (``LoadDecision/wait``), then loads again.
+/// conditional request first (`LoadDecision.wait`), then loads again.
 ///
 /// Completion is judged from three facts, since none is reliable alone in 1.22: the
 /// downloadbuffer's `GST_QUERY_BUFFERING` ranges (one range 0…length: no gap left by a seek),
@@ -13,11 +13,11 @@ import CGStreamer
 /// message (which can be missing when the download ends before the demuxer reads).
 ///
 /// Its verdicts are ``CacheEvent/status(_:)`` events and the `cache` section of the statistics
-/// (``PlayerStatistics/cache``). Added by `StandardFeatures.cache`.
+/// (`PlayerStatistics.cache`). Added by `StandardFeatures.cache`.
 ///
-/// **Thread:** every ``PlayerFeature`` call runs on the player's loop thread, and so does every
+/// **Thread:** every `PlayerFeature` call runs on the player's loop thread, and so does every
 /// use of its mutable state (hence `@unchecked Sendable`); the revalidation runs on a worker
-/// thread and comes back through ``FeatureContext/runOnLoop(_:)``.
+/// thread and comes back through `FeatureContext.runOnLoop(_:)`.
 public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// The cache it reads and stores into.
     public let cache: MediaCache
@@ -48,7 +48,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
         checkTimer = nil
     }
 
-    /// An http(s) URI: ``LoadDecision/wait`` while a cached copy is revalidated, else the cached
+    /// An http(s) URI: `LoadDecision.wait` while a cached copy is revalidated, else the cached
     /// file's `file://` URI on a hit, or `uri` with a download into the cache on a miss.
     public func willLoad(_ uri: String) -> LoadDecision {
         let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")

@@ -15,7 +15,7 @@ extension Player {
     public var duration: MediaTime? { hub.snapshot.duration }
     /// The video display size, if any.
     public var mediaSize: VideoSize? { hub.snapshot.mediaSize }
-    /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()``),
+    /// The latest statistics (refreshed on every statistics tick and on ``refreshStatistics()-2mpxy``),
     /// read under the snapshot's lock.
     public var statistics: PlayerStatistics { hub.statistics }
 

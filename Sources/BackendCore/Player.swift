@@ -20,7 +20,7 @@ import Synchronization
 /// a time observer without a queue) runs while no engine code does, and no call it makes runs
 /// engine code inline: commands are queued, and the calls that otherwise wait for the loop
 /// cannot wait for their own thread, so there they answer from the snapshot instead —
-/// ``currentPosition()`` returns ``position``, ``refreshStatistics()`` returns ``statistics``,
+/// ``currentPosition()-wf4`` returns ``position``, ``refreshStatistics()-2mpxy`` returns ``statistics``,
 /// ``withFeatureAndWait(_:_:)`` refuses (a feature's blocking getter answers from its snapshot
 /// section, or throws: `snapshotNow()` does; its `async` `snapshot()` works anywhere), and
 /// ``shutdown()`` refuses commands at once and tears down right after the callback returns.
@@ -212,7 +212,7 @@ public final class Player: Sendable {
     /// waits for it (an idle source and a semaphore). False, without running it, when the player
     /// has no such feature or is shut down, and on the loop thread itself, which cannot wait for
     /// itself (nothing re-enters the engine: the caller answers from the snapshot, like
-    /// ``currentPosition()``). For a feature's blocking getters (a snapshot for callers that cannot `await`).
+    /// ``currentPosition()-wf4``). For a feature's blocking getters (a snapshot for callers that cannot `await`).
     @discardableResult
     public func withFeatureAndWait<Feature: PlayerFeature>(_ type: Feature.Type,
                                                            _ body: @escaping (Feature, FeatureContext) -> Void) -> Bool {

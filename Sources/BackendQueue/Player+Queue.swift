@@ -6,7 +6,7 @@ import BackendCore
 /// **Threads:** every method is safe from any thread and queued onto the loop thread like the
 /// other commands. Index arguments are checked against ``queue`` (the last published state) and
 /// throw ``QueueError`` at once; if the queue changed before the command runs, the error comes as
-/// a ``PlayerEvent/warning(_:)`` instead. Changes are announced with
+/// a `PlayerEvent.warning(_:)` instead. Changes are announced with
 /// ``QueueEvent/queueChanged(_:)``; a move from one current item to another with
 /// ``QueueEvent/itemChanged(index:id:reason:)``, after ``QueueEvent/itemEnded(index:id:position:)``
 /// when the previous item played to its end (the first item of a queue, with nothing current
@@ -15,14 +15,14 @@ import BackendCore
 /// features include it); without one these calls do nothing.
 ///
 /// Once a queue is in use, the end of an item moves to the next (``LoopMode`` decides at the end
-/// of the list) and a failing item is reported (``PlayerEvent/error(_:)``) and skipped; only the
-/// end of the whole queue is an ``PlayerEvent/endOfStream(position:)``. A plain
-/// ``Player/load(_:startAt:)`` meanwhile plays that URI; at its end the queue goes on after its
+/// of the list) and a failing item is reported (`PlayerEvent.error(_:)`) and skipped; only the
+/// end of the whole queue is an `PlayerEvent.endOfStream(position:)`. A plain
+/// `Player.load(_:startAt:)` meanwhile plays that URI; at its end the queue goes on after its
 /// current item. Gapless hand-over is skipped while a video stream plays (audio only), at negative
 /// rates, for live media, for items with a
 /// ``QueueItem/start`` and for local files that cannot be read (those load after an end of stream).
 public extension Player {
-    /// The queue as last published: the queue's section of ``snapshot`` (any thread, no waiting).
+    /// The queue as last published: the queue's section of `snapshot` (any thread, no waiting).
     var queue: QueueSnapshot { snapshot.features[QueueSnapshot.self] ?? QueueSnapshot() }
 
     /// The queue once every command issued before this call has run on the loop thread; suspends
@@ -98,7 +98,7 @@ public extension Player {
     func setGapless(_ on: Bool) { queueCommand(.gapless(on)) }
 
     /// Turns automatic advancing on (the default) or off. Off: each item stops at its end with an
-    /// ``PlayerEvent/endOfStream(position:)`` and stays the current item (no gapless hand-over)
+    /// `PlayerEvent.endOfStream(position:)` and stays the current item (no gapless hand-over)
     /// until the application moves on with ``advanceToNextItem()`` or ``jumpInQueue(to:)``; a
     /// failing item is still skipped. Like mpv's `keep-open`.
     func setAdvancesAutomatically(_ on: Bool) { queueCommand(.autoAdvance(on)) }

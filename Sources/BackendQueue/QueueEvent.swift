@@ -1,19 +1,19 @@
 import BackendCore
 
-/// The play queue's events, delivered as ``PlayerEvent/feature(_:)`` (read them with
+/// The play queue's events, delivered as `PlayerEvent.feature(_:)` (read them with
 /// `event.payload(as: QueueEvent.self)`), in order with the core's events, on the loop thread
-/// like every event (see ``PlayerDelegate``).
+/// like every event (see `PlayerDelegate`).
 ///
 /// For one item that plays to its end and is followed by the next: ``itemEnded(index:id:position:)``,
 /// ``itemChanged(index:id:reason:)`` with reason ``ItemChangeReason/ended``, the core's
-/// ``PlayerEvent/uriLoaded(_:)``, then ``queueChanged(_:)``. The last item of the queue ends with
-/// the core's ``PlayerEvent/endOfStream(position:)`` instead (it stays current).
+/// `PlayerEvent.uriLoaded(_:)`, then ``queueChanged(_:)``. The last item of the queue ends with
+/// the core's `PlayerEvent.endOfStream(position:)` instead (it stays current).
 public enum QueueEvent: FeatureEventPayload {
-    /// The queue changed: items, current item, loop, shuffle or gapless (``Player/queue``).
+    /// The queue changed: items, current item, loop, shuffle or gapless (`Player.queue`).
     case queueChanged(QueueSnapshot)
     /// Another queue item became current: loaded after a skip or an error, or — gaplessly —
     /// started at the sinks after the previous one `ended`. Comes right before the item's
-    /// ``PlayerEvent/uriLoaded(_:)``. `id` is the item's ``QueueItem/id``.
+    /// `PlayerEvent.uriLoaded(_:)`. `id` is the item's ``QueueItem/id``.
     case itemChanged(index: Int, id: Int, reason: ItemChangeReason)
     /// The current item played to its end and the queue moves on (to the next item, or to the
     /// same one again with ``LoopMode/one``): at a gapless hand-over, before an automatic advance,

@@ -2,7 +2,7 @@ import BackendCore
 import CGStreamer
 import Glibc
 
-/// The play queue as a ``PlayerFeature``: the items (``PlayQueue``), the gapless feeder on
+/// The play queue as a `PlayerFeature`: the items (`PlayQueue`), the gapless feeder on
 /// playbin's `about-to-finish`, the hand-overs not yet heard of at the sinks, and the queue's
 /// section of the player's snapshot (``QueueSnapshot``). Its API is the `Player` extension in
 /// `Player+Queue.swift`; its events are ``QueueEvent``s.
@@ -11,9 +11,9 @@ import Glibc
 /// application message, then `GST_MESSAGE_STREAM_START`), the end of stream
 /// (``endOfStream()``: the next item) and errors (``failed(with:)``: reported, then the next item).
 ///
-/// **Thread:** every member runs on the player's loop thread (``PlayerFeature`` calls and
-/// ``Player/withFeature(_:_:)`` bodies); the ``feeder`` is shared with playbin's streaming
-/// thread through its own lock. `@unchecked Sendable` because ``Player`` (any thread) holds it.
+/// **Thread:** every member runs on the player's loop thread (`PlayerFeature` calls and
+/// `Player.withFeature(_:_:)` bodies); the `feeder` is shared with playbin's streaming
+/// thread through its own lock. `@unchecked Sendable` because `Player` (any thread) holds it.
 public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     /// The items and where playback is in them.
     var queue = PlayQueue()
@@ -35,7 +35,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     /// The core, from ``attach(to:)`` on.
     private(set) var context: FeatureContext?
 
-    /// A queue feature with an empty queue (``StandardFeatures`` makes one per player).
+    /// A queue feature with an empty queue (`StandardFeatures` makes one per player).
     public init() {}
 
     // MARK: PlayerFeature
@@ -63,8 +63,8 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
         return .proceed
     }
 
-    /// End of stream with no hand-over: moves to the next item (``EndDisposition/advance``).
-    /// ``EndDisposition/proceed`` when the queue is not in use, does not advance automatically,
+    /// End of stream with no hand-over: moves to the next item (`EndDisposition.advance`).
+    /// `EndDisposition.proceed` when the queue is not in use, does not advance automatically,
     /// or has nothing next (the end of stream then stands).
     public func endOfStream() -> EndDisposition {
         guard isActive, autoAdvance, queue.peekNext(reason: .ended) != nil else { return .proceed }
@@ -75,9 +75,9 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// An error while a queue plays: the failing item (the handed-over one if a hand-over is in
-    /// flight) is reported (``FeatureContext/fail(_:)``), then the one after it is loaded; stops
-    /// once every item failed in a row. ``EndDisposition/advance`` either way (the queue reported
-    /// the error itself); ``EndDisposition/proceed`` when the queue is not in use.
+    /// flight) is reported (`FeatureContext.fail(_:)`), then the one after it is loaded; stops
+    /// once every item failed in a row. `EndDisposition.advance` either way (the queue reported
+    /// the error itself); `EndDisposition.proceed` when the queue is not in use.
     public func failed(with error: PlayerError) -> EndDisposition {
         guard isActive, let context else { return .proceed }
         var reported = error

@@ -1,6 +1,6 @@
 import BackendCore
 
-/// One entry of the play queue (``Player/setQueue(_:startingAt:)``): what to play and,
+/// One entry of the play queue (`Player.setQueue(_:startingAt:)`): what to play and,
 /// optionally, how to call it.
 ///
 /// A plain value (any thread). `uri` is what goes to `playbin.uri`.
@@ -62,7 +62,7 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A copy of a queue's state for getters and events (any thread): the queue's section of the
-/// player's snapshot (``Player/queue``, `snapshot.features[QueueSnapshot.self]`).
+/// player's snapshot (`Player.queue`, `snapshot.features[QueueSnapshot.self]`).
 public struct QueueSnapshot: FeatureSection, Codable {
     /// The section's name in the snapshot's JSON.
     public static let key = "queue"
@@ -76,9 +76,9 @@ public struct QueueSnapshot: FeatureSection, Codable {
     public var shuffled: Bool
     /// Whether items follow each other gaplessly (playbin's `about-to-finish`).
     public var gapless: Bool
-    /// The index ``Player/advanceToNextItem()`` would play, nil when it would stop.
+    /// The index `Player.advanceToNextItem()` would play, nil when it would stop.
     public var nextIndex: Int?
-    /// The index ``Player/returnToPreviousItem()`` would play, nil when it would do nothing.
+    /// The index `Player.returnToPreviousItem()` would play, nil when it would do nothing.
     public var previousIndex: Int?
 
     /// Creates the value.

@@ -7,7 +7,7 @@ import CGStreamer
 /// whose `last-sample` is the sheet. No pixel is touched in Swift.
 ///
 /// **Thread:** ``compose(_:columns:spacing:timeout:)`` blocks; call it from any thread except a
-/// ``Player``'s loop thread.
+/// `Player`'s loop thread.
 public enum ContactSheet {
     /// One cell of the sheet.
     public struct Tile: Sendable, Hashable {

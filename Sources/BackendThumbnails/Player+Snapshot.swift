@@ -12,7 +12,7 @@ extension Player {
     /// `enable-last-sample` on (the default of every GStreamer sink).
     ///
     /// **Threads:** call from any task; the conversion runs on the player's loop thread, queued
-    /// after the commands issued before it (``Player/withFeature(_:_:)``), through playbin's
+    /// after the commands issued before it (`Player.withFeature(_:_:)`), through playbin's
     /// `convert-sample` action signal (it blocks that thread while GStreamer encodes: measured
     /// 7 ms for a 320x240 PNG, 16 ms for a 1024x576 PNG, 3–5 ms as JPEG).
     /// - Throws: ``ImageError`` — `.noFrame` before the first frame, after a failure, once
@@ -35,7 +35,7 @@ extension Player {
     }
 
     /// ``snapshot(format:maxSize:)`` for callers that cannot `await`: blocks until the loop
-    /// thread has taken it, like ``currentPosition()``. Same results and errors; on the loop
+    /// thread has taken it, like `currentPosition()`. Same results and errors; on the loop
     /// thread itself (a queue-less callback), which cannot wait for itself, it throws `.noFrame`.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {
         let refused = ImageError(kind: .noFrame, message: isOnLoopThread

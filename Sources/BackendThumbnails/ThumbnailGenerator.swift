@@ -53,7 +53,7 @@ public struct ThumbnailResult: Sendable {
 }
 
 /// Makes thumbnails of a media file at given times, like `AVAssetImageGenerator`, on a private
-/// pipeline of its own (a video-only `playbin`) so that it never disturbs a playing ``Player``.
+/// pipeline of its own (a video-only `playbin`) so that it never disturbs a playing `Player`.
 ///
 /// **Threads:** ``thumbnails(at:)`` may be called from any thread; the work runs on a
 /// dedicated worker thread per request, and results arrive through the returned stream.

@@ -1,13 +1,13 @@
 import BackendCore
 import CGStreamer
 
-/// Snapshots of the frame a player shows (``Player/snapshot(format:maxSize:)``) as a
-/// ``PlayerFeature``: it hooks into nothing, it only needs the core's `playbin` and the state of
-/// the load from the ``FeatureContext``. (``ThumbnailGenerator`` and ``ContactSheet`` run their
+/// Snapshots of the frame a player shows (`Player.snapshot(format:maxSize:)`) as a
+/// `PlayerFeature`: it hooks into nothing, it only needs the core's `playbin` and the state of
+/// the load from the `FeatureContext`. (``ThumbnailGenerator`` and ``ContactSheet`` run their
 /// own pipelines and need no player.)
 ///
 /// **Thread:** `takeSnapshot(in:format:maximumSize:)` runs on the player's loop thread (queued by
-/// the `Player` extension with ``Player/withFeature(_:_:)``). Stateless, hence `Sendable`.
+/// the `Player` extension with `Player.withFeature(_:_:)`). Stateless, hence `Sendable`.
 public final class ThumbnailsFeature: PlayerFeature {
     /// A thumbnails feature for one player.
     public init() {}

@@ -10,7 +10,7 @@ public enum TrackKind: String, Sendable, Hashable, Codable, CaseIterable {
 /// Built on the loop thread from playbin's stream pads (`get-video-pad`…), the `GstStream`
 /// carried by their sticky `STREAM_START` event and the stream's tags (`get-audio-tags`…).
 public struct MediaTrack: Sendable, Hashable, Codable {
-    /// The index within its kind: what ``Player/selectAudioTrack(_:)`` and friends take
+    /// The index within its kind: what `Player.selectAudioTrack(_:)` and friends take
     /// (playbin's `current-audio`/`current-video`/`current-text` numbering).
     public var index: Int
     /// Video, audio or subtitle.
@@ -29,7 +29,7 @@ public struct MediaTrack: Sendable, Hashable, Codable {
     /// Always nil in GStreamer 1.22: no demuxer reports a "forced" flag (there is no such
     /// `GstStreamFlags` bit). Kept so frontends can show it once GStreamer provides it.
     public var isForced: Bool?
-    /// The subtitle comes from a file added with ``Player/addSubtitleFile(_:)`` (playbin `suburi`).
+    /// The subtitle comes from a file added with `Player.addSubtitleFile(_:)` (playbin `suburi`).
     public var isExternal: Bool
     /// Video details (decoded caps), nil for other kinds or when not known yet.
     public var video: VideoTrackDetails?
@@ -179,7 +179,7 @@ public struct TrackSelection: Sendable, Hashable, Codable {
 public struct SubtitleCue: Sendable, Hashable, Codable {
     /// The cue's text (pango markup stripped), lines separated by "\n".
     public var text: String
-    /// When it shows on the media timeline (buffer PTS as stream time), ``Player/subtitleOffset`` included.
+    /// When it shows on the media timeline (buffer PTS as stream time), `Player.subtitleOffset` included.
     public var start: MediaTime
     /// When it hides (PTS + duration), nil when the buffer has no duration.
     public var end: MediaTime?

@@ -8,7 +8,7 @@ import Glibc
 /// The getters read the tracks feature's section of the snapshot (``TracksSnapshot``, one lock,
 /// any thread). Selections are checked against the tracks last published
 /// (``TracksEvent/tracksChanged(_:selection:)``) on the caller's thread, then applied on the
-/// loop thread (``Player/withFeature(_:_:)``); a bad index throws and changes nothing. A player
+/// loop thread (`Player.withFeature(_:_:)`); a bad index throws and changes nothing. A player
 /// without a ``TracksFeature`` has no tracks and ignores the commands.
 extension Player {
     /// The tracks feature's snapshot section (empty without the feature). Any thread.
@@ -21,7 +21,7 @@ extension Player {
     public var trackSelection: TrackSelection { tracksSnapshot.selection }
 
     /// Plays audio track `index` (playbin `current-audio`); the position is kept.
-    /// Throws ``PlayerError/Kind/invalidArgument`` for an index the media does not have.
+    /// Throws `PlayerError.Kind.invalidArgument` for an index the media does not have.
     public func selectAudioTrack(_ index: Int) throws(PlayerError) { try selectTrack(.audio, index) }
 
     /// Shows subtitle track `index`, or none (nil: cues dropped, overlays silenced).
@@ -42,7 +42,7 @@ extension Player {
     /// first. Applied by reloading the media at the current position (play/pause kept); before
     /// the media prerolled, at its preroll. Throws when a local file cannot be read
     /// (`g_filename_from_uri`, `access`); a file GStreamer cannot parse gives a
-    /// ``PlayerEvent/warning(_:)`` and playback goes on.
+    /// `PlayerEvent.warning(_:)` and playback goes on.
     public func addSubtitleFile(_ location: String) throws(PlayerError) {
         let uri = try MediaLocation.uri(for: location)
         if uri.hasPrefix("file://") {

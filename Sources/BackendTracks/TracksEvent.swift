@@ -1,12 +1,12 @@
 import BackendCore
 
-/// What the tracks feature tells the frontend (``PlayerEvent/feature(_:)``; read it with
-/// `event.payload(as: TracksEvent.self)` or ``PlayerEvent/tracksEvent``). Published on the loop thread.
+/// What the tracks feature tells the frontend (`PlayerEvent.feature(_:)`; read it with
+/// `event.payload(as: TracksEvent.self)` or `PlayerEvent.tracksEvent`). Published on the loop thread.
 public enum TracksEvent: FeatureEventPayload {
     /// The streams or the selection changed: after preroll and whenever playbin reports new
     /// streams (`video-changed`/`audio-changed`/`text-changed`) or a track is selected.
     case tracksChanged([MediaTrack], selection: TrackSelection)
-    /// A track of `kind` was selected (nil: subtitles off) by ``Player/selectTrack(_:_:)`` or
+    /// A track of `kind` was selected (nil: subtitles off) by `Player.selectTrack(_:_:)` or
     /// by adding a subtitle file.
     case trackSelected(TrackKind, index: Int?)
     /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
@@ -14,16 +14,16 @@ public enum TracksEvent: FeatureEventPayload {
 }
 
 public extension PlayerEvent {
-    /// The tracks feature's event `event` as a ``PlayerEvent`` (``PlayerEvent/feature(_:)``).
+    /// The tracks feature's event `event` as a ``PlayerEvent`` (`PlayerEvent.feature(_:)`).
     static func tracks(_ event: TracksEvent) -> PlayerEvent { .feature(FeatureEvent(event)) }
 
     /// The tracks feature's payload of this event, nil for every other event.
     var tracksEvent: TracksEvent? { payload(as: TracksEvent.self) }
 }
 
-/// The tracks feature's section of ``PlayerSnapshot/features``: what ``Player/tracks``,
-/// ``Player/trackSelection``, ``Player/subtitleOffset`` and ``Player/audioOffset`` answer
-/// (written on the loop thread with ``FeatureContext/updateSnapshot(_:)``, read under the
+/// The tracks feature's section of `PlayerSnapshot.features`: what `Player.tracks`,
+/// `Player.trackSelection`, `Player.subtitleOffset` and `Player.audioOffset` answer
+/// (written on the loop thread with `FeatureContext.updateSnapshot(_:)`, read under the
 /// snapshot's one lock from any thread).
 public struct TracksSnapshot: FeatureSection {
     /// `"tracks"`.
@@ -41,9 +41,9 @@ public struct TracksSnapshot: FeatureSection {
     public init() {}
 }
 
-/// The tracks feature's section of ``MediaInfo/features`` (preroll): the global tags, every
-/// stream and the selection. Also reachable as ``MediaInfo/tags``, ``MediaInfo/tracks`` and
-/// ``MediaInfo/selection``.
+/// The tracks feature's section of `MediaInfo.features` (preroll): the global tags, every
+/// stream and the selection. Also reachable as `MediaInfo.tags`, `MediaInfo.tracks` and
+/// `MediaInfo.selection`.
 public struct TracksMediaInfo: FeatureSection {
     /// `"tracks"`.
     public static let key = "tracks"

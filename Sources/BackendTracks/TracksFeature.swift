@@ -1,17 +1,17 @@
 import BackendCore
 import CGStreamer
 
-/// Tracks, subtitles and offsets as a ``PlayerFeature``: stream info and selection (playbin
+/// Tracks, subtitles and offsets as a `PlayerFeature`: stream info and selection (playbin
 /// `current-*`), the external subtitle file (`suburi`, applied by a reload that keeps position
-/// and intent), cue events from the ``SubtitleCueSink``, `text-offset`/`av-offset`, and the
+/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset`, and the
 /// media's global tags.
 ///
 /// Publishes ``TracksEvent``s, keeps ``TracksSnapshot`` in the player's snapshot and adds
 /// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
-/// (``Player/tracks``, ``Player/selectTrack(_:_:)``, ``Player/addSubtitleFile(_:)``…).
+/// (`Player.tracks`, `Player.selectTrack(_:_:)`, `Player.addSubtitleFile(_:)`…).
 ///
 /// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
-/// ``Player`` holds it, while its state is touched only there.
+/// `Player` holds it, while its state is touched only there.
 public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// How text subtitles reach the user.
     let subtitleRendering: SubtitleRendering
@@ -132,17 +132,17 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         publishTracks(force: true)
     }
 
-    /// Drops the held cues when a seek begins (the cue sink sends the new position's cues) and
-    /// releases those that are due once it landed (queued: after the seek's own events).
+    /// Drops the held cues on every seek the core issues, also one issued while another is still
+    /// in flight (the cues that one brought are stale): the cue sink sends the new position's cues.
+    public func seekIssued(to position: MediaTime) { dropHeldCues() }
+
+    /// A seek landed: drops the held cues that ended before the landing point (playing forwards:
+    /// sent for the old position, they can reach the loop after the last seek was issued, seen
+    /// with `suburi`) and releases those that are due (queued: after the seek's own events).
     public func observe(_ event: PlayerEvent) {
-        switch event {
-        case .stateChanged(_, to: .seeking):
-            dropHeldCues()
-        case .seekDone:
-            context?.runOnLoop { [weak self] in self?.releaseDueCues() }
-        default:
-            break
-        }
+        guard case .seekDone(let landed) = event else { return }
+        if let context, context.rate > 0 { tracks.heldCues.removeAll { $0.end.map { $0 <= landed } ?? false } }
+        context?.runOnLoop { [weak self] in self?.releaseDueCues() }
     }
 
     /// The media stopped for good (EOS, stop, error, new load, teardown): no cue is due any more.

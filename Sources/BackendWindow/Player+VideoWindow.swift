@@ -2,14 +2,14 @@ import BackendCore
 
 /// The video window: embedding into an app's window, the render rectangle, gravity, fullscreen
 /// (issue #10). Every method is safe from any thread and runs on the loop thread
-/// (``WindowFeature``, queued with ``Player/withFeature(_:_:)`` like the other commands); a
+/// (``WindowFeature``, queued with `Player.withFeature(_:_:)` like the other commands); a
 /// player without a ``WindowFeature`` ignores them.
 extension Player {
     /// Draws the video into the app's window `windowHandle` (an X11 `Window` id as `UInt`) instead
     /// of a window of the sink's own; nil goes back to the sink's own window
-    /// (`gst_video_overlay_set_window_handle`). Set it before ``load(_:startAt:)`` so that the sink never
+    /// (`gst_video_overlay_set_window_handle`). Set it before `load(_:startAt:)` so that the sink never
     /// opens a window; changing it during playback works with `xvimagesink`, `ximagesink` and
-    /// `glimagesink`. The app keeps the window alive until ``shutdown()`` or until it sets another.
+    /// `glimagesink`. The app keeps the window alive until `shutdown()` or until it sets another.
     public func setRenderTarget(windowHandle: UInt?) {
         withFeature(WindowFeature.self) { feature, _ in feature.window.setRenderTarget(windowHandle) }
     }

@@ -1,13 +1,13 @@
 import BackendCore
 import CGStreamer
 
-/// The video window as a ``PlayerFeature`` (issue #10): the app's render target or the sink's own
+/// The video window as a `PlayerFeature` (issue #10): the app's render target or the sink's own
 /// window, its title (tag or file name), fullscreen, keys typed into it, the render rectangle and
 /// the video gravity. Its own target because it links Xlib: a player made without it links no libX11.
 ///
-/// **Thread:** every method runs on the player's loop thread (``PlayerFeature``); the public API
+/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); the public API
 /// is the `Player` extension (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues
-/// its work there with ``Player/withFeature(_:_:)``. `@unchecked Sendable` because its state
+/// its work there with `Player.withFeature(_:_:)`. `@unchecked Sendable` because its state
 /// (`VideoWindow`) is touched on that thread only.
 public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// The window's state and GStreamer/Xlib calls (loop thread).

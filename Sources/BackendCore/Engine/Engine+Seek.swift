@@ -100,6 +100,7 @@ extension Engine {
         // state change may still be queued: the marker splits older ASYNC_DONEs from the seek's.
         seeks.markerSeen = false
         seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
+        featuresSeekIssued(to: seek.position)
         guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
             let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
             publish(.warning(error))

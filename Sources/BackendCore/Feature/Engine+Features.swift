@@ -67,6 +67,9 @@ extension Engine {
         for feature in features { feature.prerolled() }
     }
 
+    /// Tells every feature that a seek to `position` is about to be sent (``executeSeek(_:)``).
+    func featuresSeekIssued(to position: MediaTime) { for feature in features { feature.seekIssued(to: position) } }
+
     /// Shows every feature an event as it is published.
     func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }
 

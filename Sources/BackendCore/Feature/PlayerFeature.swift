@@ -58,6 +58,13 @@ public protocol PlayerFeature: AnyObject, Sendable {
     /// the `uriLoaded` of the load it decided).
     func observe(_ event: PlayerEvent)
 
+    /// A flushing seek to `position` is about to be sent to `playbin` (`gst_element_send_event`):
+    /// every seek the core issues — the user's, a rate change's, a feature's — also one issued
+    /// while another is still in flight (the state then stays ``PlayerState/seeking`` and no
+    /// ``PlayerEvent/stateChanged(from:to:)`` follows). Data from before it is stale: drop what
+    /// the feature holds for the old position (the tracks feature's held subtitle cues).
+    func seekIssued(to position: MediaTime)
+
     /// Playback stopped for good for this media: end of stream, stop, error, a new load or
     /// teardown. Called before the pipeline leaves PAUSED (downloaded data is still there).
     func finished()
@@ -125,6 +132,8 @@ public extension PlayerFeature {
     func prerolled() {}
     /// Does nothing.
     func observe(_ event: PlayerEvent) {}
+    /// Does nothing.
+    func seekIssued(to position: MediaTime) {}
     /// Does nothing.
     func finished() {}
     /// Leaves the end of stream to others.

@@ -30,7 +30,7 @@ public struct PlayerConfiguration: Sendable {
     /// ``PlayerError/Kind/invalidArgument`` and change nothing.
     public var rateRange: ClosedRange<Double> = -1.0...2.0
     /// Interval of ``PlayerEvent/statistics(_:)`` events; `.zero` (the default) sends none.
-    /// ``Player/refreshStatistics()`` answers either way.
+    /// ``Player/refreshStatistics()-2mpxy`` answers either way.
     public var statisticsInterval: Duration = .zero
     /// Default seek mode for ``Player/seek(to:mode:)`` callers that do not choose.
     public var defaultSeekMode: SeekMode = .accurate

@@ -3,7 +3,7 @@
 /// **Thread:** every method is called on the player's own loop thread (named `gstplay-loop`),
 /// one at a time and in order, unless ``PlayerConfiguration/delegateQueue`` is set, in which
 /// case they are called on that queue, still in order. They leave the loop thread the one way
-/// everything does (the ``EventHub`` outbox, shared with time-observer calls, in the order
+/// everything does (the `EventHub` outbox, shared with time-observer calls, in the order
 /// raised), after the engine's handler that raised the event has returned. Do not block in them;
 /// calling back into the ``Player`` from them is allowed and never re-enters the engine:
 /// commands are queued and run after the callback returns, in order; on the loop thread the

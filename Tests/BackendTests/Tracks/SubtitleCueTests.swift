@@ -115,6 +115,32 @@ final class SubtitleCueTests: XCTestCase {
         XCTAssertEqual(cues.first?.1 ?? -1, 0.3, accuracy: 0.15, "the first cue after the landing point comes on time")
     }
 
+    /// Two seeks back to back (no throttle): the second is issued while the first is in flight,
+    /// so the state stays `seeking` (no second `stateChanged`). Cues for the old positions
+    /// ("External one", 1.0–2.0 s, after the seek to 0.2 s; seen reaching the loop after both
+    /// seeks were issued) are held while seeking and must not be published after the landing
+    /// at 3.0 s: every seek drops the held cues (``PlayerFeature/seekIssued(to:)``), the landing
+    /// those that ended before it.
+    func testASeekIssuedWhileAnotherIsInFlightDropsTheFirstSeeksCues() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, configure: { $0.seekThrottle = .zero })
+        defer { player.shutdown() }
+        try player.addSubtitleFile(TestMedia.externalSubtitles)
+        player.load(TestMedia.tracks)
+        recorder.waitFor("External one") { $0.contains { $0.cue?.text == "External one" } }
+        recorder.waitFor("1.4 s", timeout: 5) { _ in (player.currentPosition()?.seconds ?? 0) >= 1.4 }
+        let before = recorder.count
+        player.seek(to: MediaTime(seconds: 0.2))
+        player.seek(to: MediaTime(seconds: 3.0))
+        recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
+        let events = Array(recorder.events.dropFirst(before))
+        XCTAssertEqual(events.compactMap(\.seekDone).map(\.seconds), [3.0], "one landing: the second seek's")
+        XCTAssertEqual(events.filter { $0.newState == .seeking }.count, 1, "the second seek was issued while the first was in flight")
+        let cues = events.compactMap(\.cue)
+        XCTAssertEqual(cues.map(\.text), ["External two", "External three"], "only the cues from 3.0 s on")
+        for cue in cues { XCTAssertGreaterThan(cue.end?.seconds ?? 0, 3.0 - frame, "\(cue.text) ended before the landing point") }
+    }
+
     func testMissingSubtitleFileThrowsAndPlaybackGoesOn() throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder, sync: false)
