@@ -133,7 +133,7 @@ extension Engine {
         }
         if !facts.isLive {
             reportPosition()
-            observers.playheadJumped(to: hub.snapshot.position)
+            observers.playheadJumped(to: hub.workingSnapshot.position)
         }
         resolveLoads()
     }

@@ -102,7 +102,7 @@ extension Engine {
     private func reload(after error: PlayerError) -> Bool {
         guard error.kind == .network, (error.httpStatus ?? 500) >= 500, error.cause != .tooManyRedirects,
               facts.networkRetriesLeft > 0, let uri = facts.uri else { return false }
-        let position = hub.snapshot.position
+        let position = hub.workingSnapshot.position
         let intent = playback.inputs.intent
         let target = playback.target
         let leftReady = playback.inputs.leftReady

@@ -16,7 +16,7 @@ extension Engine {
         guard !results.closed else { return reply.resolve(.failure(.shutDown)) }
         let began = results.currentLoad != previous
         if pipeline?.object == nil || (began && playback.inputs.failed) {
-            return reply.resolve(.failure(hub.snapshot.lastError ?? PlayerError(kind: .invalidInput, message: "nothing could be loaded")))
+            return reply.resolve(.failure(hub.workingSnapshot.lastError ?? PlayerError(kind: .invalidInput, message: "nothing could be loaded")))
         }
         results.loads.append(reply)
     }

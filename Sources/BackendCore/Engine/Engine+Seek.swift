@@ -18,11 +18,11 @@ extension Engine {
             queueSeekReply(reply)
             return
         }
-        if reply != nil, !hub.snapshot.isSeekable {
+        if reply != nil, !hub.workingSnapshot.isSeekable {
             reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the media cannot seek", uri: facts.uri)))
             return
         }
-        let current = pipeline.queryPosition() ?? hub.snapshot.position ?? .zero
+        let current = pipeline.queryPosition() ?? hub.workingSnapshot.position ?? .zero
         if facts.isLiveWindow {
             guard let position = liveSeekPosition(target, current: current) else {
                 reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the live window cannot seek there", uri: facts.uri)))

@@ -71,7 +71,10 @@ final class EventHub: Sendable {
 
     /// What the getters read, under one lock.
     private struct Readings {
+        /// What getters read: the state as of the end of the last handler.
         var snapshot = PlayerSnapshot()
+        /// Every change so far, also those of the handler running now (loop thread).
+        var working = PlayerSnapshot()
         var statistics = PlayerStatistics()
     }
 
@@ -98,10 +101,16 @@ final class EventHub: Sendable {
 
     // MARK: Getters (one lock)
 
-    /// The current snapshot (any thread).
+    /// The snapshot getters read (any thread): the state as of the end of the last handler, so a
+    /// command is seen whole or not at all (a queue skip's new item together with its URI).
     var snapshot: PlayerSnapshot { readings.withLock { $0.snapshot } }
-    /// Mutates the snapshot (loop thread).
-    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { readings.withLock { body(&$0.snapshot) } }
+    /// The snapshot with every change made so far, those of the running handler included (loop
+    /// thread: the engine and the features read their own writes here).
+    var workingSnapshot: PlayerSnapshot { readings.withLock { $0.working } }
+    /// Mutates the working snapshot (loop thread); getters see it once the handler has returned.
+    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { readings.withLock { body(&$0.working) } }
+    /// Makes the working snapshot the one getters read (loop thread, after every handler: ``flush()``).
+    private func commitSnapshot() { readings.withLock { $0.snapshot = $0.working } }
 
     /// The last statistics (any thread).
     var statistics: PlayerStatistics { readings.withLock { $0.statistics } }
@@ -152,7 +161,7 @@ final class EventHub: Sendable {
     /// Queues `event`, raised while `loadID` was current, for delivery after the current handler,
     /// with the snapshot as it stands now (``PlayerEventRecord/snapshot``).
     func publish(_ event: PlayerEvent, loadID: LoadID?) {
-        let record = PlayerEventRecord(loadID: loadID, event: event, snapshot: snapshot)
+        let record = PlayerEventRecord(loadID: loadID, event: event, snapshot: workingSnapshot)
         outbox.withLock { box in
             box.items.append(.event(record))
             if box.items.count > Self.heldEventLimit, let oldest = box.items.firstIndex(where: \.isEvent) {
@@ -168,7 +177,7 @@ final class EventHub: Sendable {
 
     /// Opens delivery with `first` ahead of everything raised so far (once, when the engine starts).
     func startDelivery(with first: PlayerEvent) {
-        let record = PlayerEventRecord(loadID: nil, event: first, snapshot: snapshot)
+        let record = PlayerEventRecord(loadID: nil, event: first, snapshot: workingSnapshot)
         outbox.withLock { box in
             box.items.insert(.event(record), at: 0)
             box.started = true
@@ -182,6 +191,7 @@ final class EventHub: Sendable {
     /// everything from ``PlayerEvent/initialized`` on; afterwards an event nobody listens to is
     /// dropped. Observer calls are never held.
     func flush() {
+        commitSnapshot()
         let listening = listeners.withLock { $0.player != nil && ($0.delegate != nil || !$0.streams.isEmpty) }
         let eventsOpen = outbox.withLock { box -> Bool? in
             guard box.started, !box.flushing else { return nil }

@@ -55,8 +55,9 @@ public final class FeatureContext: @unchecked Sendable {
     /// `http-headers` message about another URI is a late answer to an earlier hop (the core
     /// ignores it; features see bus messages first).
     public var redirectTarget: String? { engine.facts.redirects.last }
-    /// Everything the getters know (one lock).
-    public var snapshot: PlayerSnapshot { engine.hub.snapshot }
+    /// Everything the getters will know once the current handler returns (one lock), the
+    /// changes made so far in this handler included.
+    public var snapshot: PlayerSnapshot { engine.hub.workingSnapshot }
 
     /// The position from a pipeline query (`gst_element_query_position`), nil when unknown.
     public func queryPosition() -> MediaTime? { engine.pipeline?.queryPosition() }
