@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// Issue 21's rules about the shape of the code, checked on the sources themselves: the core names
-/// no feature, a feature target imports no other feature, and no file grows past 300 lines.
+/// no feature, a feature target imports no other feature, the model layer is plain values, and no
+/// file grows past 300 lines.
 /// Pure file reading; fast.
 final class ArchitectureTests: XCTestCase {
     /// The feature targets, each `Sources/<name>`.
@@ -42,6 +43,13 @@ final class ArchitectureTests: XCTestCase {
             }
         }
         XCTAssertEqual(found, [], "a feature depends on the core only")
+    }
+
+    func testTheModelLayerIsPlainValues() throws {
+        let files = try Self.swiftFiles(under: "Sources/BackendCore/Model")
+        XCTAssertFalse(files.isEmpty)
+        let calling = try files.filter { try String(contentsOf: $0, encoding: .utf8).contains("import CGStreamer") }.map(\.lastPathComponent)
+        XCTAssertEqual(calling, [], "Model/ is the bottom layer: values only, no GStreamer calls")
     }
 
     func testNoSwiftFileIsOver300Lines() throws {

@@ -16,7 +16,7 @@ public enum PlayerEvent: Sendable, Hashable {
     /// no data yet. Posted once per load; the load fails with ``PlayerError/Cause/noLiveData``
     /// when nothing arrives within `timeout` (``PlayerConfiguration/networkTimeout``) of playing.
     case waitingForLiveSource(timeout: Duration)
-    /// The explicit player state moved along an edge of ``PlayerStateMachine``.
+    /// The explicit player state moved along an edge of the state model (see ``PlayerState``).
     case stateChanged(from: PlayerState, to: PlayerState)
     /// Periodic position report (every ``PlayerConfiguration/positionInterval`` while playing,
     /// and once on pause, after a seek and at EOS). `duration` is nil while unknown or live.

@@ -27,10 +27,11 @@ public enum PlayerState: String, Sendable, Hashable, Codable, CaseIterable {
     case stopping
 }
 
-/// The legal transitions between ``PlayerState`` values: one pure table, unit-tested.
-public enum PlayerStateMachine {
+/// The legal transitions between ``PlayerState`` values: one pure table, unit-tested. Internal:
+/// the engine refuses any other move; docs/ARCHITECTURE.md and ``PlayerState`` describe the model.
+enum PlayerStateMachine {
     /// Every state each state may move to. A state "moving" to itself is not a transition.
-    public static let allowedTransitions: [PlayerState: Set<PlayerState>] = [
+    static let allowedTransitions: [PlayerState: Set<PlayerState>] = [
         .idle: [.opening, .stopping],
         .opening: [.ready, .buffering, .error, .stopping, .opening],
         .ready: [.playing, .paused, .buffering, .seeking, .ended, .error, .stopping, .opening],
@@ -44,7 +45,7 @@ public enum PlayerStateMachine {
     ]
 
     /// Whether `from → to` is an edge of the model.
-    public static func isAllowed(from: PlayerState, to: PlayerState) -> Bool {
+    static func isAllowed(from: PlayerState, to: PlayerState) -> Bool {
         allowedTransitions[from]?.contains(to) ?? false
     }
 }
