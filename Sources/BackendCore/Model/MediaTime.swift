@@ -34,10 +34,13 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Whole milliseconds (truncated toward zero).
     public var milliseconds: Int64 { nanoseconds / 1_000_000 }
 
+    /// Earlier than.
     public static func < (lhs: MediaTime, rhs: MediaTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    /// The sum of two times.
     public static func + (lhs: MediaTime, rhs: MediaTime) -> MediaTime {
         MediaTime(nanoseconds: lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds).overflow ? (rhs.nanoseconds > 0 ? .max : .min) : lhs.nanoseconds + rhs.nanoseconds)
     }
+    /// The difference of two times.
     public static func - (lhs: MediaTime, rhs: MediaTime) -> MediaTime { lhs + MediaTime(nanoseconds: rhs.nanoseconds == .min ? .max : -rhs.nanoseconds) }
 
     /// Clamps into `0...upper` (or `0...` when `upper` is nil).
@@ -66,6 +69,7 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return text
     }
 
+    /// `H:MM:SS.mmm`.
     public var description: String { formatted(fractionDigits: 3) }
 
     private func pad2(_ v: UInt64) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -58,8 +58,9 @@ public struct MediaInfo: Sendable, Hashable, Codable {
     public var isSeekable: Bool
     /// Duration, when known.
     public var duration: MediaTime?
-    /// Whether the media has at least one video / audio / subtitle stream.
+    /// Whether the media has at least one video stream (`n-video`).
     public var hasVideo: Bool
+    /// Whether the media has at least one audio stream (`n-audio`).
     public var hasAudio: Bool
     /// Number of subtitle (text) streams.
     public var subtitleStreams: Int

@@ -23,5 +23,6 @@ public struct VideoSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.width = Int((Int64(codedWidth) * Int64(n)) / Int64(d))
     }
 
+    /// `WIDTHxHEIGHT`.
     public var description: String { "\(width)x\(height)" }
 }
