@@ -2,7 +2,7 @@
 ///
 /// This is not GStreamer's `GstState`: the Backend derives it on the loop thread from the
 /// pipeline state, the user's intent, preroll, buffering, seeks, EOS and errors, and only
-/// moves along the edges of ``PlayerStateMachine``.
+/// moves along the edges of a fixed table of allowed transitions (the engine refuses, and counts, any other move).
 public enum PlayerState: String, Sendable, Hashable, Codable, CaseIterable {
     /// Nothing loaded, no resources held. The initial state.
     case idle
