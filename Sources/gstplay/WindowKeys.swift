@@ -16,6 +16,10 @@ enum WindowKeys {
         case "question": return .character("?")
         case "less": return .character("<")
         case "greater": return .character(">")
+        case "Next", "KP_Next": return .pageDown
+        case "Prior", "KP_Prior": return .pageUp
+        case "bracketright": return .character("]")
+        case "bracketleft": return .character("[")
         default:
             // Letters and digits are their own names ("q", "f", "9").
             guard name.count == 1, let character = name.first, character.isASCII, character.isLetter || character.isNumber else { return nil }
