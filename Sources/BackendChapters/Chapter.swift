@@ -4,7 +4,7 @@ import BackendCore
 /// chapters become one list in document order (a parent before its children), each with its
 /// nesting ``depth``. A plain value; any thread.
 public struct Chapter: Sendable, Hashable, Encodable {
-    /// The position in the flattened list (0-based): what ``Player/seek(toChapter:)`` takes.
+    /// The position in the flattened list (0-based): what `Player.seek(toChapter:)` takes.
     public var index: Int
     /// The entry's UID in the TOC (`gst_toc_entry_get_uid`; Matroska's ChapterStringUID or ChapterUID).
     public var uid: String
@@ -39,7 +39,7 @@ public struct Chapter: Sendable, Hashable, Encodable {
     public var displayTitle: String { title ?? "Chapter \(index + 1)" }
 }
 
-/// Where a chapter command went (``Player/nextChapterAsync()`` and the other async forms): the
+/// Where a chapter command went (`Player.nextChapterAsync()` and the other async forms): the
 /// chapter chosen and the position the seek landed at. A plain value; any thread.
 public struct ChapterLanding: Sendable, Hashable {
     /// The chapter sought to.

@@ -14,7 +14,7 @@ import CGStreamer
 public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// The chapters and the current one (the snapshot section's loop-thread copy).
     private var published = ChaptersSnapshot()
-    /// ``Player/setStartChapter(_:)``: the chapter every load starts at, nil for none.
+    /// `Player.setStartChapter(_:)`: the chapter every load starts at, nil for none.
     var startChapter: Int?
     /// The core's context, set by ``attach(to:)``.
     private(set) var context: FeatureContext?
@@ -47,7 +47,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         return .proceed
     }
 
-    /// With a start chapter (``Player/setStartChapter(_:)``): seeks there as the load's start seek;
+    /// With a start chapter (`Player.setStartChapter(_:)`): seeks there as the load's start seek;
     /// a media without that chapter plays from its start with a warning.
     public func prerolled() {
         guard let startChapter, let context else { return }
