@@ -16,8 +16,8 @@ enum WindowKeys {
         case "question": return .character("?")
         case "less": return .character("<")
         case "greater": return .character(">")
-        case "Next", "KP_Next": return .pageDown
-        case "Prior", "KP_Prior": return .pageUp
+        case "Next", "Page_Down", "KP_Next", "KP_Page_Down": return .pageDown
+        case "Prior", "Page_Up", "KP_Prior", "KP_Page_Up": return .pageUp
         case "bracketright": return .character("]")
         case "bracketleft": return .character("[")
         default:
