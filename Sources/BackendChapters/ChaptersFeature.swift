@@ -16,6 +16,8 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     private var published = ChaptersSnapshot()
     /// `Player.setStartChapter(_:)`: the chapter every load starts at, nil for none.
     var startChapter: Int?
+    /// The URI the chapters were read for (``FeatureContext/uri`` when the TOC arrived).
+    private var chaptersURI: String?
     /// The core's context, set by ``attach(to:)``.
     private(set) var context: FeatureContext?
 
@@ -27,7 +29,11 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
 
     /// A load or stop: the old media's chapters go (``ChaptersEvent/chaptersChanged(_:)`` with an
     /// empty list when it had some).
-    public func resetForNewMedia(uri: String?) {
+    public func resetForNewMedia(uri: String?) { forgetChapters() }
+
+    /// Empties the list (and says so when it had chapters).
+    private func forgetChapters() {
+        chaptersURI = nil
         guard !published.chapters.isEmpty || published.current != nil else { return }
         published = ChaptersSnapshot()
         context?.updateSnapshot(published)
@@ -41,6 +47,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         guard let chapters = TocReader.chapters(in: message), chapters != published.chapters else { return .proceed }
         published.chapters = chapters
         published.current = nil
+        chaptersURI = context?.uri
         context?.updateSnapshot(published)
         context?.publish(ChaptersEvent.chaptersChanged(chapters))
         updateCurrent(at: context?.queryPosition() ?? context?.snapshot.position ?? .zero)
@@ -60,10 +67,12 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         }
     }
 
-    /// Positions and landed seeks move the current chapter (``ChaptersEvent/chapterChanged(_:)``).
+    /// Positions and landed seeks move the current chapter (``ChaptersEvent/chapterChanged(_:)``);
+    /// other media announced without a new load (a gapless hand-over) empties the list.
     public func observe(_ event: PlayerEvent) {
         switch event {
         case .position(let position, _), .seekDone(let position): updateCurrent(at: position)
+        case .uriLoaded(let uri) where chaptersURI != nil && chaptersURI != uri: forgetChapters()
         default: break
         }
     }
