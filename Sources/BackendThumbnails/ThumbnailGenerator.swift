@@ -67,6 +67,9 @@ public struct ThumbnailGenerator: Sendable {
     /// The encoding of the images.
     public var format: ImageFormat
     /// `.keyUnit` (fast, the nearest key frame) or `.accurate` (exactly the requested time).
+    /// With `.keyUnit` a time whose key frame another image of the request already shows (or
+    /// that would put the images out of time order) is sought accurately instead, so a
+    /// request's images never repeat a frame where the media has enough frames.
     public var seekMode: SeekMode
     /// Writes each frame's time (`H:MM:SS.mmm`, the time of the frame shown) on the lower left
     /// of its image with `textoverlay`, as contact sheets caption tiles. Off by default.
@@ -137,11 +140,18 @@ public struct ThumbnailGenerator: Sendable {
         defer { pipeline.close() }
         try pipeline.open()
         let list = try times.resolve(duration: pipeline.duration)
+        var distinct = DistinctFrames()
         for (index, time) in list.enumerated() {
             if cancelled.isSet() { return }
             let outcome: Result<Thumbnail, ImageError>
             do throws(ImageError) {
-                let (sample, actual) = try pipeline.frame(at: time, mode: seekMode)
+                var (sample, actual) = try pipeline.frame(at: time, mode: seekMode)
+                if seekMode == .keyUnit,
+                   !distinct.accepts(key: actual, requested: time, next: index + 1 < list.count ? list[index + 1] : nil) {
+                    gst_sample_unref(sample)
+                    (sample, actual) = try pipeline.frame(at: time, mode: .accurate)
+                }
+                distinct.record(actual, requested: time)
                 defer { gst_sample_unref(sample) }
                 guard let size = pipeline.outputSize else { throw ImageError(kind: .conversion, message: "the frame size is unknown") }
                 let image = try FrameEncoder.image(fromEncoded: sample, format: format, width: size.width, height: size.height)
