@@ -122,9 +122,8 @@ public struct ThumbnailGenerator: Sendable {
         return collected
     }
 
-    /// The request on the worker thread: open, then one seek and encode per time.
-    private func run(_ times: ThumbnailTimes, cancelled: CancelFlag,
-                     yield: (ThumbnailResult) -> Void) throws(ImageError) {
+    /// The request's pipeline, built for ``location`` (not opened yet). Worker thread.
+    func makePipeline(analyses: Bool = false, cancelled: CancelFlag) throws(ImageError) -> ThumbnailPipeline {
         GStreamerRuntime.ensureInitialized()
         let uri: String
         do { uri = try MediaLocation.uri(for: location) } catch {
@@ -135,8 +134,14 @@ public struct ThumbnailGenerator: Sendable {
                 throw ImageError(kind: .isDirectory, message: "is a directory, not a media file")
             }
         }
-        let pipeline = try ThumbnailPipeline(uri: uri, format: format, maximumSize: maximumSize, burnsInTime: burnsInTime,
-                                             timeout: timeout, isCancelled: cancelled.isSet)
+        return try ThumbnailPipeline(uri: uri, format: format, maximumSize: maximumSize, burnsInTime: burnsInTime,
+                                     analyses: analyses, timeout: timeout, isCancelled: cancelled.isSet)
+    }
+
+    /// The request on the worker thread: open, then one seek and encode per time.
+    private func run(_ times: ThumbnailTimes, cancelled: CancelFlag,
+                     yield: (ThumbnailResult) -> Void) throws(ImageError) {
+        let pipeline = try makePipeline(cancelled: cancelled)
         defer { pipeline.close() }
         try pipeline.open()
         let list = try times.resolve(duration: pipeline.duration)
