@@ -171,6 +171,19 @@ public struct ThumbnailGenerator: Sendable {
         }
     }
 
+    /// Ranks decoders that load quickly above the usual ones **for the whole process** (every
+    /// pipeline made afterwards, players included): `openh264dec` just above gst-libav's
+    /// `avdec_h264` (`gst_plugin_feature_set_rank`; the registry cache is untouched). Loading
+    /// gst-libav costs ~50 ms of CPU, more than one thumbnail's decoding, so a one-shot process
+    /// such as the `gstplay thumbnail` thumbnailer starts faster; thumbnail pipelines still hand
+    /// H.264 that `openh264dec` cannot decode (interlaced, not 8-bit 4:2:0) to `avdec_h264`.
+    /// Returns false when either decoder is missing. Any thread; call before making pipelines.
+    @discardableResult
+    public static func preferLightDecoders() -> Bool {
+        GStreamerRuntime.ensureInitialized()
+        return ThumbnailDecoding.preferOpenH264()
+    }
+
     /// The local path of a `file://` URI (`gst_filename_from_uri`), nil for other schemes.
     static func localPath(of uri: String) -> String? {
         guard uri.hasPrefix("file:") else { return nil }

@@ -16,6 +16,8 @@ final class ThumbnailPipeline {
     private let encoder: EncodingSink
     private let maximumSize: ImageSize?
     private let analyses: Bool
+    /// The `element-setup` handler of ``ThumbnailDecoding`` (disconnected by ``close()``).
+    private var setupHandler: gulong = 0
     /// The size of every image, fixed from the first frame's caps by ``open()``.
     private(set) var outputSize: (width: Int, height: Int)?
 
@@ -38,8 +40,8 @@ final class ThumbnailPipeline {
     /// Builds the playbin (`gst_element_factory_make("playbin")`) with an ``EncodingSink``
     /// for video and a fakesink for audio (never used: the audio flag is off).
     /// `analyses`: measure each frame's luma variance (``lastLumaVariance``).
-    init(uri: String, format: ImageFormat, maximumSize: ImageSize?, burnsInTime: Bool, analyses: Bool = false, timeout: Duration,
-         isCancelled: @escaping () -> Bool) throws(ImageError) {
+    init(uri: String, format: ImageFormat, maximumSize: ImageSize?, burnsInTime: Bool, analyses: Bool = false,
+         timeout: Duration, isCancelled: @escaping () -> Bool) throws(ImageError) {
         self.uri = uri
         self.maximumSize = maximumSize
         self.timeout = timeout
@@ -62,6 +64,7 @@ final class ThumbnailPipeline {
         CGStreamer_set_string(object, "uri", uri)
         self.playbin = playbin
         self.bus = gst_element_get_bus(playbin)
+        setupHandler = ThumbnailDecoding.attach(to: playbin)
     }
 
     deinit { close() }
@@ -138,6 +141,7 @@ final class ThumbnailPipeline {
         guard let playbin else { return }
         self.playbin = nil
         gst_element_set_state(playbin, GST_STATE_NULL)
+        ThumbnailDecoding.disconnect(setupHandler, from: playbin)
         gst_object_unref(UnsafeMutableRawPointer(bus))
         gst_object_unref(UnsafeMutableRawPointer(playbin))
     }

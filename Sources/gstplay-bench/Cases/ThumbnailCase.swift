@@ -14,23 +14,24 @@ enum ThumbnailCase {
         let gstplay = context.gstplay, out = scratch
         let hasGstplay = FileManager.default.isExecutableFile(atPath: gstplay) ? nil : "no executable at \(gstplay)"
         let hasLaunch = BenchContext.onPath("gst-launch-1.0") == nil ? "gst-launch-1.0 not found (Debian: gstreamer1.0-tools)" : nil
-        let noUpdate = ["GST_REGISTRY_UPDATE": "no"]
-        func floor(_ work: Workload, _ file: String) -> [String] {
-            ["-q", "filesrc", "location=\(work.clip)", "!", "qtdemux", "!", "h264parse", "!", "avdec_h264", "!", "videoscale", "!",
-             "video/x-raw,width=\(size),pixel-aspect-ratio=1/1", "!", "videoconvert", "!", "pngenc", "snapshot=true", "!",
-             "filesink", "location=\(out)/\(file).png"]
-        }
+        // A registry of the case's own: the shared one in ~/.cache is rewritten whenever another
+        // session runs GStreamer with other environment variables (LADSPA_PATH, LV2_PATH, HOME…),
+        // and the next run then reloads lv2, ladspa, frei0r and libvisual to rescan them.
+        let registry = ["GST_REGISTRY": "\(out)/registry.bin"]
+        let noUpdate = registry.merging(["GST_REGISTRY_UPDATE": "no"]) { $1 }
+        let floor = { @Sendable (work: Workload, file: String) in floorArguments(clip: work.clip, file: "\(out)/\(file).png") }
         return [
             Contender(id: "thumb-gstplay", label: "gstplay thumbnail", role: .subject,
                       about: "`gstplay thumbnail -s 256 CLIP OUT.png`: the thumbnailer's command (key-unit seek to 1/3, `videoanalyse`, PNG)",
                       unavailable: hasGstplay) { work in
                 ProcessSpec(executable: gstplay, arguments: ["thumbnail", "-s", "\(size)", work.clip, "\(out)/gstplay.png"],
-                            timeoutSeconds: work.timeoutSeconds)
+                            timeoutSeconds: work.timeoutSeconds, extraEnvironment: registry)
             },
             Contender(id: "thumb-floor", label: "gst-launch-1.0 first frame", role: .reference,
                       about: "`gst-launch-1.0 filesrc ! qtdemux ! h264parse ! avdec_h264 ! videoscale ! video/x-raw,width=256 ! videoconvert ! pngenc snapshot=true ! filesink`: the GStreamer floor (no seek, no autoplugging)",
                       unavailable: hasLaunch) { work in
-                ProcessSpec(executable: "gst-launch-1.0", arguments: floor(work, "floor"), timeoutSeconds: work.timeoutSeconds)
+                ProcessSpec(executable: "gst-launch-1.0", arguments: floor(work, "floor"), timeoutSeconds: work.timeoutSeconds,
+                            extraEnvironment: registry)
             },
             Contender(id: "thumb-ffmpeg", label: "ffmpegthumbnailer", role: .peer,
                       about: "`ffmpegthumbnailer -i CLIP -o OUT.png -s 256` (FFmpeg; seeks to 10 %)",
@@ -55,9 +56,16 @@ enum ThumbnailCase {
                             arguments: ["-q", "uridecodebin", "uri=\(URL(fileURLWithPath: work.clip).absoluteString)", "caps=video/x-raw", "!",
                                         "videoscale", "!", "video/x-raw,width=\(size),pixel-aspect-ratio=1/1", "!", "videoconvert", "!",
                                         "pngenc", "snapshot=true", "!", "filesink", "location=\(out)/uridecodebin.png"],
-                            timeoutSeconds: work.timeoutSeconds)
+                            timeoutSeconds: work.timeoutSeconds, extraEnvironment: registry)
             },
         ]
+    }
+
+    /// The floor's `gst-launch-1.0` arguments: decode the first frame, scale, one PNG.
+    static func floorArguments(clip: String, file: String) -> [String] {
+        ["-q", "filesrc", "location=\(clip)", "!", "qtdemux", "!", "h264parse", "!", "avdec_h264", "!", "videoscale", "!",
+         "video/x-raw,width=\(size),pixel-aspect-ratio=1/1", "!", "videoconvert", "!", "pngenc", "snapshot=true", "!",
+         "filesink", "location=\(file)"]
     }
 
     static func run(_ context: BenchContext) -> CaseOutcome {
