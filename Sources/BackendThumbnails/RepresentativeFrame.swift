@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// How ``ThumbnailGenerator/representativeThumbnail()`` picks the one frame that stands for a
+/// How ``ThumbnailGenerator/representativeThumbnail(_:)`` picks the one frame that stands for a
 /// video (a file manager's preview): like Totem's thumbnailer, it tries a few places in turn and
 /// takes the first frame that is not (nearly) uniform, measured by GStreamer's `videoanalyse`
 /// (the luma variance of the scaled frame); when every place is uniform, the most varied one.

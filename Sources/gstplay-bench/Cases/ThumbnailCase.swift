@@ -20,6 +20,9 @@ enum ThumbnailCase {
         let registry = ["GST_REGISTRY": "\(out)/registry.bin"]
         let noUpdate = registry.merging(["GST_REGISTRY_UPDATE": "no"]) { $1 }
         let floor = { @Sendable (work: Workload, file: String) in floorArguments(clip: work.clip, file: "\(out)/\(file).png") }
+        let lightFloor = { @Sendable (work: Workload) in
+            floorArguments(clip: work.clip, file: "\(out)/floor-openh264.png").map { $0 == "avdec_h264" ? "openh264dec" : $0 }
+        }
         return [
             Contender(id: "thumb-gstplay", label: "gstplay thumbnail", role: .subject,
                       about: "`gstplay thumbnail -s 256 CLIP OUT.png`: the thumbnailer's command (key-unit seek to 1/3, `videoanalyse`, PNG)",
@@ -57,6 +60,16 @@ enum ThumbnailCase {
                                         "videoscale", "!", "video/x-raw,width=\(size),pixel-aspect-ratio=1/1", "!", "videoconvert", "!",
                                         "pngenc", "snapshot=true", "!", "filesink", "location=\(out)/uridecodebin.png"],
                             timeoutSeconds: work.timeoutSeconds, extraEnvironment: registry)
+            },
+            Contender(id: "thumb-floor-openh264", label: "gst-launch-1.0 first frame, openh264dec", role: .variant,
+                      about: "the floor with the decoder `gstplay thumbnail` picks for this clip (`openh264dec`: gst-libav is not loaded)",
+                      unavailable: hasLaunch) { work in
+                ProcessSpec(executable: "gst-launch-1.0", arguments: lightFloor(work), timeoutSeconds: work.timeoutSeconds,
+                            extraEnvironment: registry)
+            },
+            Contender(id: "thumb-start", label: "gstplay --version", role: .variant,
+                      about: "process start alone (Swift runtime, libraries; no `gst_init`)", unavailable: hasGstplay) { work in
+                ProcessSpec(executable: gstplay, arguments: ["--version"], timeoutSeconds: work.timeoutSeconds)
             },
         ]
     }
