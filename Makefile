@@ -16,6 +16,8 @@ APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pu
 # Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
 APT_PACKAGES += libsoup-3.0-dev
 BENCH_PACKAGES := mpv
+# Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
+BENCH_PACKAGES += ffmpegthumbnailer
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
@@ -246,6 +248,8 @@ INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MAN_PAGE := .build/plugins/GenerateManual/outputs/gstplay/gstplay.1
+# Issue 24: the freedesktop thumbnailer (Exec=gstplay thumbnail -s %s %u %o).
+INSTALL_THUMBNAILER := $(DESTDIR)$(PREFIX)/share/thumbnailers
 
 # The plugin builds every product in release mode (in .build) and writes gstplay.1.
 man: setup
@@ -261,10 +265,12 @@ install: release man
 	$(INSTALL_BIN)/gstplay --generate-completion-script bash > $(INSTALL_BASH)/gstplay
 	$(INSTALL_BIN)/gstplay --generate-completion-script zsh > $(INSTALL_ZSH)/_gstplay
 	$(INSTALL_BIN)/gstplay --generate-completion-script fish > $(INSTALL_FISH)/gstplay.fish
+	install -D -m 644 share/thumbnailers/gstplay.thumbnailer $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "installed $(INSTALL_BIN)/gstplay, man page and completions under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
+	rm -f $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).

@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -374,6 +374,18 @@ sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
         ! webmmux ! filesink location=@OUT@ \
         "${colour_args[@]}"
 
+    # black-start-4s.webm (issue 24): 4 s VP8, 320x240, 3 s of pure black (no text), then
+    # 1 s of SMPTE bars; a key frame every 15 frames. A thumbnailer that takes the first frame,
+    # or the frame at 1/3 or 2/3 of the duration, gets a uniform black picture.
+    run_gst black-start-4s.webm \
+        concat name=b ! videoconvert ! video/x-raw,format=I420 \
+        ! vp8enc keyframe-max-dist=15 target-bitrate=100000 deadline=1 cpu-used=4 threads=2 \
+        ! webmmux ! filesink location=@OUT@ \
+        videotestsrc num-buffers=$((3 * FPS)) pattern=black \
+        ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b. \
+        videotestsrc num-buffers=$FPS pattern=smpte \
+        ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b.
+
     # --- queue / gapless (issue #12) ------------------------------------------
     # Three 1 s Vorbis sines of different pitch (440, 660, 880 Hz), same format
     # (48 kHz mono): played back to back, the join between items is identifiable
