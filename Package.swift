@@ -113,11 +113,20 @@ let package = Package(
             dependencies: ["CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Issue 25: a small HTTP/WebSocket server on libsoup 3 (token, Origin check, files with
+        // Range, bounded WebSocket clients): the web remote's, and the casting feature's (#27).
+        // A utility target, not a feature: it knows no Player.
+        .target(
+            name: "HTTPServe",
+            dependencies: ["BackendCore", "CGStreamer", "CSoup"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The command-line frontend.
         .executableTarget(
             name: "gstplay",
             dependencies: [
                 "Backend",
+                "HTTPServe",    // issue 25: --remote
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

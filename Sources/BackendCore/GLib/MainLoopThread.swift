@@ -8,9 +8,9 @@ import Synchronization
 /// **Threads:** ``invoke(_:)`` and ``isOnLoopThread`` may be called from any thread; sources
 /// returned by ``addTimer(every:_:)`` and ``addBusWatch(_:_:)`` must be created and destroyed
 /// on the loop thread.
-final class MainLoopThread: @unchecked Sendable {
+package final class MainLoopThread: @unchecked Sendable {
     /// The context everything of this player runs on (`g_main_context_new`).
-    let context: OpaquePointer
+    package let context: OpaquePointer
     private let loop: OpaquePointer
     private var thread: UnsafeMutablePointer<GThread>?
     private let started = DispatchSemaphore(value: 0)
@@ -19,7 +19,7 @@ final class MainLoopThread: @unchecked Sendable {
 
     /// Creates the context and starts the thread (`g_thread_new` running `g_main_loop_run`);
     /// returns once the loop owns its context.
-    init(name: String) {
+    package init(name: String) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let box = CallbackBox(self)
@@ -48,7 +48,7 @@ final class MainLoopThread: @unchecked Sendable {
     }
 
     /// True on the loop thread while the loop runs (`g_main_context_is_owner`).
-    var isOnLoopThread: Bool { g_main_context_is_owner(context) != 0 }
+    package var isOnLoopThread: Bool { g_main_context_is_owner(context) != 0 }
 
     /// Runs after every piece of work this thread dispatches (queued work, timers, bus
     /// watches): the engine delivers the events that work raised here, once its handler has
@@ -61,7 +61,7 @@ final class MainLoopThread: @unchecked Sendable {
     /// handler has returned, so the engine is never re-entered. Returns false, without queueing
     /// it, once ``quitAndJoin()`` has begun; work queued before that still runs.
     @discardableResult
-    func invoke(_ work: @escaping () -> Void) -> Bool {
+    package func invoke(_ work: @escaping () -> Void) -> Bool {
         closed.withLock { isClosed in
             guard !isClosed else { return false }
             let box = CallbackBox<(MainLoopThread, () -> Void)>((self, work))
@@ -81,7 +81,7 @@ final class MainLoopThread: @unchecked Sendable {
     /// handler is running) and once the loop is shut down. Callers on the loop thread answer
     /// from what they already have instead.
     @discardableResult
-    func invokeAndWait(_ work: @escaping () -> Void) -> Bool {
+    package func invokeAndWait(_ work: @escaping () -> Void) -> Bool {
         guard !isOnLoopThread else { return false }
         let done = DispatchSemaphore(value: 0)
         guard invoke({ work(); done.signal() }) else { return false }
@@ -119,7 +119,7 @@ final class MainLoopThread: @unchecked Sendable {
 
     /// Quits the loop and joins the thread (`g_main_loop_quit`, `g_thread_join`). From the loop
     /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent.
-    func quitAndJoin() {
+    package func quitAndJoin() {
         guard let thread else { return }
         self.thread = nil
         closed.withLock { $0 = true }

@@ -1,0 +1,168 @@
+import BackendCore
+import CSoup
+
+/// What happens to the WebSocket clients of an ``HTTPServer``, given to the handler on the
+/// server's thread, in order per client.
+public enum WebSocketEvent: Sendable, Equatable {
+    /// A client finished its handshake; its id is used for every later event and call.
+    case connected(Int)
+    /// A text message from a client.
+    case received(Int, String)
+    /// A client is gone: it closed (`reason` nil) or was dropped (`reason` says why).
+    case closed(Int, reason: String?)
+}
+
+/// The limits of a WebSocket endpoint.
+public struct WebSocketLimits: Sendable {
+    /// At most this many clients at once; one more gets 503 on its upgrade.
+    public var maxClients = 32
+    /// A message longer than this closes its client (libsoup's max incoming payload size: close code 1009).
+    public var maxMessage = 64 * 1024
+    /// A client with more than this many bytes not yet delivered (it does not read) is dropped.
+    public var maxBacklog = 1 << 20
+    /// The defaults: 32 clients, 64 KiB a message, 1 MiB of backlog.
+    public init() {}
+}
+
+/// The server's WebSocket clients. Server thread only.
+struct WebSocketTable {
+    struct Client {
+        let connection: OpaquePointer     // SoupWebsocketConnection, referenced
+        let socket: UnsafeMutablePointer<GSocket>?   // referenced, for TCP_INFO
+        var backlog: SendBacklog
+        var handlers: [gulong]
+    }
+    var clients: [Int: Client] = [:]
+    var nextID = 1
+    var limits = WebSocketLimits()
+    var handler: (@Sendable (HTTPServer, WebSocketEvent) -> Void)?
+}
+
+extension HTTPServer {
+    /// Accepts WebSocket upgrades at `path` (`soup_server_add_websocket_handler`). Before the
+    /// handshake a normal handler on the same path refuses: no token → 401; an `Origin` that is
+    /// not this server's own (`http://` + the `Host` asked) → 403 (cross-site WebSocket
+    /// hijacking); ``WebSocketLimits/maxClients`` reached → 503. Clients without `Origin`
+    /// (not a browser) pass that check. One endpoint per server.
+    public func acceptWebSockets(at path: String, limits: WebSocketLimits = WebSocketLimits(),
+                                 handler: @escaping @Sendable (HTTPServer, WebSocketEvent) -> Void) {
+        loop.invokeAndWait { [self] in
+            sockets.limits = limits
+            sockets.handler = handler
+        }
+        route(path) { [self] request, responder in
+            // Server thread (routes run there): decide now, leave the status unset to accept.
+            if let origin = request.headers["origin"], origin != "http://" + (request.headers["host"] ?? "") {
+                return responder.respond(.text("403 forbidden: origin \(origin) is not this server's\n", status: 403))
+            }
+            if sockets.clients.count >= sockets.limits.maxClients {
+                return responder.respond(.text("503 too many clients\n", status: 503))
+            }
+            responder.respondRaw { _ in }       // no status set: libsoup goes on with the handshake
+        }
+        loop.invokeAndWait { [self] in
+            guard let server else { return }
+            soup_server_add_websocket_handler(server, path, nil, nil, { _, message, _, connection, data in
+                guard let message, let connection, let data else { return }
+                CallbackBox<Owner>.from(data).value.server?.accept(connection, message: message)
+            }, CallbackBox(Owner(self)).retainedPointer, callbackBoxRelease)
+        }
+    }
+
+    /// Sends `text` to client `id` (ignored when it is gone); a client whose backlog passes
+    /// the limit is dropped instead. Any thread; never blocks.
+    public func send(_ text: String, to id: Int) {
+        onServerThread { [self] in
+            guard var client = sockets.clients[id] else { return }
+            client.backlog.add(payload: text.utf8.count)
+            sockets.clients[id] = client
+            let pending = client.backlog.pending
+            if pending > UInt64(sockets.limits.maxBacklog) {
+                return drop(id, reason: "it did not read (\(pending) bytes not delivered, the limit is \(sockets.limits.maxBacklog))")
+            }
+            soup_websocket_connection_send_text(client.connection, text)
+        }
+    }
+
+    /// Closes client `id` (code 1000; its ``WebSocketEvent/closed(_:reason:)`` follows).
+    public func disconnect(_ id: Int, reason: String? = nil) {
+        onServerThread { [self] in drop(id, reason: reason) }
+    }
+
+    /// How many WebSocket clients are connected now.
+    public var webSocketCount: Int {
+        var count = 0
+        if loop.isOnLoopThread { return sockets.clients.count }
+        loop.invokeAndWait { [self] in count = sockets.clients.count }
+        return count
+    }
+
+    /// A weak way back from libsoup's callbacks.
+    final class Owner: @unchecked Sendable {
+        weak var server: HTTPServer?
+        let id: Int
+        init(_ server: HTTPServer, id: Int = 0) { self.server = server; self.id = id }
+    }
+
+    private func accept(_ connection: OpaquePointer, message: OpaquePointer) {
+        g_object_ref(UnsafeMutableRawPointer(connection))
+        soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(sockets.limits.maxMessage))
+        let socket = soup_server_message_get_socket(message)
+        if let socket { g_object_ref(socket) }
+        let id = sockets.nextID
+        sockets.nextID += 1
+        let onMessage: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, type, bytes, data in
+            guard let bytes, let data, type == Int32(SOUP_WEBSOCKET_DATA_TEXT.rawValue) else { return }
+            var size: gsize = 0
+            let text = g_bytes_get_data(bytes, &size).map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self)
+            } ?? ""
+            let owner = CallbackBox<Owner>.from(data).value
+            owner.server?.deliver(.received(owner.id, text))
+        }
+        let onClosed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { connection, data in
+            guard let data else { return }
+            let owner = CallbackBox<Owner>.from(data).value
+            let code = connection.map { soup_websocket_connection_get_close_code($0) } ?? 0
+            owner.server?.forget(owner.id, reason: code == UInt16(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue) ? "a message over the size limit" : nil)
+        }
+        let handlers = [
+            g_signal_connect_data(UnsafeMutableRawPointer(connection), "message", unsafeBitCast(onMessage, to: GCallback.self),
+                                  CallbackBox(Owner(self, id: id)).retainedPointer, { data, _ in callbackBoxRelease(data) }, GConnectFlags(0)),
+            g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(onClosed, to: GCallback.self),
+                                  CallbackBox(Owner(self, id: id)).retainedPointer, { data, _ in callbackBoxRelease(data) }, GConnectFlags(0)),
+        ]
+        let fd = socket.map { g_socket_get_fd($0) } ?? -1
+        sockets.clients[id] = WebSocketTable.Client(connection: connection, socket: socket, backlog: SendBacklog(fd: fd), handlers: handlers)
+        deliver(.connected(id))
+    }
+
+    private func deliver(_ event: WebSocketEvent) { sockets.handler?(self, event) }
+
+    /// Client `id` closed (or libsoup closed it): release it and tell the handler.
+    private func forget(_ id: Int, reason: String?) {
+        guard let client = sockets.clients.removeValue(forKey: id) else { return }
+        release(client)
+        deliver(.closed(id, reason: reason))
+    }
+
+    /// Closes client `id` ourselves: it is forgotten now (its `closed` signal then finds nothing).
+    private func drop(_ id: Int, reason: String?) {
+        guard let client = sockets.clients.removeValue(forKey: id) else { return }
+        if soup_websocket_connection_get_state(client.connection) == SOUP_WEBSOCKET_STATE_OPEN {
+            soup_websocket_connection_close(client.connection, UInt16(reason == nil ? 1000 : 1008), reason.map { String($0.prefix(120)) })
+        }
+        release(client)
+        deliver(.closed(id, reason: reason))
+    }
+
+    private func release(_ client: WebSocketTable.Client) {
+        for handler in client.handlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(client.connection), handler) }
+        g_object_unref(UnsafeMutableRawPointer(client.connection))
+        if let socket = client.socket { g_object_unref(socket) }
+    }
+
+    func closeAllWebSockets() {
+        for id in sockets.clients.keys.sorted() { drop(id, reason: "the server is closing") }
+    }
+}
