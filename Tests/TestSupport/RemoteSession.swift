@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+
+/// A gstplay started with `--remote` (issue 25) and the real clients that test it: the URL it
+/// printed, HTTP and WebSocket clients (Tests/Scripts/remote_clients.py, websocket-client from
+/// the test venv), the TCP listeners the process holds (`/proc/PID/fd` matched against
+/// `/proc/net/tcp` and `tcp6`). Any thread.
+public final class RemoteSession: @unchecked Sendable {
+    /// The venv's Python (`make test-venv`).
+    public static let python = TestMedia.root.appendingPathComponent(".build/test-venv/bin/python3").path
+
+    /// The player.
+    public let child: GstplayProcess
+    /// `http://127.0.0.1:PORT/#token=…` as printed.
+    public let url: String
+    /// `http://127.0.0.1:PORT`.
+    public let base: String
+    /// The token from the URL.
+    public let token: String
+
+    /// Starts `gstplay --json ARGUMENTS` and waits (20 s) for the remote's URL on stderr; throws
+    /// when it never comes.
+    public init(_ arguments: [String]) throws {
+        child = try GstplayProcess(["--json"] + arguments).started()
+        guard child.waitFor({ _, err in err.contains("#token=") }) else {
+            child.process.terminate()
+            throw RemoteSessionError(message: "no URL on stderr: \(child.stderr)")
+        }
+        let line = child.stderrLines.first { $0.contains("#token=") } ?? ""
+        guard let start = line.range(of: "http://"), let mark = line.range(of: "/#token=") else {
+            throw RemoteSessionError(message: "no URL in '\(line)'")
+        }
+        url = String(line[start.lowerBound...]).trimmingCharacters(in: .whitespaces)
+        base = String(line[start.lowerBound..<mark.lowerBound])
+        token = String(line[mark.upperBound...]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The port in the URL.
+    public var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
+
+    /// Runs a venv Python script of Tests/Scripts with `arguments`; its last JSON line (or nil),
+    /// its whole output and exit status. `timeout` seconds at most (then it is killed).
+    public static func script(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) -> (json: [String: Any]?, output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [TestMedia.root.appendingPathComponent("Tests/Scripts/\(name)").path] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        guard (try? process.run()) != nil else { return (nil, "cannot run \(python)", -1) }
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
+        nonisolated(unsafe) var errorText = Data()
+        let errorRead = DispatchGroup()
+        DispatchQueue.global().async(group: errorRead) { errorText = err.fileHandleForReading.readDataToEndOfFile() }
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        killer.cancel()
+        errorRead.wait()
+        let lines = output.split(separator: "\n").map(String.init)
+        return (lines.last.flatMap(jsonObject), output + String(decoding: errorText, as: UTF8.self), process.terminationStatus)
+    }
+
+    /// One client call of remote_clients.py (`http`, `upgrade`, `big`, `crowd`).
+    public func client(_ arguments: [String], timeout: TimeInterval = 60) -> (json: [String: Any]?, output: String, status: Int32) {
+        Self.script("remote_clients.py", arguments, timeout: timeout)
+    }
+
+    /// The addresses (`ADDR:PORT`, hex as in /proc) of every listening TCP socket the player
+    /// holds.
+    public func listeningAddresses() -> [String] {
+        let pid = child.process.processIdentifier
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        var inodes = Set<String>()
+        for fd in fds {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
+               target.hasPrefix("socket:[") {
+                inodes.insert(String(target.dropFirst(8).dropLast()))
+            }
+        }
+        var addresses: [String] = []
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                guard fields.count > 9, fields[3] == "0A", inodes.contains(String(fields[9])) else { continue }
+                addresses.append(String(fields[1]))
+            }
+        }
+        return addresses
+    }
+
+    /// Ends the player (SIGTERM) and waits for it.
+    public func stop() {
+        if child.process.isRunning { child.process.terminate() }
+        _ = child.waitForExit(timeout: 10)
+    }
+
+    deinit { stop() }
+}
+
+/// A session that did not start. Any thread.
+public struct RemoteSessionError: Error, CustomStringConvertible {
+    /// What went wrong, with the player's stderr.
+    public let message: String
+    /// The message.
+    public var description: String { message }
+}

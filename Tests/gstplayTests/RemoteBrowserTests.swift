@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 25: the page in a real browser — Debian's headless Chromium driven by chromium-driver
+/// and Selenium (Tests/Scripts/remote_browser.py): pause, seek by dragging, screenshots at a
+/// desktop and a phone viewport, and the page without a token.
+final class RemoteBrowserTests: XCTestCase {
+    func testPageDrivesThePlayer() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make setup-test installs chromium-driver")
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remote-browser").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let run = RemoteSession.script("remote_browser.py", [session.url, directory], timeout: 120)
+        XCTAssertEqual(run.status, 0, run.output)
+        let steps = Dictionary(run.output.split(separator: "\n").compactMap { jsonObject(String($0)) }
+            .compactMap { step in (step["step"] as? String).map { ($0, step) } }, uniquingKeysWith: { a, _ in a })
+
+        let desktop = try XCTUnwrap(steps["desktop"], run.output)
+        XCTAssertNotEqual(desktop["first"] as? String, desktop["second"] as? String, "the position text moves")
+        XCTAssertEqual(desktop["title"] as? String, "h264-aac-10s.mp4")
+        XCTAssertEqual(desktop["queue"] as? Int, 1)
+        XCTAssertLessThanOrEqual(steps["phone"]?["scroll_width"] as? Int ?? 999, 375, "no sideways scrolling at 375 px")
+
+        // The click reached the player: its own --json state went to paused.
+        XCTAssertNotNil(steps["paused"], run.output)
+        XCTAssertNotNil(session.child.waitForJSON { $0["event"] as? String == "state" && $0["to"] as? String == "paused" },
+                        session.child.stdout)
+        // The drag to the middle: a seek-done near 5 s of the 10 s clip.
+        XCTAssertNotNil(steps["dragged"], run.output)
+        let landed = session.child.waitForJSON { $0["event"] as? String == "seek-done" }
+        let position = try XCTUnwrap(landed?["position"] as? Double, session.child.stdout)
+        XCTAssertEqual(position, 5, accuracy: 0.6, "seek-done near the middle")
+
+        let noToken = try XCTUnwrap(steps["no-token"], run.output)
+        XCTAssertTrue((noToken["notice"] as? String)?.contains("401") == true, "\(noToken)")
+        XCTAssertEqual(noToken["all_disabled"] as? Bool, true, "no control without the token")
+
+        for (name, width) in [("desktop-1", 1280), ("desktop-2", 1280), ("phone", 375), ("no-token", 1280)] {
+            let data = try XCTUnwrap(FileManager.default.contents(atPath: "\(directory)/\(name).png"), name)
+            let image = try XCTUnwrap(DecodedImage.decode(data), name)
+            XCTAssertEqual(image.width, width, name)
+            XCTAssertGreaterThan(image.brightnessDeviation, 5, "\(name) is not blank")
+        }
+        let first = try XCTUnwrap(DecodedImage.decode(try XCTUnwrap(FileManager.default.contents(atPath: "\(directory)/desktop-1.png"))))
+        let second = try XCTUnwrap(DecodedImage.decode(try XCTUnwrap(FileManager.default.contents(atPath: "\(directory)/desktop-2.png"))))
+        XCTAssertGreaterThan(second.differingPixels(from: first), 20, "the position text changed on screen")
+        session.stop()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 25: the WebSocket of `--remote` — the `--json` protocol through the one dispatcher, the
+/// token and the `Origin` checked on the upgrade, a message over 64 KiB closes its client, and
+/// 20 clients with one that never reads leave the player's tick on time.
+final class RemoteWebSocketTests: XCTestCase {
+    override func setUpWithError() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python),
+                      "no \(RemoteSession.python): run `make test-venv` (make test does)")
+    }
+
+    func testUpgradeNeedsTheTokenAndThisServersOrigin() throws {
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
+        let accepted = session.client(["upgrade", session.base, "--token", session.token]).json
+        XCTAssertEqual(accepted?["status"] as? Int, 101, "\(accepted ?? [:])")
+        XCTAssertEqual((accepted?["hello"] as? [String: Any])?["event"] as? String, "hello", "the --json protocol's first line")
+
+        let sameOrigin = session.client(["upgrade", session.base, "--token", session.token, "--origin", session.base]).json
+        XCTAssertEqual(sameOrigin?["status"] as? Int, 101, "\(sameOrigin ?? [:])")
+        for origin in ["http://evil.example", "http://127.0.0.1:1", "null"] {
+            let foreign = session.client(["upgrade", session.base, "--token", session.token, "--origin", origin]).json
+            XCTAssertEqual(foreign?["status"] as? Int, 403, "\(origin): \(foreign ?? [:])")
+        }
+        XCTAssertEqual(session.client(["upgrade", session.base]).json?["status"] as? Int, 401)
+        XCTAssertEqual(session.client(["upgrade", session.base, "--token", "0123456789abcdef0123456789abcdef"]).json?["status"] as? Int, 401)
+        session.stop()
+    }
+
+    func testAMessageOver64KiBClosesThatClient() throws {
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
+        let result = session.client(["big", session.base, "--token", session.token]).json
+        XCTAssertEqual(result?["close"] as? Int, 1009, "close code 'message too big': \(result ?? [:])")
+        XCTAssertTrue(session.child.waitFor { _, err in err.contains("a message over the size limit") }, session.child.stderr)
+        // The player goes on serving others.
+        XCTAssertEqual(session.client(["upgrade", session.base, "--token", session.token]).json?["status"] as? Int, 101)
+        session.stop()
+    }
+
+    /// 19 clients read every event, one asks for a burst of replies and never reads: the stalled
+    /// client is dropped, and the player's 250 ms position tick (the media position each
+    /// `position` event carries) keeps its p99 deviation within 5 ms meanwhile.
+    func testTwentyClientsOneStalledKeepTheTickOnTime() throws {
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264])
+        XCTAssertTrue(session.child.waitForLine(containing: #""to":"playing""#), session.child.stdout)
+        let before = session.child.jsonLines.count
+        let crowd = session.client(["crowd", session.base, "--token", session.token, "--clients", "20", "--seconds", "4"]).json
+        let counts = crowd?["counts"] as? [Int] ?? []
+        XCTAssertEqual(counts.count, 19, "\(crowd ?? [:])")
+        XCTAssertTrue(counts.allSatisfy { $0 >= 10 }, "every reader got the events: \(counts)")
+        XCTAssertEqual(crowd?["stalled_ended"] as? Bool, true, "the stalled client was closed")
+        XCTAssertTrue(session.child.stderr.contains("dropped: web remote: it did not read"), session.child.stderr)
+
+        let positions = session.child.jsonLines.dropFirst(before)
+            .filter { $0["event"] as? String == "position" }.compactMap { $0["position"] as? Double }
+        let deviations = zip(positions, positions.dropFirst()).filter { $1 > $0 }.map { abs(($1 - $0) * 1000 - 250) }.sorted()
+        XCTAssertGreaterThanOrEqual(deviations.count, 12, "\(positions)")
+        let p99 = deviations[min(deviations.count - 1, Int((Double(deviations.count) * 0.99).rounded(.up)) - 1)]
+        print("remote crowd: \(deviations.count) tick intervals, p99 |deviation| \(p99) ms, max \(deviations.last ?? 0) ms; "
+              + "arrival gaps at a reader (ms): \(crowd?["arrival_gaps_ms"] ?? [])")
+        XCTAssertLessThanOrEqual(p99, 5, "tick p99 deviation from 250 ms: \(deviations)")
+        session.stop()
+    }
+}
