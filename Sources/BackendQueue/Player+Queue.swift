@@ -108,6 +108,13 @@ public extension Player {
     /// afresh, never gaplessly (the start needs a seek after preroll).
     func setQueueItemStart(_ start: StartPosition?) { queueCommand(.itemStart(start)) }
 
+    /// Turns the background discovery of the items' media info (duration, title, artist, album,
+    /// video, playability: ``QueueItem/info``, GstDiscoverer, one local file at a time, nearest
+    /// the current item first) on — the default — or off. Results come as
+    /// ``QueueEvent/itemUpdated(index:item:)``; an item found unplayable is skipped when its turn
+    /// comes (``QueueEvent/itemSkipped(index:id:error:)``).
+    func setQueueDiscovery(_ on: Bool) { queueCommand(.discovery(on)) }
+
     /// Queues `command` on the loop thread for the queue feature.
     private func queueCommand(_ command: QueueCommand) {
         withFeature(QueueFeature.self) { feature, _ in feature.run(command) }

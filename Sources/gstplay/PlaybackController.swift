@@ -244,6 +244,10 @@ actor PlaybackController {
             }
         case .itemChanged:
             trackSession.itemChanged()
+        case .itemSkipped(_, _, let error):
+            failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
+        case .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
+            break
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure
             // (had it gone on, the next item's load would have begun or be pending first).

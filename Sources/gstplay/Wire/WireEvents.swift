@@ -62,13 +62,21 @@ enum WireEvents {
         init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
     // Queue (issue #12): `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String?; @Nullable var id: Int? }
+    struct PlaylistEntry: Encodable, Equatable, Sendable {
+        var uri: String; @Nullable var title: String?; @Nullable var id: Int?
+        /// Issue 23 (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
+        var details: PlaylistDetails? = nil
+        func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
+    }
     struct Playlist: Encodable, Equatable, Sendable {
         @Nullable var current: Int?
         var loop: String
         var shuffle: Bool
         var gapless: Bool
         var items: [PlaylistEntry]
+        /// Issue 23, the `playlist` reply only (absent while no duration is known).
+        var totalDuration: Seconds? = nil
+        var knownDurations: Int? = nil
     }
     struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
