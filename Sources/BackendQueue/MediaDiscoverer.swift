@@ -159,21 +159,28 @@ final class MediaDiscoverer {
                              hasVideo: summary.hasVideo, hasAudio: summary.hasAudio)
     }
 
-    /// Title, artist and album: the first value found, in the top-level stream's tags (a
-    /// container's global tags) and then every stream's (`gst_discoverer_stream_info_get_tags`).
+    /// Title, artist and album: the container's global tags (`gst_discoverer_container_info_get_tags`
+    /// on the top-level stream), then — only when the media has a single stream, like an Ogg or
+    /// MP3 song — that stream's tags (`gst_discoverer_stream_info_get_tags`): a stream's title in a
+    /// file with several is the track's name, not the media's.
     private static func readTags(of info: OpaquePointer, into summary: inout QueueItemInfo) {
+        func take(_ tags: UnsafePointer<GstTagList>?) {
+            guard let tags else { return }
+            let list = UnsafeMutablePointer(mutating: tags)
+            if summary.title == nil { summary.title = string(list, GST_TAG_TITLE) }
+            if summary.artist == nil { summary.artist = string(list, GST_TAG_ARTIST) }
+            if summary.album == nil { summary.album = string(list, GST_TAG_ALBUM) }
+        }
+        if let top = gst_discoverer_info_get_stream_info(info) {
+            let instance = UnsafeMutableRawPointer(top).assumingMemoryBound(to: GTypeInstance.self)
+            if g_type_check_instance_is_a(instance, gst_discoverer_container_info_get_type()) != 0 {
+                take(gst_discoverer_container_info_get_tags(top))
+            }
+            g_object_unref(UnsafeMutableRawPointer(top))
+        }
         guard let streams = gst_discoverer_info_get_stream_list(info) else { return }
         defer { gst_discoverer_stream_info_list_free(streams) }
-        var node: UnsafeMutablePointer<GList>? = streams
-        while let current = node {
-            if let stream = current.pointee.data, let tags = gst_discoverer_stream_info_get_tags(OpaquePointer(stream)) {
-                let list = UnsafeMutablePointer(mutating: tags)
-                if summary.title == nil { summary.title = string(list, GST_TAG_TITLE) }
-                if summary.artist == nil { summary.artist = string(list, GST_TAG_ARTIST) }
-                if summary.album == nil { summary.album = string(list, GST_TAG_ALBUM) }
-            }
-            node = current.pointee.next
-        }
+        if streams.pointee.next == nil, let only = streams.pointee.data { take(gst_discoverer_stream_info_get_tags(OpaquePointer(only))) }
     }
 
     private static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ tag: String) -> String? {

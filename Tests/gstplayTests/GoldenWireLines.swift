@@ -35,6 +35,7 @@ enum GoldenWireLines {
             ("eos-load-id", WireEvents.line(for: .endOfStream(position: MediaTime(seconds: 4)), loadID: LoadID(rawValue: 3))),
             ("state-load-id", WireEvents.line(for: .stateChanged(from: .ready, to: .playing), loadID: LoadID(rawValue: 3))),
         ]
+        lines += GoldenSamples.queueChangeLines            // issue 23
         return lines
     }
 }

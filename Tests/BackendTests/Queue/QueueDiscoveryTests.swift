@@ -98,4 +98,26 @@ final class QueueDiscoveryTests: XCTestCase {
             XCTAssertNil(feature.discovery.itemID)
         })
     }
+
+    func testASongsTagsAreKeptButNotATracksName() throws {
+        let path = NSTemporaryDirectory() + "/discovery-tagged-\(UUID().uuidString).ogg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let launch = Process()
+        launch.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        launch.arguments = ["-q", "audiotestsrc", "num-buffers=20", "!", "audioconvert", "!", "taginject", "tags=title=Song,artist=Band,album=Record",
+                            "!", "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(path)"]
+        try launch.run()
+        launch.waitUntilExit()
+        XCTAssertEqual(launch.terminationStatus, 0, "gst-launch-1.0 wrote \(path)")
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        try player.setQueue([item(path), item(TestMedia.vp8)])
+        recorder.waitFor("both discovered") { $0.compactMap(\.itemUpdate).count >= 2 }
+        let infos = recorder.events.compactMap(\.itemUpdate).map(\.item.info)
+        XCTAssertEqual(infos[0]?.title, "Song")
+        XCTAssertEqual(infos[0]?.artist, "Band")
+        XCTAssertEqual(infos[0]?.album, "Record")
+        XCTAssertNil(infos[1]?.title, "the WebM's audio track is called 'Audio': a track's name, not the media's title")
+    }
 }
