@@ -56,13 +56,12 @@ public enum PlaylistFile {
     }
 
     /// Writes `items` as an extended M3U file (`#EXTM3U`, `#EXTINF:<seconds>,title` before titled
-    /// entries and entries of known length (`-1`: unknown); `file://` URIs written as absolute paths), atomically (temp file, fsync, rename).
+    /// entries, `-1` seconds when the length is unknown; `file://` URIs written as absolute paths), atomically (temp file, fsync, rename).
     public static func saveM3U(_ items: [QueueItem], to path: String) throws(LoadError) {
         var text = "#EXTM3U\n"
         for item in items {
             let seconds = item.knownDuration.map { String(Int64(($0.seconds).rounded())) } ?? "-1"
-            let title = item.title?.replacingControlCharacters()
-            if title != nil || item.knownDuration != nil { text += "#EXTINF:\(seconds),\(title ?? "")\n" }
+            if let title = item.title?.replacingControlCharacters() { text += "#EXTINF:\(seconds),\(title)\n" }
             // A path is written as it is only when it reads back the same: no control character
             // (the file would be refused as binary), no `#`, no surrounding spaces.
             let path = fileURIPath(item.uri).flatMap { path in
