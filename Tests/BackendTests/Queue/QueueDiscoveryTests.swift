@@ -120,4 +120,34 @@ final class QueueDiscoveryTests: XCTestCase {
         XCTAssertEqual(infos[0]?.album, "Record")
         XCTAssertNil(infos[1]?.title, "the WebM's audio track is called 'Audio': a track's name, not the media's title")
     }
+
+    /// `gst_discoverer_stop` in 1.22 deadlocks when called mid-URI (it sets the pipeline to READY
+    /// under its lock, and the pad-removed handler takes the lock): closing a busy discoverer (at
+    /// teardown, or discovery turned off) sets its pipeline to NULL first. Here a busy discoverer
+    /// is closed at 20 moments of its work (0 to 47.5 ms after its start), on the loop thread.
+    func testClosingABusyDiscovererAtAnyMomentReturns() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        try player.setQueue(Array(repeating: item(TestMedia.h264), count: 50))
+        recorder.waitFor("discovery under way") { !$0.compactMap(\.itemUpdate).isEmpty }
+        let closed = Mutex(0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            for step in 0..<20 {
+                usleep(UInt32(step * 2_500))
+                player.withFeatureAndWait(QueueFeature.self) { feature, _ in
+                    if feature.discovery.discoverer?.isBusy != true { feature.refreshDiscovery() }
+                    guard feature.discovery.discoverer?.isBusy == true else { return }
+                    feature.stopDiscovery()
+                    closed.withLock { $0 += 1 }
+                }
+                // The next one starts now: closed after a slightly longer while next time.
+                player.withFeatureAndWait(QueueFeature.self) { feature, _ in feature.refreshDiscovery() }
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 20) == .success else { return XCTFail("the loop thread hung closing a busy discoverer") }
+        XCTAssertGreaterThan(closed.withLock { $0 }, 10, "closed while busy")
+        player.shutdown()
+    }
 }
