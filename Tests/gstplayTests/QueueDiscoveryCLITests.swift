@@ -77,4 +77,23 @@ final class QueueDiscoveryCLITests: XCTestCase {
               + "\(later.map(\.utf8.count).reduce(0, +)) bytes in \(later.count) lines for 3 'next' and the discovery so far")
         XCTAssertLessThan(largest, 2_048, "each change event is small: \(later.max { $0.utf8.count < $1.utf8.count } ?? "")")
     }
+
+    func testAnItemFoundUnplayableIsReportedAndSkippedWithoutLoading() throws {
+        let garbage = TestMedia.garbage, last = TestMedia.path("gapless-440.ogg")
+        let child = GstplayProcess(["--json", "--keep-open", TestMedia.short, garbage, last])
+        try child.start()
+        XCTAssertTrue(child.waitFor { out, _ in
+            GstplayProcess.completeLines(out).contains { $0.contains(#""event":"playlist-update","index":1"#) && $0.contains(#""playable":false"#) }
+        }, child.stdout)
+        child.send(#"{"command":"next","request_id":1}"#)
+        XCTAssertTrue(child.waitFor { out, _ in
+            GstplayProcess.completeLines(out).contains { $0.contains(#""event":"uri""#) && $0.contains(#""index":2"#) }
+        }, child.stdout)
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 1, "a failed item: exit code 1 as before")
+        let lines = child.stdoutLines
+        XCTAssertTrue(lines.contains { $0.contains(#""event":"error""#) && $0.contains(URL(fileURLWithPath: garbage).absoluteString) }, child.stdout)
+        XCTAssertFalse(lines.contains { $0.contains(#""event":"uri""#) && $0.contains(#""index":1"#) }, "never loaded: \(child.stdout)")
+        XCTAssertTrue(child.stderr.contains("gstplay: error: \(garbage): "), child.stderr)
+    }
 }
