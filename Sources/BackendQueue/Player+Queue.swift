@@ -30,7 +30,10 @@ public extension Player {
     /// shutdown, the last published state. The index checks of the calls below then see it too.
     func currentQueue() async -> QueueSnapshot {
         await withCheckedContinuation { (continuation: CheckedContinuation<QueueSnapshot, Never>) in
-            let queued = withFeature(QueueFeature.self) { feature, _ in continuation.resume(returning: feature.published) }
+            let queued = withFeature(QueueFeature.self) { feature, _ in
+                if feature.discovery.snapshotIsStale { feature.publishSnapshot() }      // discovery results not yet published
+                continuation.resume(returning: feature.published)
+            }
             if !queued { continuation.resume(returning: queue) }
         }
     }

@@ -154,6 +154,8 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
         publishSkipped()
         let value = queue.snapshot(gapless: gapless)
         context?.updateSnapshot(value)
+        discovery.snapshotIsStale = false
+        discovery.lastSnapshot = FeatureContext.now()
         if isActive { scheduleDiscovery() }
         return value
     }
