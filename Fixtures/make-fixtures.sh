@@ -144,6 +144,41 @@ mp4_h264_aac() {
         "${ASRC[@]}" ! avenc_aac bitrate="$abr" ! aacparse ! queue ! mux.
 }
 
+# tags and cover art (issue 23), all with gst-launch-1.0 (taginject, id3v2mux):
+#   cover-art.png     128x128 SMPTE bars (pngenc): the picture embedded below
+#   tagged-cover.mp3  3 s MP3 (LAME 64 kbit/s) with an ID3v2 tag: title, artist, album,
+#                     track number, genre, comment, date and cover-art.png as the front
+#                     cover (APIC). The picture goes through taginject as a serialised
+#                     GstSample ("<hex bytes>:<base64 caps>:None:<base64 info>", the
+#                     format of gst_value_deserialize_sample; python3 only hex/base64-encodes).
+#   tagged.ogg        3 s Vorbis with Vorbis comments (title, artist, album, track number,
+#                     genre, comment, date) and no picture: they arrive as the audio
+#                     stream's tags, not the container's.
+make_tag_fixtures() {
+    run_gst cover-art.png \
+        videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=128,height=128 \
+        ! videoconvert ! pngenc ! filesink location=@OUT@
+    local sample
+    sample="$(python3 -c '
+import base64, sys
+def b64(text): return base64.b64encode(text.encode() + b"\0").decode().replace("=", "_")
+data = open(sys.argv[1], "rb").read()
+print(data.hex() + ":" + b64("image/png") + ":None:" + b64("GstTagImageInfo, image-type=(int)3;"))
+' cover-art.png)"
+    # gst-launch-1.0 joins its arguments and parses them again: the tag list is one quoted
+    # value, and each string with spaces inside it is quoted again (\\\").
+    audio_src 90
+    run_gst tagged-cover.mp3 \
+        "${ASRC[@]}" ! lamemp3enc target=bitrate bitrate=64 cbr=true \
+        ! taginject "tags=\"title=\\\"Test Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)3,genre=Test,comment=\\\"a 440 Hz sine\\\",date=(GDate)2024-05-01,image=(GstSample)$sample\"" \
+        ! id3v2mux ! filesink location=@OUT@
+    audio_src 90
+    run_gst tagged.ogg \
+        "${ASRC[@]}" \
+        ! taginject "tags=\"title=\\\"Ogg Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)7,genre=Test,comment=\\\"Vorbis comments\\\",date=(GDate)2023-02-03\"" \
+        ! vorbisenc quality=0.1 ! oggmux ! filesink location=@OUT@
+}
+
 SMALL_H264="rate-control=off qp-min=36 qp-max=36"
 
 make_fixtures() {
@@ -294,6 +329,9 @@ sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
         ! vp8enc keyframe-max-dist=15 target-bitrate=100000 deadline=1 cpu-used=4 threads=2 \
         ! webmmux ! filesink location=@OUT@ \
         "${colour_args[@]}"
+
+    # --- tags and cover art (issue 23) ----------------------------------------
+    make_tag_fixtures
 
     # --- queue / gapless (issue #12) ------------------------------------------
     # Three 1 s Vorbis sines of different pitch (440, 660, 880 Hz), same format
