@@ -175,7 +175,7 @@ print(data.hex() + ":" + b64("image/png") + ":None:" + b64("GstTagImageInfo, ima
     audio_src 90
     run_gst tagged.ogg \
         "${ASRC[@]}" \
-        ! taginject "tags=\"title=\\\"Ogg Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)7,genre=Test,comment=\\\"Vorbis comments\\\",date=(GDate)2023-02-03\"" \
+        ! taginject "tags=\"title=\\\"Ogg Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)7,genre=Test,comment=\\\"Vorbis comments\\\",datetime=(GstDateTime)2023-02-03\"" \
         ! vorbisenc quality=0.1 ! oggmux ! filesink location=@OUT@
 }
 
