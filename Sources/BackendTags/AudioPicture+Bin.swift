@@ -34,8 +34,7 @@ extension AudioPicture {
         let binPointer = CGStreamer_as_bin(UnsafeMutableRawPointer(bin))
         for element in elements { _ = gst_bin_add(binPointer, element) }
         for index in 0..<(elements.count - 1) { _ = gst_element_link(elements[index], elements[index + 1]) }
-        sizeFilter = elements[1]
-        if let caps = gst_caps_from_string(Self.visualizerCaps) {
+        if let caps = gst_caps_from_string(Self.frameCaps) {
             CGStreamer_set_object(UnsafeMutableRawPointer(elements[1]), "caps", UnsafeMutableRawPointer(caps))
             gst_caps_unref(caps)
         }

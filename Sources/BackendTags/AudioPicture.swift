@@ -6,7 +6,7 @@ import CGStreamer
 /// `vis-plugin`, a bin `<visualiser> ! capsfilter ! videoconvert ! overlaycomposition`: the
 /// visualiser paces the frames from the audio (so seeks, pauses and the end behave as for
 /// video) and `overlaycomposition` draws the cover art over them when there is one
-/// (``PictureOverlay``). The capsfilter gives the frames the picture's shape.
+/// (``PictureOverlay``). The capsfilter fixes the frames' size and rate.
 ///
 /// Only with a video sink that has a window (`GstVideoOverlay`, itself or inside its bin), so
 /// never headless. **Thread:** loop thread, except the `draw` handler (streaming thread, which
@@ -18,8 +18,6 @@ final class AudioPicture: @unchecked Sendable {
     /// The bin given to playbin as `vis-plugin` (our own reference), nil until needed or when it
     /// cannot be made.
     private var bin: UnsafeMutablePointer<GstElement>?
-    /// The capsfilter inside the bin (borrowed from it).
-    var sizeFilter: UnsafeMutablePointer<GstElement>?
     /// What `overlaycomposition` draws.
     let pictureOverlay = PictureOverlay()
     /// Counts pictures asked for, so a late decoding of an old one is dropped.
@@ -27,9 +25,8 @@ final class AudioPicture: @unchecked Sendable {
     /// Set once the bin failed to build (a warning was published; no second try).
     private var unavailable = false
 
-    /// The size the frames get without a picture, and the long side of a picture's frames.
-    static let visualizerCaps = "video/x-raw,width=480,height=360,framerate=20/1"
-    static let pictureSide = 480
+    /// The frames' size and rate (square: a picture is drawn to fit, centred, on black).
+    static let frameCaps = "video/x-raw,width=480,height=480,framerate=20/1"
 
     init(mode: AudioVisualization) { self.mode = mode }
 
@@ -41,7 +38,6 @@ final class AudioPicture: @unchecked Sendable {
         pictureOverlay.clear()
         if let bin { gst_object_unref(UnsafeMutableRawPointer(bin)) }
         bin = nil
-        sizeFilter = nil
     }
 
     /// Before a load prerolls (playbin in READY): with a mode other than `.none` and a window
@@ -70,7 +66,7 @@ final class AudioPicture: @unchecked Sendable {
         generation += 1
         let wanted = generation
         guard mode == .auto, bin != nil, let art, let context else {
-            if pictureOverlay.hasPicture { pictureOverlay.clear(); setFrameCaps(Self.visualizerCaps) }
+            pictureOverlay.clear()
             return
         }
         DetachedThread.start(name: "gstplay-cover") { [weak self, context] in
@@ -80,9 +76,6 @@ final class AudioPicture: @unchecked Sendable {
                 defer { gst_sample_unref(handed.raw.sample) }
                 guard let self, self.generation == wanted, self.bin != nil else { return }
                 self.pictureOverlay.set(handed.raw.sample, width: handed.raw.width, height: handed.raw.height)
-                let scale = Double(Self.pictureSide) / Double(max(handed.raw.width, handed.raw.height))
-                let width = max(16, Int(Double(handed.raw.width) * scale) & ~1), height = max(16, Int(Double(handed.raw.height) * scale) & ~1)
-                self.setFrameCaps("video/x-raw,width=\(width),height=\(height),framerate=5/1")
             }
             if !queued { gst_sample_unref(handed.raw.sample) }
         }
@@ -101,12 +94,6 @@ final class AudioPicture: @unchecked Sendable {
         case .visualizer(let name): return name
         default: return AudioVisualization.preferredVisualizers.joined(separator: ", ")
         }
-    }
-
-    private func setFrameCaps(_ text: String) {
-        guard let sizeFilter, let caps = gst_caps_from_string(text) else { return }
-        CGStreamer_set_object(UnsafeMutableRawPointer(sizeFilter), "caps", UnsafeMutableRawPointer(caps))
-        gst_caps_unref(caps)
     }
 
     /// Whether `sink` shows a window: it, or an element of its bin, is a `GstVideoOverlay`.
