@@ -49,6 +49,8 @@ enum ConsoleCommand: Equatable, Sendable {
     case subFile(String)
     case subOffset(Int64)
     case audioOffset(Int64)
+    /// Writes the media's cover art (issue 23); nil: `gstplay-<name>-cover.png`.
+    case cover(String?)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -155,6 +157,9 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "audio-offset", syntax: "audio-offset <ms>", summary: "audio/video offset in ms (playbin av-offset)") {
             TrackCommands.parseOffset($0, ConsoleCommand.audioOffset)
+        },
+        Registration(name: "cover", syntax: "cover [path]", summary: "write the media's cover art to gstplay-<name>-cover.png (or path/dir; .jpg: JPEG)") { arguments in
+            .success(.cover(arguments.rest.isEmpty ? nil : arguments.rest))
         },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },

@@ -108,6 +108,8 @@ final class EventReporter {
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
+        case .feature(let feature) where feature.payload is TagsEvent:
+            updateStatus { _ in }   // the status line reads the tags from the snapshot
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
             switch feature.payload(as: TracksEvent.self) {
             case .trackSelected(let kind, let index)?:

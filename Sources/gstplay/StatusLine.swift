@@ -37,10 +37,11 @@ struct StatusLine: Equatable, Sendable {
         (snapshot.position ?? .zero).formatted() + " / " + (snapshot.duration?.formatted() ?? "-:--:--")
     }
 
-    /// The non-default extras: `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`, then the
+    /// The non-default extras: the media's "Artist – Title" (``nowPlaying``), `buffering 40%`, `rate 1.5`, `volume 80%`, `muted`, then the
     /// statistics `dropped 3` and `128 kb/s` (dropped before the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
+        if let nowPlaying { parts.append(nowPlaying) }
         if snapshot.bufferingPercent < 100 { parts.append("buffering \(snapshot.bufferingPercent)%") }
         if let variant { parts.append(variant) }
         if snapshot.rate != 1 { parts.append("rate " + Self.formatRate(snapshot.rate)) }

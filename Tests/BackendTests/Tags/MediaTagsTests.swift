@@ -29,6 +29,7 @@ final class MediaTagsTests: XCTestCase {
         XCTAssertEqual(tags.displayTitle, "gstplay Fixtures – Test Tone")
         let cover = try XCTUnwrap(info?.coverArt, "the ID3 APIC frame")
         XCTAssertEqual(cover.mimeType, "image/png")
+        XCTAssertEqual(cover.imageType, "front-cover", "the APIC picture type")
         XCTAssertEqual(cover.bytes, try Data(contentsOf: URL(fileURLWithPath: TestMedia.coverArt)), "the embedded picture, byte for byte")
         let event = recorder.waitForValue("tags event") { $0.tagsEvent }
         guard case .tagsChanged(let published, let art)? = event else { return XCTFail("no tags event: \(String(describing: event))") }
