@@ -73,4 +73,40 @@ final class MediaTagsTests: XCTestCase {
         XCTAssertEqual(jpeg.width, 128)
         XCTAssertThrowsError(try CoverArt(bytes: Data("not a picture".utf8), mimeType: "image/png").encoded(as: .png))
     }
+
+    /// A 1 s M4A whose title tag qtdemux posts as a global tag, made here (`taginject`, `mp4mux`).
+    private func makeTitledM4A() throws -> String {
+        let path = NSTemporaryDirectory() + "/titled-\(getpid()).m4a"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        process.arguments = ["-q", "audiotestsrc", "num-buffers=47", "!", "audioconvert", "!", "avenc_aac", "!", "taginject", "tags=title=Mfour",
+                             "!", "mp4mux", "!", "filesink", "location=\(path)"]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        return path
+    }
+
+    func testAGaplessHandOverForgetsTheFormerItemsTags() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, sync: false)
+        defer { player.shutdown() }
+        let first = try makeTitledM4A()
+        defer { try? FileManager.default.removeItem(atPath: first) }
+        let next = "file://" + TestMedia.path("gapless-440.ogg")
+        try player.setQueue([QueueItem(uri: "file://" + first), QueueItem(uri: next)])
+        XCTAssertEqual(recorder.waitForValue("the first item's tags") { event -> String? in
+            if case .tagsChanged(let tags, _)? = event.tagsEvent { return tags.title } else { return nil }
+        }, "Mfour")
+        recorder.waitFor("the second item's URI") { $0.contains(.uriLoaded(next)) }
+        recorder.waitFor("the end of the queue") { $0.contains(where: { if case .endOfStream = $0 { return true } else { return false } }) }
+        let uris = recorder.events.compactMap { if case .uriLoaded(let uri) = $0 { return uri } else { return nil } }
+        XCTAssertEqual(uris.count, 2, "one load, one gapless hand-over")
+        XCTAssertNil(player.mediaTags.title, "\"Mfour\" belonged to the first item: \(player.mediaTags)")
+        XCTAssertNil(player.mediaTags.artist)
+        XCTAssertEqual(player.mediaTags.container, "Ogg")
+        let afterHandOver = recorder.events.drop { $0 != .uriLoaded(next) }.compactMap(\.tagsEvent)
+        guard case .tagsChanged(let tags, _)? = afterHandOver.last else { return XCTFail("no tags event after the hand-over") }
+        XCTAssertNil(tags.title)
+    }
 }
