@@ -59,19 +59,6 @@ final class TagsCLITests: XCTestCase {
         XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: jpeg)).prefix(3)), [0xFF, 0xD8, 0xFF])
     }
 
-    func testCoverFailsClearlyWithoutArtOrMediaOrOutput() throws {
-        let out = scratch + "/none.png"
-        let noArt = try GstplayProcess.run(["cover", GstplayProcess.fixture("tagged.ogg"), "-o", out])
-        XCTAssertEqual(noArt.status, 3)
-        XCTAssertEqual(noArt.stderr, "gstplay: error: \(GstplayProcess.fixture("tagged.ogg")): the media has no cover art\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
-        let missing = try GstplayProcess.run(["cover", scratch + "/missing.mp3", "-o", out])
-        XCTAssertEqual(missing.status, 1)
-        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
-        XCTAssertEqual(try GstplayProcess.run(["cover", GstplayProcess.fixture("garbage.bin"), "-o", out]).status, 1)
-        XCTAssertEqual(try GstplayProcess.run(["cover", GstplayProcess.fixture("tagged-cover.mp3")]).status, 2, "-o is required")
-    }
-
     func testConsoleCoverWritesThePlayingMediasPicture() throws {
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         let target = scratch + "/console.png"
@@ -104,5 +91,39 @@ final class TagsCLITests: XCTestCase {
         let bad = try GstplayProcess.run(["--visualization", "pngenc", GstplayProcess.fixture("tagged.ogg")])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("'pngenc' is not an installed GStreamer visualiser"), bad.stderr)
+    }
+}
+
+/// `gstplay cover` and the console's `cover` on bad input (the CLI's bad-input corpus, issue 23):
+/// the documented exit code, one clear line naming the input, no crash, no hang.
+final class CoverCorpusTests: XCTestCase, CLICorpus {
+    func testCoverOnBadInput() throws {
+        let out = NSTemporaryDirectory() + "/cover-corpus-\(getpid()).png"
+        let fixtures = TestMedia.root.appendingPathComponent("Fixtures").path
+        let cases: [(name: String, input: String, exit: Int32, text: String)] = [
+            ("no cover art", GstplayProcess.fixture("tagged.ogg"), 3, "the media has no cover art"),
+            ("a video without art", GstplayProcess.fixture("h264-aac-10s.mp4"), 3, "the media has no cover art"),
+            ("missing file", fixtures + "/missing.mp3", 1, "Resource not found"),
+            ("a directory", fixtures, 1, "is a directory"),
+            ("garbage", GstplayProcess.fixture("garbage.bin"), 1, "Could not determine type of stream"),
+            ("refused http", "http://127.0.0.1:1/x.mp3", 1, "error"),
+        ]
+        for entry in cases {
+            let outcome = try run("cover: \(entry.name)", ["cover", entry.input, "-o", out])
+            assertOneItemError(outcome, exit: entry.exit, input: entry.input, [entry.text])
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(entry.name): nothing written")
+        }
+        let intoDirectory = try run("cover: -o a directory", ["cover", GstplayProcess.fixture("tagged-cover.mp3"), "-o", NSTemporaryDirectory()])
+        assertSane(intoDirectory)
+        XCTAssertEqual(intoDirectory.status, 1)
+        XCTAssertEqual(intoDirectory.errorLines.count, 1, intoDirectory.stderr)
+        let usage = try run("cover: no -o", ["cover", GstplayProcess.fixture("tagged-cover.mp3")])
+        assertSane(usage)
+        XCTAssertEqual(usage.status, 2)
+    }
+
+    func testConsoleCoverWithoutArtIsOneError() throws {
+        let outcome = try console("console cover without art", send: [Data("cover\n".utf8)]) { _, err in self.errorLine(err) }
+        assertOneConsoleError(outcome, "cover: \(GstplayProcess.fixture("vp8-opus-4s.webm")) has no cover art")
     }
 }
