@@ -176,4 +176,12 @@ static inline GstPad *CGStreamer_playbin_stream_pad(GstElement *playbin, const g
     return pad;
 }
 
+/* ---- Audio pictures (issue 23): overlaycomposition's `draw` handler returns its composition. ---- */
+/* For signals whose handler takes (instance, pointer, user_data) and returns a pointer. */
+static inline gulong CGStreamer_signal_connect_2_returning(gpointer instance, const gchar *signal,
+        gpointer (*handler)(gpointer instance, gpointer arg, gpointer user_data),
+        gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
+}
+
 #endif /* CGSTREAMER_SHIM_H */

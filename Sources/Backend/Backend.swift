@@ -8,3 +8,4 @@
 @_exported import BackendTracks
 @_exported import BackendResume
 @_exported import BackendChapters
+@_exported import BackendTags

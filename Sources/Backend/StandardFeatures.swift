@@ -3,6 +3,7 @@ import BackendCache
 import BackendChapters
 import BackendCore
 import BackendQueue
+import BackendTags
 import BackendThumbnails
 import BackendTracks
 import BackendWindow
@@ -29,6 +30,10 @@ public struct StandardFeatures: Sendable {
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
 
+    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
+    public var visualization: AudioVisualization = .none
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -40,6 +45,7 @@ public struct StandardFeatures: Sendable {
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
         features.append(ChaptersFeature())
+        features.append(TagsFeature(visualization: visualization))
         return features
     }
 }

@@ -132,6 +132,8 @@ extension PlaybackController {
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
             return await snapshot(to: path)
+        case .cover(let path):
+            return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
         case .chapters, .chapter:

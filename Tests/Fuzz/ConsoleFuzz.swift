@@ -189,6 +189,8 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .variant(let index?): return ["variant", String(index)]
     case .snapshot(nil): return ["snapshot"]
     case .snapshot(let path?): return ["snapshot", path]
+    case .cover(nil): return ["cover"]
+    case .cover(let path?): return ["cover", path]
     case .queue(.list): return ["playlist"]
     case .queue(.save(let path)): return ["playlist", "save", path]
     case .queue(.jump(let index)): return ["jump", String(index)]

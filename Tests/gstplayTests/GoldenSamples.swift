@@ -57,6 +57,15 @@ enum GoldenSamples {
         return s
     }
 
+    /// Every tag (issue 23).
+    static var tags: MediaTags {
+        MediaTags(title: "Test Tone", artist: "gstplay Fixtures", album: "Fixture Album", trackNumber: 3, trackCount: 12, date: "2024-05-01",
+                  genre: "Test", comment: awkward, language: "en", container: "ID3 tag")
+    }
+
+    /// A PNG front cover of 3032 bytes (zeros: the wire carries only its size).
+    static var cover: CoverArt { CoverArt(bytes: Data(count: 3032), mimeType: "image/png", imageType: "front-cover") }
+
     /// A queue of two items, the second current.
     static var queue: QueueSnapshot {
         var items = [QueueItem(uri: "file:///a/one.ogg", title: awkward), QueueItem(uri: "http://host/two.ogg")]

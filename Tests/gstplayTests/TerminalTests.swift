@@ -64,7 +64,7 @@ final class TerminalTests: XCTestCase {
     /// stdin, stdout and stderr; `body` runs once "Playing" is on the screen and gets the pty,
     /// the process, a semaphore signalled at its exit, the terminal settings from before it
     /// started and the screen so far. The pty is closed and gstplay killed afterwards.
-    /// `arguments` replace the 10 s clip (ChapterTerminalTests).
+    /// `arguments` replace the 10 s clip (ChapterTerminalTests, the tagged MP3).
     func session(arguments: [String] = [GstplayProcess.fixture("h264-aac-10s.mp4")],
                  _ body: (PseudoTerminal, Process, DispatchSemaphore, [UInt8], inout String) throws -> Void) throws {
         let pty = try PseudoTerminal()
@@ -93,6 +93,12 @@ final class TerminalTests: XCTestCase {
         XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
         try body(pty, process, exited, before, &screen)
     }
+
+    /// Issue 23: the MP3's ID3 artist and title on the status line, after the bar.
+    func testStatusLineShowsTheMP3sArtistAndTitle() throws { try session(arguments: [GstplayProcess.fixture("tagged-cover.mp3")]) { pty, _, _, _, screen in
+        let statusLine = #"/ 0:00:03 \[[ =>]*\] gstplay Fixtures – Test Tone"#
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.range(of: statusLine, options: .regularExpression) != nil }, screen)
+    } }
 
     // (i)
     func testStatusLineKeysAndTerminalRestore() throws { try session { pty, process, exited, before, screen in
