@@ -132,7 +132,7 @@ extension PlaybackController {
         case .snapshot(let path):
             return await snapshot(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
-            return TrackCommands.execute(command, player: player)
+            return TrackCommands.execute(command, player: player, session: trackSession)
         }
         return .success
     }
