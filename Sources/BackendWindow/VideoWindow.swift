@@ -206,7 +206,9 @@ final class VideoWindow {
         aspectElement = nil
     }
 
-    private func applyTitle() {
+    /// Titles the sink's own window (again: the X sinks retitle it themselves, "title : program",
+    /// when a title tag reaches them).
+    func applyTitle() {
         guard let ownWindow, let title = mediaTitle ?? fallbackTitle else { return }
         x11.setTitle(TerminalText.escaped(title), of: ownWindow)   // a tag or file name: no raw controls to the WM
     }

@@ -79,7 +79,8 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
         window.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
     }
 
-    /// The sink's `have-window-handle` (passed on; its window is then watched), `GstNavigation`
+    /// Tag messages (the title is put back), the sink's `have-window-handle` (passed on; its
+    /// window is then watched), `GstNavigation`
     /// keys and mouse input (consumed, published as ``WindowEvent``), and the error a sink posts
     /// when its window was closed (consumed: ``windowClosed()``).
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
@@ -94,6 +95,8 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
                 return .consumed
             }
             if window.ownWindow != nil, window.ownWindow != watchedWindow { ownWindowAppeared() }
+        case GST_MESSAGE_TAG:
+            window.applyTitle()   // a sink that got a title tag has just retitled its window with it
         case GST_MESSAGE_ERROR where isWindowClosedError(message):
             windowClosed()
             return .consumed
