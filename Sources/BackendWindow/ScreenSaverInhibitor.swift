@@ -8,9 +8,9 @@ import Glibc
 /// or when no service answers there, the X server's own screen saver is suspended instead
 /// (`XScreenSaverSuspend`, libXss) and resumed the same way.
 ///
-/// **Thread:** the loop thread only. Replies arrive there: GDBus dispatches them in the
-/// thread-default main context of the caller, which the loop thread pushes. No D-Bus
-/// autolaunch: the bus is used only when `DBUS_SESSION_BUS_ADDRESS` is set or the user's
+/// **Thread:** the loop thread only. `Inhibit` waits for its cookie (500 ms at most; a service
+/// that does not answer in time is given up for the X fallback), `UnInhibit` does not wait. No
+/// D-Bus autolaunch: the bus is used only when `DBUS_SESSION_BUS_ADDRESS` is set or the user's
 /// runtime directory has its `bus` socket.
 final class ScreenSaverInhibitor {
     /// The service, object and interface of the freedesktop.org idle-inhibition API.
@@ -33,7 +33,6 @@ final class ScreenSaverInhibitor {
     private(set) var wanted = false
     /// The cookie of the `Inhibit` in force.
     private(set) var cookie: UInt32?
-    private var inhibitInFlight = false
 
     /// An inhibitor that falls back to `x11`'s display.
     init(x11: X11Connection) { self.x11 = x11 }
@@ -45,8 +44,9 @@ final class ScreenSaverInhibitor {
         apply()
     }
 
-    /// Lets go (a blocking `UnInhibit`, 500 ms at most, so it is sent before the process may end)
-    /// and drops the bus reference. Idempotent.
+    /// Lets go (a blocking `UnInhibit`, 500 ms at most, so it is sent before the process may end;
+    /// one already queued is flushed out, `g_dbus_connection_flush_sync`) and drops the bus
+    /// reference. Idempotent.
     func teardown() {
         wanted = false
         if let bus, let cookie {
@@ -57,52 +57,46 @@ final class ScreenSaverInhibitor {
             if let reply { g_variant_unref(reply) }
         }
         if x11Suspended { x11.suspendScreenSaver(false); x11Suspended = false }
-        if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        if let bus {
+            g_dbus_connection_flush_sync(bus, nil, nil)   // an UnInhibit sent just before leaves now
+            g_object_unref(UnsafeMutableRawPointer(bus))
+        }
         bus = nil
     }
 
     private func apply() {
         if useX11 {
-            if wanted != x11Suspended { x11Suspended = wanted && x11.suspendScreenSaver(true); if !wanted { x11.suspendScreenSaver(false) } }
+            guard wanted != x11Suspended else { return }
+            if wanted { x11Suspended = x11.suspendScreenSaver(true) } else { x11.suspendScreenSaver(false); x11Suspended = false }
             return
         }
         if wanted {
-            guard cookie == nil, !inhibitInFlight else { return }
+            guard cookie == nil else { return }
             guard let bus = sessionBus() else { useX11 = true; return apply() }
-            inhibitInFlight = true
+            // Synchronous (500 ms at most, once per start of playback: a local round trip), so
+            // that no Inhibit is ever in flight when playback stops or the player shuts down.
             let arguments = [g_variant_new_string(Self.application), g_variant_new_string(Self.reason)]
-            call(bus, "Inhibit", arguments) { [weak self] reply in
-                guard let self else { return }
-                inhibitInFlight = false
-                if let reply, let value = g_variant_get_child_value(reply, 0) {
-                    cookie = g_variant_get_uint32(value)
-                    g_variant_unref(value)
-                } else {
-                    useX11 = true   // no such service on the bus
-                }
+            let reply = g_dbus_connection_call_sync(bus, Self.service, Self.path, Self.service, "Inhibit",
+                                                    g_variant_new_tuple(arguments, 2), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 500, nil, nil)
+            if let reply, let value = g_variant_get_child_value(reply, 0) {
+                cookie = g_variant_get_uint32(value)
+                g_variant_unref(value)
+            } else {
+                useX11 = true   // no such service on the bus, or it did not answer in time
                 apply()
             }
-        } else if let bus, let cookie, !inhibitInFlight {
+            if let reply { g_variant_unref(reply) }
+        } else if let bus, let cookie {
             self.cookie = nil
-            call(bus, "UnInhibit", [g_variant_new_uint32(cookie)]) { _ in }
+            call(bus, "UnInhibit", [g_variant_new_uint32(cookie)])
         }
     }
 
-    /// Calls `method` with `arguments` (floating `GVariant`s, taken) asynchronously; `reply`
-    /// gets the reply (borrowed) or nil on error, on the loop thread. The retained box is
-    /// released by the callback, which GIO calls exactly once.
-    private func call(_ bus: OpaquePointer, _ method: String, _ arguments: [OpaquePointer?], reply: @escaping (OpaquePointer?) -> Void) {
-        let box = CallbackBox<(OpaquePointer?) -> Void>(reply)
+    /// Calls `method` with `arguments` (floating `GVariant`s, taken) without waiting for the
+    /// reply (`g_dbus_connection_call` with no callback; ``teardown()`` flushes what is queued).
+    private func call(_ bus: OpaquePointer, _ method: String, _ arguments: [OpaquePointer?]) {
         g_dbus_connection_call(bus, Self.service, Self.path, Self.service, method, g_variant_new_tuple(arguments, gsize(arguments.count)), nil,
-                               G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, { source, result, data in
-            guard let data else { return }
-            let box = Unmanaged<CallbackBox<(OpaquePointer?) -> Void>>.fromOpaque(data).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-            g_clear_error(&error)
-            box.value(reply)
-            if let reply { g_variant_unref(reply) }
-        }, box.retainedPointer)
+                               G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, nil, nil)
     }
 
     /// The session bus, connected on first use (`g_bus_get_sync`), never autolaunched; it does
