@@ -22,7 +22,7 @@ BENCH_PACKAGES := mpv
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 # Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
-TEST_PACKAGES += openbox wmctrl dbus
+TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
