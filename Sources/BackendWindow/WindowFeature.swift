@@ -82,7 +82,7 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// Tag messages (the title is put back), the sink's `have-window-handle` (passed on; its
     /// window is then watched), `GstNavigation`
     /// keys and mouse input (consumed, published as ``WindowEvent``), and the error a sink posts
-    /// when its window was closed (consumed: ``windowClosed()``).
+    /// when its window was closed (consumed: the player stops, ``WindowEvent/closed``).
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         switch CGStreamer_message_type(message) {
         case GST_MESSAGE_ELEMENT:
