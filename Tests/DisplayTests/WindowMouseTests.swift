@@ -28,6 +28,8 @@ final class WindowMouseTests: XCTestCase {
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 10) { $0["event"] as? String == "fullscreen" && $0["fullscreen"] as? Bool == true },
                         "no fullscreen after a double click: \(gstplay.stdout)")
         XCTAssertTrue(try waitForWindowState(window.id, containing: "_NET_WM_STATE_FULLSCREEN", on: server))
+        try X11Tools.assertShowsPicture(window.id, on: server, width: 800, screenshot: "gstplay-double-click-fullscreen.png",
+                                        black: "the fullscreen window shows no picture")
         XCTAssertFalse(gstplay.jsonLines.contains { $0["event"] as? String == "state" && $0["to"] as? String == "playing" && $0["from"] as? String == "paused" },
                        "the double click toggled pause: \(gstplay.stdout)")
 
