@@ -1,5 +1,6 @@
 import BackendAdaptive
 import BackendCache
+import BackendChapters
 import BackendCore
 import BackendQueue
 import BackendThumbnails
@@ -38,6 +39,7 @@ public struct StandardFeatures: Sendable {
         features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        features.append(ChaptersFeature())
         return features
     }
 }

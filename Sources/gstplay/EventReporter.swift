@@ -110,6 +110,10 @@ final class EventReporter {
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
+        case .feature(let feature) where feature.payload(as: ChaptersEvent.self) != nil:
+            updateStatus { _ in }
+            let count = statusModel.snapshot.features[ChaptersSnapshot.self]?.chapters.count ?? 0
+            if let text = feature.payload(as: ChaptersEvent.self).flatMap({ ChapterCommands.note(for: $0, count: count) }) { note(text) }
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
             switch feature.payload(as: TracksEvent.self) {
             case .trackSelected(let kind, let index)?:

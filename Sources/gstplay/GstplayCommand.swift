@@ -39,6 +39,12 @@ struct GstplayCommand: AsyncParsableCommand {
                                valueName: "time"))
     var start: String?
 
+    // `.unconditional`: `--start-chapter -1` reaches the validation (a clear message, exit 2).
+    @Option(name: .customLong("start-chapter"), parsing: .unconditional,
+            help: ArgumentHelp("Start each item at chapter N (0-based, as 'chapters' lists them); an item without it plays from its start.",
+                               valueName: "N"))
+    var startChapter: String?
+
     // `.unconditional`: `--rate -1` works like `--rate=-1`.
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
@@ -129,6 +135,13 @@ struct GstplayCommand: AsyncParsableCommand {
             case .success(.relative(let time)): options.start = .absolute(time)
             case .success(let argument): options.start = argument
             }
+        }
+        if let startChapter {
+            guard let index = Int(startChapter), index >= 0 else {
+                throw ValidationError("--start-chapter must be a chapter number, 0 or more (got '\(startChapter)')")
+            }
+            if start != nil { throw ValidationError("--start and --start-chapter cannot be used together") }
+            options.startChapter = index
         }
         if let rate {
             let range = PlayerConfiguration().rateRange

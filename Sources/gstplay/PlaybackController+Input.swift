@@ -78,6 +78,7 @@ extension PlaybackController {
             outcome = Outcome(text: [])
         case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
+        case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -133,6 +134,8 @@ extension PlaybackController {
             return await snapshot(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player, session: trackSession)
+        case .chapters, .chapter:
+            return await ChapterCommands.execute(command, player: player)
         }
         return .success
     }

@@ -8,6 +8,8 @@ struct RunOptions: Equatable, Sendable {
     /// Perceptual volume in percent (0…100), nil to leave the default.
     var volumePercent: Double?
     var start: SeekArgument?
+    /// `--start-chapter N`: each item starts at chapter N (issue 23).
+    var startChapter: Int?
     var rate: Double?
     var mute = false
     var quiet = false

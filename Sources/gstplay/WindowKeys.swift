@@ -33,6 +33,10 @@ enum WindowKeys {
         case "question": return .character("?")
         case "less": return .character("<")
         case "greater": return .character(">")
+        case "Next", "Page_Down", "KP_Next", "KP_Page_Down": return .pageDown
+        case "Prior", "Page_Up", "KP_Prior", "KP_Page_Up": return .pageUp
+        case "bracketright": return .character("]")
+        case "bracketleft": return .character("[")
         default:
             // Letters and digits are their own names ("q", "f", "9").
             guard name.count == 1, let character = name.first, character.isASCII, character.isLetter || character.isNumber else { return nil }

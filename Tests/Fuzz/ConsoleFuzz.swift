@@ -203,6 +203,10 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .subFile(let path): return ["sub-file", path]
     case .subOffset(let milliseconds): return ["sub-offset", String(milliseconds)]
     case .audioOffset(let milliseconds): return ["audio-offset", String(milliseconds)]
+    case .chapters: return ["chapters"]
+    case .chapter(.index(let index)): return ["chapter", String(index)]
+    case .chapter(.next): return ["chapter", "next"]
+    case .chapter(.previous): return ["chapter", "prev"]
     }
 }
 

@@ -104,6 +104,8 @@ enum WireEvents {
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature) where feature.payload is TracksEvent:
             return WireTracks.line(for: event) ?? ""
+        case .feature(let feature) where feature.payload is ChaptersEvent:
+            return feature.payload(as: ChaptersEvent.self).map(WireChapters.line(for:)) ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
