@@ -15,12 +15,16 @@ APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev 
 APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
 # Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
 APT_PACKAGES += libsoup-3.0-dev
+# Issue 22: libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
+APT_PACKAGES += libxss-dev
 BENCH_PACKAGES := mpv
 # Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
+# Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
+TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

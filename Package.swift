@@ -30,7 +30,14 @@ let package = Package(
             name: "CX11",
             path: "Modules/CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev"])]
+            providers: [.apt(["libx11-dev", "libxss-dev"])]
+        ),
+        // Issue 22: the X Fixes extension, for the display tests only (the cursor shown now).
+        .systemLibrary(
+            name: "CXFixes",
+            path: "Modules/CXFixes",
+            pkgConfig: "xfixes",
+            providers: [.apt(["libxfixes-dev"])]
         ),
         // Issue 20: libsoup 3, for the media cache's conditional requests (revalidation).
         .systemLibrary(
@@ -184,7 +191,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -11,6 +11,7 @@
 
 #include <gst/gst.h>
 #include <gio/gio.h>
+#include <glib-unix.h>
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/audio/streamvolume.h>
@@ -99,6 +100,15 @@ static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint in
         GSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
     GSource *source = g_timeout_source_new(interval_ms);
     g_source_set_callback(source, func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
+/* ---- A file descriptor watched for input on a context (g_unix_fd_source_new takes a GUnixFDSourceFunc). ---- */
+static inline GSource *CGStreamer_fd_watch_attach(GMainContext *context, gint fd,
+        GUnixFDSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_unix_fd_source_new(fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
     g_source_attach(source, context);
     return source;
 }

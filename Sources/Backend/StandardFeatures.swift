@@ -41,7 +41,7 @@ public struct StandardFeatures: Sendable {
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature())
+        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
         features.append(ChaptersFeature())

@@ -135,7 +135,7 @@ extension PlaybackController {
         case .cover(let path):
             return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
-            return TrackCommands.execute(command, player: player)
+            return TrackCommands.execute(command, player: player, session: trackSession)
         case .chapters, .chapter:
             return await ChapterCommands.execute(command, player: player)
         }
