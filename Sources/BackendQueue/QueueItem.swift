@@ -91,6 +91,9 @@ public struct QueueSnapshot: FeatureSection, Codable {
     public var nextIndex: Int?
     /// The index `Player.returnToPreviousItem()` would play, nil when it would do nothing.
     public var previousIndex: Int?
+    /// Where the current item is in the play order (0-based): ``currentIndex`` in list order,
+    /// its step in the current pass while ``shuffled``; nil when there is no current item.
+    public var playPosition: Int?
 
     /// The sum of the items' known durations (``QueueItem/knownDuration``); zero when none is known.
     public var totalDuration: MediaTime { items.reduce(.zero) { $0 + ($1.knownDuration ?? .zero) } }
