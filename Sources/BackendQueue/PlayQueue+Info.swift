@@ -13,6 +13,9 @@ extension PlayQueue {
         return index
     }
 
+    /// The ids ``advance(reason:)`` passed over since the last call, oldest first.
+    mutating func takeSkipped() -> [Int] { defer { skipped = [] }; return skipped }
+
     /// The next item to discover, nearest first: the item at `center` (the current one, else the
     /// first), then `center+1`, `center-1`, `center+2`… in list order, taking the first whose
     /// `info` is nil and that `isWanted` accepts (with its id and URI). O(n) at most.

@@ -24,8 +24,8 @@ struct PlayQueue: Sendable, Hashable {
     /// The items in list order (internal for `PlayQueue+Info.swift`).
     var entries: [Entry] = []
     /// Ids of items ``advance(reason:)`` passed over because they were found unplayable
-    /// (``QueueItemInfo/isPlayable``), oldest first, until ``takeSkipped()``.
-    private(set) var skipped: [Int] = []
+    /// (``QueueItemInfo/isPlayable``), oldest first, until ``takeSkipped()`` (`PlayQueue+Info.swift`).
+    var skipped: [Int] = []
     /// The ``QueueItem/id`` the next added item gets.
     private(set) var nextID = 0
     private var currentID: Int?
@@ -201,9 +201,6 @@ struct PlayQueue: Sendable, Hashable {
         }
         return index
     }
-
-    /// The ids ``advance(reason:)`` passed over since the last call, oldest first.
-    mutating func takeSkipped() -> [Int] { defer { skipped = [] }; return skipped }
 
     /// One step of ``advance(reason:)``.
     private mutating func step(reason: ItemChangeReason) -> Int? {
