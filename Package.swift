@@ -82,7 +82,7 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendMPRIS"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -90,6 +90,12 @@ let package = Package(
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // MPRIS 2 on the session bus (issue 24): media keys, shell controls, playerctl (GDBus, in GIO).
+        .target(
+            name: "BackendMPRIS",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -148,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendMPRIS", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

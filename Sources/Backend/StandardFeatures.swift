@@ -1,6 +1,7 @@
 import BackendAdaptive
 import BackendCache
 import BackendCore
+import BackendMPRIS
 import BackendQueue
 import BackendThumbnails
 import BackendTracks
@@ -27,17 +28,21 @@ public struct StandardFeatures: Sendable {
     /// position so the new track is heard/seen at once instead of after what playbin already
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
+    /// MPRIS 2 on the session bus (``MPRISFeature``, backed by the queue), nil (the default) for none.
+    public var mpris: MPRISConfiguration?
 
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
-        features.append(QueueFeature())
+        let queue = QueueFeature()
+        features.append(queue)
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue))) }
         return features
     }
 }
