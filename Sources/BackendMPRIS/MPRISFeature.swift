@@ -25,7 +25,7 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     var context: FeatureContext?
     var export: DBusObjectExport?
     /// The current media's title, artist and album tags (`GST_MESSAGE_TAG`).
-    var tags = MediaTags()
+    var tags = MPRISTags()
     /// Counts the loads (a track id for media played outside a queue).
     var loadNumber = 0
     /// The `Player` properties as last announced, and the track list's ids.
@@ -81,7 +81,7 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
 
     /// New media: its tags are not known yet.
     public func resetForNewMedia(uri: String?) {
-        tags = MediaTags()
+        tags = MPRISTags()
         if uri != nil { loadNumber += 1 }
         markChanged()
     }
@@ -142,7 +142,7 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
 }
 
 /// The tags MPRIS shows (`xesam:title`, `xesam:artist`, `xesam:album`).
-struct MediaTags: Hashable {
+struct MPRISTags: Hashable {
     var title: String?
     var artist: String?
     var album: String?

@@ -54,7 +54,8 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(length / 1_000_000, duration, accuracy: 0.001, "mpris:length \(length) µs vs --json duration \(duration) s")
         XCTAssertEqual(bus.playerctl("-p", "gstplay", "metadata", "xesam:url"),
                        URL(fileURLWithPath: GstplayProcess.fixture("h264-aac-10s.mp4")).absoluteString)
-        XCTAssertTrue(bus.playerctl("-p", "gstplay", "metadata", "mpris:trackid").hasPrefix("/org/gstplay/track/"))
+        let trackID = bus.playerctl("-p", "gstplay", "metadata", "mpris:trackid")   // playerctl quotes object paths
+        XCTAssertEqual(trackID, "'/org/gstplay/track/0'", "the queue item's id")
 
         let mark = child.stdoutLines.count
         bus.playerctl("-p", "gstplay", "pause")

@@ -106,6 +106,7 @@ enum WireEvents {
             return WireTracks.line(for: event) ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
+            if let mpris = feature.payload(as: MPRISEvent.self) { return WireMPRIS.line(for: mpris) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
