@@ -18,7 +18,7 @@ APT_PACKAGES += libsoup-3.0-dev
 BENCH_PACKAGES := mpv
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
-TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
+TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick playerctl dbus-daemon desktop-file-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -266,6 +266,31 @@ install: release man
 uninstall:
 	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
+
+# ---- Desktop entry and icon (issue 24): part of make install / make uninstall ----
+# share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
+# `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
+# whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
+# the binary asked for the types (default: the release build). update-desktop-database refreshes
+# the MIME cache file managers read, when installing to the live system (no DESTDIR).
+INSTALL_APPS := $(DESTDIR)$(PREFIX)/share/applications
+INSTALL_ICONS := $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps
+DESKTOP_SOURCES := Sources/gstplay/Desktop
+.PHONY: install-desktop uninstall-desktop
+install: install-desktop
+uninstall: uninstall-desktop
+
+install-desktop: release
+	install -d $(INSTALL_APPS) $(INSTALL_ICONS)
+	$(DESKTOP_SOURCES)/desktop-entry.sh "$${DESKTOP_GSTPLAY:-$$($(RELEASE_BUILD) --show-bin-path)/gstplay}" \
+	  $(DESKTOP_SOURCES)/gstplay.desktop.in > $(INSTALL_APPS)/gstplay.desktop.new
+	chmod 644 $(INSTALL_APPS)/gstplay.desktop.new && mv $(INSTALL_APPS)/gstplay.desktop.new $(INSTALL_APPS)/gstplay.desktop
+	install -m 644 $(DESKTOP_SOURCES)/gstplay.svg $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then update-desktop-database -q $(INSTALL_APPS); fi
+
+uninstall-desktop:
+	rm -f $(INSTALL_APPS)/gstplay.desktop $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then update-desktop-database -q $(INSTALL_APPS); fi
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).
 bench-thumbnails: release

@@ -120,6 +120,7 @@ let package = Package(
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["Desktop"],   // the desktop entry template, its icon and script (make install)
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
