@@ -35,8 +35,11 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     var flushQueued = false
     var landedSeeks: [MediaTime] = []
 
-    /// Players exported by this process so far (the second one's bus name gets a suffix).
-    private static let exported = Atomic<Int>(0)
+    /// The instance numbers the players of this process hold now (1: the plain name, 2 and up:
+    /// a `_N` suffix), so two players at once never collide and a later one reuses a free name.
+    private static let instancesInUse = Mutex<Set<Int>>([])
+    /// This player's instance number, nil while not exported.
+    private var instance: Int?
 
     /// True when a session bus is there to join (`DBUS_SESSION_BUS_ADDRESS`, or the socket
     /// `$XDG_RUNTIME_DIR/bus`; never an X11 autolaunch). Any thread.
@@ -58,12 +61,18 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
         guard let address = configuration.busAddress ?? DBusObjectExport.sessionBusAddress else {
             return announce(.unavailable(reason: "no session bus (DBUS_SESSION_BUS_ADDRESS is not set)"))
         }
-        let count = Self.exported.add(1, ordering: .relaxed).newValue
-        let name = "org.mpris.MediaPlayer2.\(configuration.applicationName).instance\(getpid())" + (count > 1 ? "_\(count)" : "")
+        let number = Self.instancesInUse.withLock { taken in
+            let free = (1...).first { !taken.contains($0) }!
+            taken.insert(free)
+            return free
+        }
+        instance = number
+        let name = "org.mpris.MediaPlayer2.\(configuration.applicationName).instance\(getpid())" + (number > 1 ? "_\(number)" : "")
         do {
             export = try DBusObjectExport(address: address, name: name, path: MPRISIntrospection.path,
                                           introspectionXML: MPRISIntrospection.xml, handler: self)
         } catch {
+            releaseInstance()
             return announce(.unavailable(reason: error.message))
         }
         announced = playerProperties()
@@ -76,7 +85,15 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     public func teardown() {
         export?.close()
         export = nil
+        releaseInstance()
         context = nil
+    }
+
+    /// Gives this player's instance number back.
+    private func releaseInstance() {
+        guard let number = instance else { return }
+        instance = nil
+        _ = Self.instancesInUse.withLock { $0.remove(number) }
     }
 
     /// New media: its tags are not known yet.

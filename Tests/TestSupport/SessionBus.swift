@@ -56,6 +56,24 @@ public final class SessionBus: @unchecked Sendable {
         run("playerctl", arguments).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `gdbus monitor --session --dest NAME` on this bus, once it is surely subscribed (gdbus
+    /// adds its match rule asynchronously and says nothing when it is in place): `poke(attempt)`
+    /// makes the watched player emit a signal and returns a text that signal's line contains;
+    /// poked again (a new attempt number) every 300 ms until such a line arrives. Stop the monitor
+    /// with SIGTERM. Lines up to ``GstplayProcess/stdoutLines``' count at return are the pokes'.
+    public func monitor(_ name: String, timeout: TimeInterval = 10, poke: (Int) -> String) throws -> GstplayProcess {
+        let monitor = try GstplayProcess.tool("gdbus", ["monitor", "--session", "--dest", name], environment: environment()).started()
+        let deadline = Date().addingTimeInterval(timeout)
+        for attempt in 0... {
+            let marker = poke(attempt)
+            if monitor.waitForLine(containing: marker, timeout: 0.3) { return monitor }
+            if Date() >= deadline { break }
+        }
+        kill(monitor.process.processIdentifier, SIGTERM)
+        XCTFail("gdbus monitor saw no poke within \(timeout) s: \(monitor.stdout)\n\(monitor.stderr)")
+        return monitor
+    }
+
     /// Stops the daemon (SIGTERM) and waits for it. Idempotent.
     public func stop() {
         guard daemon.isRunning else { return }
