@@ -119,6 +119,36 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(child.waitForExit(), 0)
     }
 
+    /// The TrackList interface shows the queue (Tracks, GetTracksMetadata) and GoTo plays an item;
+    /// OpenUri plays a URI now (the JSON item and uri events).
+    func testTrackListGoToAndOpenUri() throws {
+        let child = try startPlayer(["vp8-opus-4s.webm", "h264-aac-10s.mp4"])
+        func call(_ arguments: [String]) -> String {
+            let result = bus.run("gdbus", ["call", "--session", "--dest", busName(child), "--object-path", "/org/mpris/MediaPlayer2"] + arguments)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout
+        }
+        let tracks = call(["--method", "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.TrackList", "Tracks"])
+        XCTAssertEqual(tracks.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "(<[objectpath '/org/gstplay/track/0', '/org/gstplay/track/1']>,)")
+        let metadata = call(["--method", "org.mpris.MediaPlayer2.TrackList.GetTracksMetadata", "['/org/gstplay/track/1']"])
+        XCTAssertTrue(metadata.contains("h264-aac-10s.mp4") && metadata.contains("'/org/gstplay/track/1'"), metadata)
+
+        var mark = child.stdoutLines.count
+        _ = call(["--method", "org.mpris.MediaPlayer2.TrackList.GoTo", "/org/gstplay/track/1"])
+        XCTAssertNotNil(waitForEvent(child, "item", after: mark) { $0["index"] as? Int == 1 })
+
+        mark = child.stdoutLines.count
+        let third = URL(fileURLWithPath: GstplayProcess.fixture("theora-vorbis-4s.ogg")).absoluteString
+        _ = call(["--method", "org.mpris.MediaPlayer2.Player.OpenUri", third])
+        XCTAssertNotNil(waitForEvent(child, "uri", after: mark) { $0["uri"] as? String == third }, child.stdout)
+        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(100)) {
+            self.bus.playerctl("-p", "gstplay", "metadata", "xesam:url") == third
+        })
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 0)
+    }
+
     /// `Seeked` follows a seek made on the console (not through MPRIS), once; position ticks
     /// raise no `PropertiesChanged`.
     func testSeekedFromConsoleAndNoPropertiesChangedPerTick() throws {
