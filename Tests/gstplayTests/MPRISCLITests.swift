@@ -76,8 +76,8 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(child.waitForExit(), 0, child.stderr)
     }
 
-    /// Seeking to a position and setting the volume from playerctl land in the player (the
-    /// JSON seek-done and volume events), and playerctl reads them back.
+    /// Seeking to a position (SetPosition), by an offset (Seek) and setting the volume from
+    /// playerctl land in the player (the JSON seek-done and volume events), and playerctl reads them back.
     func testSetPositionAndVolume() throws {
         let child = try startPlayer(["h264-aac-10s.mp4"])
         var mark = child.stdoutLines.count
@@ -85,6 +85,11 @@ final class MPRISCLITests: XCTestCase {
         let landed = try XCTUnwrap(waitForEvent(child, "seek-done", after: mark)?["position"] as? Double)
         XCTAssertEqual(landed, 5, accuracy: 0.1)
         XCTAssertEqual(try XCTUnwrap(Double(bus.playerctl("-p", "gstplay", "position"))), 5, accuracy: 0.6)
+
+        mark = child.stdoutLines.count
+        bus.playerctl("-p", "gstplay", "position", "2-")            // MPRIS Seek: 2 s back
+        let back = try XCTUnwrap(waitForEvent(child, "seek-done", after: mark)?["position"] as? Double)
+        XCTAssertEqual(back, 3, accuracy: 0.5)
 
         mark = child.stdoutLines.count
         bus.playerctl("-p", "gstplay", "volume", "0.5")
