@@ -5,13 +5,13 @@ import Synchronization
 
 /// MPRIS 2 as a `PlayerFeature` (issue 24): the player on the D-Bus session bus as
 /// `org.mpris.MediaPlayer2.<app>.instance<pid>`, with the root, `Player` and `TrackList`
-/// interfaces at `/org/mpris/MediaPlayer2` (GDBus: ``DBusObjectExport`` in BackendCore/GLib),
+/// interfaces at `/org/mpris/MediaPlayer2` (GDBus: `DBusObjectExport` in BackendCore/GLib),
 /// so media keys, shell media controls and `playerctl` drive it. Nothing runs without a session
 /// bus (an ``MPRISEvent/unavailable(reason:)`` says so).
 ///
 /// Properties are read from the player's snapshot when asked; `PropertiesChanged` is emitted
 /// once per change (the properties are compared after each batch of events, position ticks
-/// never count) and `Seeked` after every landed seek (``PlayerEvent/seekDone(_:)``: also a seek
+/// never count) and `Seeked` after every landed seek (`PlayerEvent.seekDone(_:)`: also a seek
 /// made by a key or the console). The queue (`LoopStatus`, `Shuffle`, `Next`, `TrackList`…) comes
 /// through an ``MPRISQueueControl`` the app gives it; without one those do nothing.
 ///
