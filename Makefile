@@ -290,7 +290,9 @@ install-desktop: release
 
 uninstall-desktop:
 	rm -f $(INSTALL_APPS)/gstplay.desktop $(INSTALL_ICONS)/gstplay.svg
-	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then update-desktop-database -q $(INSTALL_APPS); fi
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then \
+	  if ls $(INSTALL_APPS)/*.desktop >/dev/null 2>&1; then update-desktop-database -q $(INSTALL_APPS); \
+	  else rm -f $(INSTALL_APPS)/mimeinfo.cache; fi; fi
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).
 bench-thumbnails: release
