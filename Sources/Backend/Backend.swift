@@ -7,4 +7,6 @@
 @_exported import BackendCache
 @_exported import BackendTracks
 @_exported import BackendResume
+@_exported import BackendChapters
+@_exported import BackendTags
 @_exported import BackendMPRIS

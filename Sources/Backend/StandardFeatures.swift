@@ -1,8 +1,10 @@
 import BackendAdaptive
 import BackendCache
+import BackendChapters
 import BackendCore
 import BackendMPRIS
 import BackendQueue
+import BackendTags
 import BackendThumbnails
 import BackendTracks
 import BackendWindow
@@ -31,6 +33,10 @@ public struct StandardFeatures: Sendable {
     /// MPRIS 2 on the session bus (``MPRISFeature``, backed by the queue), nil (the default) for none.
     public var mpris: MPRISConfiguration?
 
+    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
+    public var visualization: AudioVisualization = .none
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -39,9 +45,11 @@ public struct StandardFeatures: Sendable {
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature())
+        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        features.append(ChaptersFeature())
+        features.append(TagsFeature(visualization: visualization))
         if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue))) }
         return features
     }
