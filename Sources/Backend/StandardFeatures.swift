@@ -50,7 +50,7 @@ public struct StandardFeatures: Sendable {
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
         features.append(ChaptersFeature())
         features.append(TagsFeature(visualization: visualization))
-        if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue))) }
+        if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
         return features
     }
 }

@@ -14,6 +14,9 @@ public struct MPRISConfiguration: Sendable, Hashable {
     public var supportedURISchemes = ["file", "http", "https", "rtsp", "rtmp", "udp", "srt"]
     /// `SupportedMimeTypes` (the desktop entry's list, say).
     public var supportedMIMETypes: [String] = []
+    /// Where the pictures behind `mpris:artUrl` are written (a directory the app names, created
+    /// when needed: the CLI uses `$XDG_CACHE_HOME/gstplay/mpris`); nil: no `mpris:artUrl`.
+    public var artDirectory: String?
     /// The bus to use (a D-Bus address); nil: the session bus, when there is one
     /// (``MPRISFeature/sessionBusAvailable``).
     public var busAddress: String?

@@ -84,10 +84,12 @@ extension MPRISFeature {
         }
         var values: [String: DBusValue] = ["mpris:trackid": .objectPath(currentTrackID), "xesam:url": .string(uri)]
         if let duration = snapshot.duration, !snapshot.isLive { values["mpris:length"] = .int64(duration.microseconds) }
+        let tags = tagSource?.tags(in: snapshot)
         let itemTitle = queue?.current.flatMap { $0.uri == uri ? $0.title : nil }
-        if let title = tags.title ?? itemTitle { values["xesam:title"] = .string(title) }
-        if let artist = tags.artist { values["xesam:artist"] = .array(element: "s", [.string(artist)]) }
-        if let album = tags.album { values["xesam:album"] = .string(album) }
+        if let title = tags?.title ?? itemTitle { values["xesam:title"] = .string(title) }
+        if let artist = tags?.artist { values["xesam:artist"] = .array(element: "s", [.string(artist)]) }
+        if let album = tags?.album { values["xesam:album"] = .string(album) }
+        if let art = artFile?.url(for: tags?.coverArt, mimeType: tags?.coverArtMIMEType) { values["mpris:artUrl"] = .string(art) }
         return values
     }
 

@@ -9,7 +9,8 @@ import Synchronization
 /// so media keys, shell media controls and `playerctl` drive it. Nothing runs without a session
 /// bus (an ``MPRISEvent/unavailable(reason:)`` says so).
 ///
-/// Properties are read from the player's snapshot when asked; `PropertiesChanged` is emitted
+/// Properties are read from the player's snapshot when asked (tags and picture through an
+/// ``MPRISTagSource``); `PropertiesChanged` is emitted
 /// once per change (the properties are compared after each batch of events, position ticks
 /// never count) and `Seeked` after every landed seek (`PlayerEvent.seekDone(_:)`: also a seek
 /// made by a key or the console). The queue (`LoopStatus`, `Shuffle`, `Next`, `TrackList`…) comes
@@ -24,8 +25,10 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     let queueControl: (any MPRISQueueControl)?
     var context: FeatureContext?
     var export: DBusObjectExport?
-    /// The current media's title, artist and album tags (`GST_MESSAGE_TAG`).
-    var tags = MPRISTags()
+    /// Tags and picture (nil: no `xesam:title`/`artist`/`album`, no `mpris:artUrl`).
+    let tagSource: (any MPRISTagSource)?
+    /// The file behind `mpris:artUrl`, while exported with an ``MPRISConfiguration/artDirectory``.
+    var artFile: MPRISArtFile?
     /// Counts the loads (a track id for media played outside a queue).
     var loadNumber = 0
     /// The `Player` properties as last announced, and the track list's ids.
@@ -46,10 +49,13 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     public static var sessionBusAvailable: Bool { DBusObjectExport.sessionBusAddress != nil }
 
     /// A feature showing the player on the bus as `configuration` says, with `queue` behind the
-    /// queue's properties and methods (nil: no queue).
-    public init(configuration: MPRISConfiguration = MPRISConfiguration(), queue: (any MPRISQueueControl)? = nil) {
+    /// queue's properties and methods (nil: no queue) and `tags` behind the metadata's tags and
+    /// picture (nil: none).
+    public init(configuration: MPRISConfiguration = MPRISConfiguration(), queue: (any MPRISQueueControl)? = nil,
+                tags: (any MPRISTagSource)? = nil) {
         self.configuration = configuration
         self.queueControl = queue
+        self.tagSource = tags
     }
 
     // MARK: PlayerFeature
@@ -75,6 +81,9 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
             releaseInstance()
             return announce(.unavailable(reason: error.message))
         }
+        if let directory = configuration.artDirectory {
+            artFile = MPRISArtFile(directory: directory, prefix: String(name.split(separator: ".").last ?? "gstplay"))
+        }
         announced = playerProperties()
         announcedTracks = trackIDs()
         context.updateSnapshot(MPRISSnapshot(busName: name))
@@ -85,6 +94,8 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     public func teardown() {
         export?.close()
         export = nil
+        artFile?.remove()
+        artFile = nil
         releaseInstance()
         context = nil
     }
@@ -96,19 +107,10 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
         _ = Self.instancesInUse.withLock { $0.remove(number) }
     }
 
-    /// New media: its tags are not known yet.
+    /// New media: a new track id.
     public func resetForNewMedia(uri: String?) {
-        tags = MPRISTags()
         if uri != nil { loadNumber += 1 }
         markChanged()
-    }
-
-    /// Title, artist and album tags (`GST_MESSAGE_TAG`, passed on).
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        if CGStreamer_message_type(message) == GST_MESSAGE_TAG {
-            withTags(of: message) { if tags.absorb($0) { markChanged() } }
-        }
-        return .proceed
     }
 
     /// Notes what may have changed a property (every event but position and statistics ticks)
@@ -155,27 +157,6 @@ public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
     /// Publishes `event` once the player has started (after its `initialized`).
     private func announce(_ event: MPRISEvent) {
         context?.runOnLoop { [weak self] in self?.context?.publish(event) }
-    }
-}
-
-/// The tags MPRIS shows (`xesam:title`, `xesam:artist`, `xesam:album`).
-struct MPRISTags: Hashable {
-    var title: String?
-    var artist: String?
-    var album: String?
-
-    /// Takes the three tags from `list` (`gst_tag_list_get_string`); true when one changed.
-    mutating func absorb(_ list: UnsafeMutablePointer<GstTagList>) -> Bool {
-        let before = self
-        func read(_ tag: String) -> String? {
-            var text: UnsafeMutablePointer<gchar>?
-            guard gst_tag_list_get_string(list, tag, &text) != 0 else { return nil }
-            return String(takingGLibString: text)
-        }
-        title = read(GST_TAG_TITLE) ?? title
-        artist = read(GST_TAG_ARTIST) ?? artist
-        album = read(GST_TAG_ALBUM) ?? album
-        return self != before
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import CGStreamer
 import Glibc
 
 /// `--mpris` / `--no-mpris` (issue 24). Parsed by ArgumentParser; any thread.
@@ -14,7 +15,8 @@ struct MPRISOptions: ParsableArguments {
 enum MPRISSetup {
     /// The MPRIS settings for a run with `options`, nil for none: `--no-mpris`, no session bus
     /// (a note when `--mpris` asked for it), or by default `--json`, or neither a terminal
-    /// (stdin or stdout) nor a window (a display and video on).
+    /// (stdin or stdout) nor a window (a display and video on). Cover art for `mpris:artUrl` goes
+    /// to `g_get_user_cache_dir()/gstplay/mpris`.
     static func configuration(for options: RunOptions, note: (String) -> Void) -> MPRISConfiguration? {
         switch options.mpris {
         case false?: return nil
@@ -30,6 +32,7 @@ enum MPRISSetup {
         }
         var configuration = MPRISConfiguration()
         configuration.supportedMIMETypes = DesktopMIMETypes.playable()
+        configuration.artDirectory = (String(validatingCString: g_get_user_cache_dir()) ?? "/tmp") + "/gstplay/mpris"
         return configuration
     }
 

@@ -76,6 +76,27 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(child.waitForExit(), 0, child.stderr)
     }
 
+    /// Tags and cover art (the tags feature's) in the metadata: `mpris:artUrl` is a file in the
+    /// cache directory with the embedded picture's bytes, removed when gstplay quits.
+    func testTagsAndArtURL() throws {
+        let child = try startPlayer(["tagged-cover.mp3"])
+        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(100)) {
+            self.bus.playerctl("-p", "gstplay", "metadata", "xesam:title") == "Test Tone"
+        }, bus.playerctl("-p", "gstplay", "metadata"))
+        XCTAssertEqual(bus.playerctl("-p", "gstplay", "metadata", "xesam:artist"), "gstplay Fixtures")
+        XCTAssertEqual(bus.playerctl("-p", "gstplay", "metadata", "xesam:album"), "Fixture Album")
+        let art = try XCTUnwrap(URL(string: bus.playerctl("-p", "gstplay", "metadata", "mpris:artUrl")))
+        XCTAssertTrue(art.isFileURL, art.absoluteString)
+        let cache = try XCTUnwrap(ProcessInfo.processInfo.environment["XDG_CACHE_HOME"])
+        XCTAssertTrue(art.path.hasPrefix(cache + "/gstplay/mpris/"), art.path)
+        XCTAssertTrue(art.path.hasSuffix(".png"), art.path)
+        XCTAssertEqual(try Data(contentsOf: art), try Data(contentsOf: URL(fileURLWithPath: GstplayProcess.fixture("cover-art.png"))),
+                       "the embedded picture's bytes")
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: art.path), "the picture outlived gstplay")
+    }
+
     /// Seeking to a position (SetPosition), by an offset (Seek) and setting the volume from
     /// playerctl land in the player (the JSON seek-done and volume events), and playerctl reads them back.
     func testSetPositionAndVolume() throws {

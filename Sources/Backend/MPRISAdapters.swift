@@ -1,6 +1,7 @@
 import BackendCore
 import BackendMPRIS
 import BackendQueue
+import BackendTags
 
 /// The play queue (`QueueFeature`) as MPRIS sees it (``MPRISQueueControl``): the umbrella sees
 /// both feature targets, which do not see each other. **Thread:** the player's loop thread (the
@@ -33,5 +34,16 @@ struct MPRISQueueAdapter: MPRISQueueControl {
         case .track: queue.setLoopMode(.one)
         case .playlist: queue.setLoopMode(.all)
         }
+    }
+}
+
+/// The tags feature's section of the snapshot (`TagsSection`: the media's tags and cover art) as
+/// MPRIS sees it (``MPRISTagSource``). **Thread:** the player's loop thread.
+struct MPRISTagsAdapter: MPRISTagSource {
+    /// The section's tags and picture; nil before the tags feature wrote any.
+    func tags(in snapshot: PlayerSnapshot) -> MPRISMediaTags? {
+        guard let section = snapshot.features[TagsSection.self] else { return nil }
+        return MPRISMediaTags(title: section.tags.title, artist: section.tags.artist, album: section.tags.album,
+                              coverArt: section.coverArt.map { [UInt8]($0.bytes) }, coverArtMIMEType: section.coverArt?.mimeType)
     }
 }
