@@ -25,6 +25,9 @@ BENCH_PACKAGES += ffmpegthumbnailer
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 # Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
 TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
+# Issue 24 (MPRIS, desktop entry): playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
+# desktop-file-validate checks the installed entry.
+TEST_PACKAGES += playerctl desktop-file-utils
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -220,7 +223,7 @@ check-embedding: setup
 # its sources), so the directory is kept between runs. Fails on any
 # documentation warning (broken or ambiguous links, undocumented parameters).
 DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
-	BackendThumbnails BackendResume BackendChapters Backend
+	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend
 docs-check: setup
 	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
 	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
@@ -276,6 +279,33 @@ uninstall:
 	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
 	rm -f $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
+
+# ---- Desktop entry and icon (issue 24): part of make install / make uninstall ----
+# share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
+# `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
+# whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
+# the binary asked for the types (default: the release build). update-desktop-database refreshes
+# the MIME cache file managers read, when installing to the live system (no DESTDIR).
+INSTALL_APPS := $(DESTDIR)$(PREFIX)/share/applications
+INSTALL_ICONS := $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps
+DESKTOP_SOURCES := Sources/gstplay/Desktop
+.PHONY: install-desktop uninstall-desktop
+install: install-desktop
+uninstall: uninstall-desktop
+
+install-desktop: release
+	install -d $(INSTALL_APPS) $(INSTALL_ICONS)
+	$(DESKTOP_SOURCES)/desktop-entry.sh "$${DESKTOP_GSTPLAY:-$$($(RELEASE_BUILD) --show-bin-path)/gstplay}" \
+	  $(DESKTOP_SOURCES)/gstplay.desktop.in > $(INSTALL_APPS)/gstplay.desktop.new
+	chmod 644 $(INSTALL_APPS)/gstplay.desktop.new && mv $(INSTALL_APPS)/gstplay.desktop.new $(INSTALL_APPS)/gstplay.desktop
+	install -m 644 $(DESKTOP_SOURCES)/gstplay.svg $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then update-desktop-database -q $(INSTALL_APPS); fi
+
+uninstall-desktop:
+	rm -f $(INSTALL_APPS)/gstplay.desktop $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then \
+	  if ls $(INSTALL_APPS)/*.desktop >/dev/null 2>&1; then update-desktop-database -q $(INSTALL_APPS); \
+	  else rm -f $(INSTALL_APPS)/mimeinfo.cache; fi; fi
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).
 bench-thumbnails: release

@@ -103,7 +103,7 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -111,6 +111,12 @@ let package = Package(
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // MPRIS 2 on the session bus (issue 24): media keys, shell controls, playerctl (GDBus, in GIO).
+        .target(
+            name: "BackendMPRIS",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -135,6 +141,7 @@ let package = Package(
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["Desktop"],   // the desktop entry template, its icon and script (make install)
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
@@ -169,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -9,3 +9,4 @@
 @_exported import BackendResume
 @_exported import BackendChapters
 @_exported import BackendTags
+@_exported import BackendMPRIS

@@ -2,6 +2,7 @@ import BackendAdaptive
 import BackendCache
 import BackendChapters
 import BackendCore
+import BackendMPRIS
 import BackendQueue
 import BackendTags
 import BackendThumbnails
@@ -29,6 +30,8 @@ public struct StandardFeatures: Sendable {
     /// position so the new track is heard/seen at once instead of after what playbin already
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
+    /// MPRIS 2 on the session bus (``MPRISFeature``, backed by the queue), nil (the default) for none.
+    public var mpris: MPRISConfiguration?
 
     /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
     /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
@@ -37,7 +40,8 @@ public struct StandardFeatures: Sendable {
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
-        features.append(QueueFeature())
+        let queue = QueueFeature()
+        features.append(queue)
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
@@ -46,6 +50,7 @@ public struct StandardFeatures: Sendable {
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
         features.append(ChaptersFeature())
         features.append(TagsFeature(visualization: visualization))
+        if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
         return features
     }
 }

@@ -33,8 +33,10 @@ struct App {
 
         if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
         let statusLine = interactive && !options.quiet
+        var standard = options.standardFeatures()
+        standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
-                            standard: options.standardFeatures())
+                            standard: standard)
         inbox.forward(player.records)
         let initialVolume = options.volumePercent.map { VolumeScale.linear(fromCubic: $0 / 100) } ?? 1
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand

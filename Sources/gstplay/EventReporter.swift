@@ -127,6 +127,8 @@ final class EventReporter {
             case .tracksChanged?, nil:
                 break
             }
+        case .feature(let feature) where feature.payload(as: MPRISEvent.self) != nil:
+            if case .unavailable(let reason)? = feature.payload(as: MPRISEvent.self) { note("gstplay: MPRIS is off: \(reason)") }
         default:
             break
         }

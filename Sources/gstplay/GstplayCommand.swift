@@ -106,6 +106,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network and media cache")
     var network: NetworkOptions
 
+    @OptionGroup(title: "Desktop (MPRIS)")
+    var mprisOptions: MPRISOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -171,6 +174,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.resume = resume
         options.forget = forget
         options.visualization = try Self.visualization(visualization)
+        options.mpris = mprisOptions.mpris
         return options
     }
 

@@ -231,6 +231,8 @@ actor PlaybackController {
             if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
         case .error(let error):
             failed(error, item: item(of: record))
+        case .feature(let feature) where feature.payload(as: MPRISEvent.self) == .quitRequested:
+            finish(policy.exitCode)                             // MPRIS Quit: like `quit`
         default:
             break
         }

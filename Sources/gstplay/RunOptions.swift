@@ -31,6 +31,8 @@ struct RunOptions: Equatable, Sendable {
     var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
+    /// `--mpris` / `--no-mpris`; nil: the default (``MPRISSetup``).
+    var mpris: Bool?
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend

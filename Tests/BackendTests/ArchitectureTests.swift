@@ -10,7 +10,7 @@ final class ArchitectureTests: XCTestCase {
     /// The feature targets, each `Sources/<name>`.
     private static let featureTargets = ["BackendQueue", "BackendCache", "BackendTracks", "BackendAdaptive",
                                          "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters",
-                                         "BackendTags"]
+                                         "BackendTags", "BackendMPRIS"]
     /// Types only features own (issue 21's list, and each feature's event payload).
     private static let featureTypes = ["MediaCache", "PlayQueue", "MediaTrack", "Variant", "Thumbnail", "VideoWindow",
                                        "QueueEvent", "CacheEvent", "TracksEvent", "AdaptiveEvent", "WindowEvent", "ResumeStore",

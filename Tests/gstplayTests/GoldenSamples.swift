@@ -125,6 +125,9 @@ enum GoldenSamples {
             ("subtitle-open-end", .feature(FeatureEvent(TracksEvent.subtitleCue(SubtitleCue(text: "Hello", start: .milliseconds(2_000), end: nil)))), nil),
             ("cache", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .stored, path: "/c/gstplay/media/0a1b")))), nil),
             ("cache-discarded", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .discarded, reason: "disjoint download")))), nil),
+            ("mpris", .feature(FeatureEvent(MPRISEvent.exported(busName: "org.mpris.MediaPlayer2.gstplay.instance42"))), nil),
+            ("mpris-unavailable", .feature(FeatureEvent(MPRISEvent.unavailable(reason: "no session bus"))), nil),
+            ("mpris-quit", .feature(FeatureEvent(MPRISEvent.quitRequested)), nil),
         ]
     }
 

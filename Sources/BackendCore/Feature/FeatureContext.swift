@@ -98,6 +98,13 @@ public final class FeatureContext: @unchecked Sendable {
     public func pause() { engine.pause() }
     /// ``Player/stop()``.
     public func stop() { engine.stop() }
+    /// ``Player/togglePause()``.
+    public func togglePause() { engine.togglePause() }
+    /// ``Player/setVolume(_:)``: the linear volume (`playbin.volume`), clamped to 0…10.
+    public func setVolume(_ volume: Double) { engine.setVolume(volume.isFinite ? min(max(volume, 0), 10) : 1) }
+    /// ``Player/setRate(_:)`` for a rate the caller checked (finite, not 0, inside
+    /// ``PlayerConfiguration/rateRange``): a flushing seek at the current position.
+    public func setRate(_ rate: Double) { engine.setRate(rate) }
     /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. Features'
     /// ``PlayerFeature/failed(with:)`` are not asked again.
     public func fail(_ error: PlayerError) { engine.fail(error) }

@@ -118,6 +118,7 @@ enum WireEvents {
             return feature.payload(as: TagsEvent.self).map { WireTags.line(for: $0, loadID: loadID) } ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
+            if let mpris = feature.payload(as: MPRISEvent.self) { return WireMPRIS.line(for: mpris) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
