@@ -82,7 +82,14 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendOSD"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The on-screen display (issue 22): a `textoverlay` in the video filter chain showing
+        // state, position and a bar, volume, rate and messages for ~1.5 s. No Xlib.
+        .target(
+            name: "BackendOSD",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -148,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendOSD", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -170,7 +177,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -7,3 +7,4 @@
 @_exported import BackendCache
 @_exported import BackendTracks
 @_exported import BackendResume
+@_exported import BackendOSD

@@ -1,6 +1,7 @@
 import BackendAdaptive
 import BackendCache
 import BackendCore
+import BackendOSD
 import BackendQueue
 import BackendThumbnails
 import BackendTracks
@@ -21,8 +22,14 @@ public struct StandardFeatures: Sendable {
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
     /// after a stall (`AdaptiveFeature`). Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
-    /// Tracks: text subtitles as ``TracksEvent/subtitleCue(_:)`` events (default) or drawn into the video.
-    public var subtitleRendering: SubtitleRendering = .events
+    /// Tracks: subtitles drawn on the video when the video sink draws into a window, cue events
+    /// (``TracksEvent/subtitleCue(_:)``) in every case (``SubtitleRendering/automatic``, the
+    /// default); ``SubtitleRendering/events`` never draws.
+    public var subtitleRendering: SubtitleRendering = .automatic
+    /// Tracks: how drawn subtitles look (visibility, scale, position).
+    public var subtitleStyle = SubtitleStyle()
+    /// The on-screen display (``OSDFeature``; only with a video window).
+    public var osd = OSDSettings()
     /// Tracks: after switching the audio or video track, seek (accurate, flushing) to the current
     /// position so the new track is heard/seen at once instead of after what playbin already
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
@@ -37,7 +44,9 @@ public struct StandardFeatures: Sendable {
         features.append(AdaptiveFeature(policy: adaptivePolicy))
         features.append(WindowFeature())
         features.append(ThumbnailsFeature())
-        features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch,
+                                      subtitleStyle: subtitleStyle))
+        features.append(OSDFeature(settings: osd, describe: StandardFeatures.osdMessage))
         return features
     }
 }
@@ -51,5 +60,19 @@ public extension Player {
     convenience init(configuration: PlayerConfiguration = PlayerConfiguration(), standard: StandardFeatures = StandardFeatures(),
                      delegate: (any PlayerDelegate)? = nil) {
         self.init(configuration: configuration, features: standard.makeFeatures(for: configuration), delegate: delegate)
+    }
+}
+
+extension StandardFeatures {
+    /// The OSD's message for another feature's event (``OSDFeature/Describe``): track
+    /// selections as `Audio: English`, `Subtitles off`. Chapter changes go here too.
+    @Sendable static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
+        guard case .trackSelected(let kind, let index)? = event.tracksEvent else { return nil }
+        let label = kind == .audio ? "Audio" : kind == .video ? "Video" : "Subtitles"
+        guard let index else { return "\(label) off" }
+        let tracks = (snapshot.features[TracksSnapshot.self]?.tracks ?? []).filter { $0.kind == kind }
+        let track = tracks.first { $0.index == index }
+        let name = [track?.title, track?.languageName].compactMap { $0 }.first { !$0.isEmpty }
+        return "\(label): \(name ?? "track \(index)")"
     }
 }

@@ -49,6 +49,9 @@ enum ConsoleCommand: Equatable, Sendable {
     case subFile(String)
     case subOffset(Int64)
     case audioOffset(Int64)
+    /// Drawn subtitles shown / hidden (nil: toggle) and the OSD (nil: the progress bar; issue 22).
+    case subVisibility(Bool?)
+    case osd(String?)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -155,6 +158,12 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "audio-offset", syntax: "audio-offset <ms>", summary: "audio/video offset in ms (playbin av-offset)") {
             TrackCommands.parseOffset($0, ConsoleCommand.audioOffset)
+        },
+        Registration(name: "sub-visibility", syntax: "sub-visibility [yes|no|toggle]", summary: "show / hide subtitles drawn on the video") {
+            OverlayCommands.parseVisibility($0)
+        },
+        Registration(name: "osd", syntax: "osd [text]", summary: "on-screen display: the progress bar, or the text") {
+            OverlayCommands.parseOSD($0)
         },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },

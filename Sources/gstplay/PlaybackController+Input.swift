@@ -78,6 +78,8 @@ extension PlaybackController {
             outcome = Outcome(text: [])
         case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
+        case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
+        case .showOSD: outcome = await execute(.osd(nil))
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -133,6 +135,8 @@ extension PlaybackController {
             return await snapshot(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
+        case .subVisibility, .osd:
+            return OverlayCommands.execute(command, player: player)
         }
         return .success
     }

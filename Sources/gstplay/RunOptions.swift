@@ -25,6 +25,8 @@ struct RunOptions: Equatable, Sendable {
     var adaptivePolicy = AdaptivePolicy()
     /// Tracks, subtitle file and offsets (issue #11).
     var tracks = TrackSettings()
+    /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`; issue 22).
+    var subtitleStyle = SubtitleStyle()
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
 
@@ -47,6 +49,7 @@ struct RunOptions: Equatable, Sendable {
         var standard = StandardFeatures()
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
+        standard.subtitleStyle = subtitleStyle
         return standard
     }
 }

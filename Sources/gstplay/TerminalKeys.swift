@@ -83,6 +83,9 @@ enum KeyAction: Equatable, Sendable {
     case snapshot
     /// Selects the next audio / subtitle / video track (`a`, `s` or `j`/`J`, `v`, as in gst-play and mpv).
     case cycleTrack(TrackKind)
+    /// Drawn subtitles shown / hidden (`v`, as in mpv) and the OSD with the progress bar (`o`).
+    case toggleSubtitles
+    case showOSD
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -97,7 +100,9 @@ enum KeyAction: Equatable, Sendable {
         ("S", "snapshot (PNG in the current directory)"),
         ("a", "next audio track"),
         ("s / j", "next subtitle track (off after the last)"),
-        ("v", "next video track"),
+        ("v", "show / hide subtitles on the video"),
+        ("V", "next video track"),
+        ("o", "on-screen display: position and bar"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -125,7 +130,9 @@ enum KeyAction: Equatable, Sendable {
             case "S": return .snapshot
             case "a": return .cycleTrack(.audio)
             case "s", "j", "J": return .cycleTrack(.subtitle)
-            case "v": return .cycleTrack(.video)
+            case "v": return .toggleSubtitles
+            case "V": return .cycleTrack(.video)
+            case "o", "O": return .showOSD
             default: return nil
             }
         }

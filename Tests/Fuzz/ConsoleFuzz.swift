@@ -203,6 +203,10 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .subFile(let path): return ["sub-file", path]
     case .subOffset(let milliseconds): return ["sub-offset", String(milliseconds)]
     case .audioOffset(let milliseconds): return ["audio-offset", String(milliseconds)]
+    case .subVisibility(nil): return ["sub-visibility", "toggle"]
+    case .subVisibility(let visible?): return ["sub-visibility", visible ? "yes" : "no"]
+    case .osd(nil): return ["osd"]
+    case .osd(let text?): return ["osd", text]
     }
 }
 
