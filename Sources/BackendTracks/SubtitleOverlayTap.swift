@@ -4,8 +4,8 @@ import Synchronization
 
 /// Subtitles drawn by playbin (``SubtitleRendering/overlay``) with the cues still published: no
 /// `text-sink`, so playsink draws text and bitmap subtitles with its `subtitleoverlay`
-/// (`textoverlay` for text, `dvdspu` for DVD/PGS pictures); a buffer probe on that element's
-/// `subtitle_sink` pad reads each text cue (``SubtitleCueSink/read(_:pad:)``) and hands it to the
+/// (`textoverlay` for text, `dvdspu` for DVD/PGS pictures); a buffer probe on its text
+/// renderer's `text_sink` pad reads each parsed text cue (``SubtitleCueSink/read(_:pad:)``) and hands it to the
 /// loop thread, where it is held until due (cues reach that pad ahead of the picture, by what
 /// playsink's subtitle queue holds). The overlay and its renderer are found with playbin's
 /// `deep-element-added` and styled as they come (``SubtitleStyle``).
@@ -56,6 +56,7 @@ final class SubtitleOverlayTap: Sendable {
         case "textoverlay":
             guard let parent, Self.factoryName(of: parent.assumingMemoryBound(to: GstElement.self)) == "subtitleoverlay" else { return }
             Self.apply(currentStyle, toRenderer: UnsafeMutableRawPointer(element))
+            addProbe(on: element)
         default:
             Self.forEach(factory: "subtitleoverlay", in: element) { tap($0) }
         }
@@ -66,18 +67,19 @@ final class SubtitleOverlayTap: Sendable {
         guard g_object_get_data(object, Self.tappedKey) == nil else { return }
         g_object_set_data(object, Self.tappedKey, overlay)
         Self.apply(currentStyle, toOverlay: overlay, hidden: false)
-        addProbe(on: overlay.assumingMemoryBound(to: GstElement.self))
     }
 
     private static let tappedKey = "gstplay-cue-tap"
 
-    /// A buffer probe on the overlay's `subtitle_sink` (`gst_pad_add_probe`): text buffers become cues.
-    private func addProbe(on overlay: UnsafeMutablePointer<GstElement>) {
-        guard let pad = gst_element_get_static_pad(overlay, "subtitle_sink") else { return }
+    /// A buffer probe on the text renderer's `text_sink` (`gst_pad_add_probe`): parsed text
+    /// buffers become cues. (The overlay's own `subtitle_sink` can carry a whole unparsed file,
+    /// `application/x-subtitle`, from `suburi`: `subtitleoverlay` parses it inside.)
+    private func addProbe(on renderer: UnsafeMutablePointer<GstElement>) {
+        guard let pad = gst_element_get_static_pad(renderer, "text_sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         let box = CallbackBox<@Sendable (SubtitleCueSink.RawCue) -> Void>(deliver)
         _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
-            guard let pad, let info, let data, let buffer = CGStreamer_probe_info_buffer(info), SubtitleOverlayTap.carriesText(pad),
+                guard let pad, let info, let data, let buffer = CGStreamer_probe_info_buffer(info), SubtitleOverlayTap.carriesText(pad),
                   let cue = SubtitleCueSink.read(buffer, pad: pad) else { return GST_PAD_PROBE_OK }
             CallbackBox<@Sendable (SubtitleCueSink.RawCue) -> Void>.from(data).value(cue)
             return GST_PAD_PROBE_OK

@@ -8,7 +8,7 @@ import BackendCore
 public struct SubtitleStyle: Sendable, Hashable, Codable {
     /// Drawn (true, the default) or hidden (`subtitleoverlay` `silent`); cue events go on either way.
     public var visible = true
-    /// Font size factor: 1 is `Sans 18` at 640 pixels of video width (the renderer scales the
+    /// Font size factor: 1 is `Sans 28` at 640 pixels of video width (the renderer scales the
     /// font with the picture); `subtitleoverlay` `font-desc`. Clamped to 0.1…10.
     public var scale = 1.0
     /// Height of the text on the picture in percent: 100 the bottom (default), 0 the top
@@ -23,9 +23,9 @@ public struct SubtitleStyle: Sendable, Hashable, Codable {
         self.position = position
     }
 
-    /// The Pango font description for ``scale`` (`Sans 18` at scale 1).
+    /// The Pango font description for ``scale`` (`Sans 28` at scale 1).
     public var fontDescription: String {
-        let size = (18 * min(max(scale, 0.1), 10) * 10).rounded() / 10
+        let size = (28 * min(max(scale, 0.1), 10) * 10).rounded() / 10
         return "Sans \(size)"
     }
 

@@ -150,7 +150,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             }
         }
         publishTracks(force: true)
-        if !tracks.heldCues.isEmpty { releaseDueCues() } // cues the drawn subtitles' tap saw during preroll
+        // Cues the drawn subtitles' tap saw during preroll: released once the core ran the start
+        // seek, if any (its seekIssued drops them; the seek sends them again).
+        if !tracks.heldCues.isEmpty { context.runOnLoop { [weak self] in self?.releaseDueCues() } }
     }
 
     /// Drops the held cues on every seek the core issues, also one issued while another is still

@@ -44,7 +44,7 @@ struct SubtitleStyleOptions: ParsableArguments {
         "Draw subtitles on the video (yes, the default with a window) or not (cue lines still print).", valueName: "yes|no"))
     var visibility: String?
 
-    @Option(name: .customLong("sub-scale"), help: ArgumentHelp("Size of drawn subtitles (1 = Sans 18 at 640 px wide video).", valueName: "F"))
+    @Option(name: .customLong("sub-scale"), help: ArgumentHelp("Size of drawn subtitles (1 = Sans 28 at 640 px wide video).", valueName: "F"))
     var scale: Double?
 
     @Option(name: .customLong("sub-position"), help: ArgumentHelp("Height of drawn subtitles: 100 the bottom, 0 the top (mpv's sub-pos).", valueName: "0-100"))

@@ -21,6 +21,11 @@ enum PixelChecks {
         return try measure([path] + crop + ["-fx", "r>0.7 && g>0.55 && b<0.5 ? 1 : 0", "-format", "%[fx:mean]", "info:"])
     }
 
+    /// The fraction of `region` that is near white (every channel above 80 %).
+    static func whiteFraction(_ path: String, region: String) throws -> Double {
+        try measure([path, "-crop", region, "+repage", "-fx", "r>0.8 && g>0.8 && b>0.8 ? 1 : 0", "-format", "%[fx:mean]", "info:"])
+    }
+
     /// Screenshots `window` into `name` (under the kept screenshot directory) once two screenshots
     /// in a row, 150 ms apart, are the same (the paused frame after a seek is on screen); at most `timeout`.
     static func settledScreenshot(_ window: String, on server: XvfbServer, name: String, timeout: TimeInterval = 10) throws -> String {
