@@ -28,9 +28,9 @@ final class SubtitleOverlayTap: Sendable {
 
     /// Connects `deep-element-added` on `playbin` (`g_signal_connect`, tracked by the core).
     func connect(to context: FeatureContext, playbin: UnsafeMutableRawPointer) {
-        let id = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, parent, element, data in
+        let id = CGStreamer_signal_connect_3(playbin, "deep-element-added", { playbin, parent, element, data in
             guard let element, let data else { return }
-            CallbackBox<SubtitleOverlayTap>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent)
+            CallbackBox<SubtitleOverlayTap>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent, playbin: playbin)
         }, CallbackBox(self).retainedPointer, callbackBoxClosureRelease)
         context.track(handler: id, on: playbin)
     }
@@ -49,8 +49,10 @@ final class SubtitleOverlayTap: Sendable {
 
     /// `deep-element-added`: playsink fills its text bin before adding it, so a bin is searched
     /// for overlays too (each is tapped once: marked with `g_object_set_data`).
-    private func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?) {
+    private func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?, playbin: UnsafeMutableRawPointer?) {
         switch Self.factoryName(of: element) {
+        case "uridecodebin":
+            Self.parseSubtitleFile(in: element, playbin: playbin)
         case "subtitleoverlay":
             tap(UnsafeMutableRawPointer(element))
         case "textoverlay":
@@ -70,6 +72,23 @@ final class SubtitleOverlayTap: Sendable {
     }
 
     private static let tappedKey = "gstplay-cue-tap"
+
+    /// playbin stops decoding its `suburi` at `application/x-subtitle` (the whole file), which
+    /// `subtitleoverlay` then parses itself, with the segment of a byte stream: after a seek its
+    /// cues ran from the seek point as if from 0 (seen: "First cue" drawn at 1.5 s and 2.5 s of
+    /// `subtitles.srt`). Stopping at parsed text (`uridecodebin` `caps`, set as playbin adds the
+    /// subtitle's decodebin) puts `subparse` in front, timed like an embedded track.
+    private static func parseSubtitleFile(in decodebin: UnsafeMutablePointer<GstElement>, playbin: UnsafeMutableRawPointer?) {
+        let object = UnsafeMutableRawPointer(decodebin)
+        guard let playbin, let suburi = String(takingGLibString: CGStreamer_get_string(playbin, "suburi")),
+              String(takingGLibString: CGStreamer_get_string(object, "uri")) == suburi,
+              let caps = gst_caps_from_string(parsedSubtitleCaps) else { return }
+        CGStreamer_set_object(object, "caps", UnsafeMutableRawPointer(caps))
+        gst_caps_unref(caps)
+    }
+
+    /// Parsed text and the bitmap formats `subtitleoverlay` renders (`dvdspu`).
+    private static let parsedSubtitleCaps = "text/x-raw; subpicture/x-dvd; subpicture/x-pgs; subpicture/x-dvb; subpicture/x-xsub"
 
     /// A buffer probe on the text renderer's `text_sink` (`gst_pad_add_probe`): parsed text
     /// buffers become cues. (The overlay's own `subtitle_sink` can carry a whole unparsed file,
