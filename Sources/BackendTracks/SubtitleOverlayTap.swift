@@ -92,17 +92,22 @@ final class SubtitleOverlayTap: Sendable {
 
     /// A buffer probe on the text renderer's `text_sink` (`gst_pad_add_probe`): parsed text
     /// buffers become cues. (The overlay's own `subtitle_sink` can carry a whole unparsed file,
-    /// `application/x-subtitle`, from `suburi`: `subtitleoverlay` parses it inside.)
+    /// `application/x-subtitle`, from `suburi`: `subtitleoverlay` parses it inside.) Each buffer
+    /// also re-applies the renderer's position: `subtitleoverlay` sets up its renderer after
+    /// adding it, over what ``added(_:parent:playbin:)`` set.
     private func addProbe(on renderer: UnsafeMutablePointer<GstElement>) {
         guard let pad = gst_element_get_static_pad(renderer, "text_sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        let box = CallbackBox<@Sendable (SubtitleCueSink.RawCue) -> Void>(deliver)
         _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
-                guard let pad, let info, let data, let buffer = CGStreamer_probe_info_buffer(info), SubtitleOverlayTap.carriesText(pad),
-                  let cue = SubtitleCueSink.read(buffer, pad: pad) else { return GST_PAD_PROBE_OK }
-            CallbackBox<@Sendable (SubtitleCueSink.RawCue) -> Void>.from(data).value(cue)
+            guard let pad, let info, let data, let buffer = CGStreamer_probe_info_buffer(info), SubtitleOverlayTap.carriesText(pad) else { return GST_PAD_PROBE_OK }
+            let tap = CallbackBox<SubtitleOverlayTap>.from(data).value
+            if let renderer = gst_pad_get_parent_element(pad) {
+                SubtitleOverlayTap.apply(tap.currentStyle, toRenderer: UnsafeMutableRawPointer(renderer))
+                gst_object_unref(UnsafeMutableRawPointer(renderer))
+            }
+            if let cue = SubtitleCueSink.read(buffer, pad: pad) { tap.deliver(cue) }
             return GST_PAD_PROBE_OK
-        }, box.retainedPointer, callbackBoxRelease)
+        }, CallbackBox(self).retainedPointer, callbackBoxRelease)
     }
 
     /// The pad's caps are text (`text/x-raw`), not a bitmap subtitle (`subpicture/…`).
