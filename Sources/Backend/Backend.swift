@@ -8,3 +8,5 @@
 @_exported import BackendTracks
 @_exported import BackendResume
 @_exported import BackendOSD
+@_exported import BackendChapters
+@_exported import BackendTags

@@ -1,8 +1,10 @@
 import BackendAdaptive
 import BackendCache
+import BackendChapters
 import BackendCore
 import BackendOSD
 import BackendQueue
+import BackendTags
 import BackendThumbnails
 import BackendTracks
 import BackendWindow
@@ -35,6 +37,10 @@ public struct StandardFeatures: Sendable {
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
 
+    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
+    public var visualization: AudioVisualization = .none
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -42,10 +48,12 @@ public struct StandardFeatures: Sendable {
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature())
+        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch,
                                       subtitleStyle: subtitleStyle))
+        features.append(ChaptersFeature())
+        features.append(TagsFeature(visualization: visualization))
         features.append(OSDFeature(settings: osd, describe: StandardFeatures.osdMessage))
         return features
     }
@@ -65,8 +73,14 @@ public extension Player {
 
 extension StandardFeatures {
     /// The OSD's message for another feature's event (``OSDFeature/Describe``): track
-    /// selections as `Audio: English`, `Subtitles off`. Chapter changes go here too.
+    /// selections as `Audio: English`, `Subtitles off`; chapter changes as `Chapter 2/5: Middle`
+    /// (not the first chapter as a load starts).
     @Sendable static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
+        if case .chapterChanged(let chapter?)? = event.chaptersEvent {
+            guard chapter.start > .zero || (snapshot.position ?? .zero) > MediaTime(seconds: 0.5) else { return nil }
+            let count = snapshot.features[ChaptersSnapshot.self]?.chapters.count
+            return "Chapter \(chapter.index + 1)\(count.map { "/\($0)" } ?? ""): \(chapter.displayTitle)"
+        }
         guard case .trackSelected(let kind, let index)? = event.tracksEvent else { return nil }
         let label = kind == .audio ? "Audio" : kind == .video ? "Video" : "Subtitles"
         guard let index else { return "\(label) off" }

@@ -80,6 +80,7 @@ extension PlaybackController {
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
         case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
         case .showOSD: outcome = await execute(.osd(nil))
+        case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -133,10 +134,14 @@ extension PlaybackController {
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
             return await snapshot(to: path)
+        case .cover(let path):
+            return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
-            return TrackCommands.execute(command, player: player)
+            return TrackCommands.execute(command, player: player, session: trackSession)
         case .subVisibility, .osd:
             return OverlayCommands.execute(command, player: player)
+        case .chapters, .chapter:
+            return await ChapterCommands.execute(command, player: player)
         }
         return .success
     }

@@ -8,6 +8,8 @@ struct RunOptions: Equatable, Sendable {
     /// Perceptual volume in percent (0…100), nil to leave the default.
     var volumePercent: Double?
     var start: SeekArgument?
+    /// `--start-chapter N`: each item starts at chapter N (issue 23).
+    var startChapter: Int?
     var rate: Double?
     var mute = false
     var quiet = false
@@ -27,6 +29,8 @@ struct RunOptions: Equatable, Sendable {
     var tracks = TrackSettings()
     /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`; issue 22).
     var subtitleStyle = SubtitleStyle()
+    /// `--visualization` (issue 23): what audio-only media shows in a window; never with `--json`.
+    var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
 
@@ -50,6 +54,7 @@ struct RunOptions: Equatable, Sendable {
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
         standard.subtitleStyle = subtitleStyle
+        standard.visualization = json ? .none : visualization
         return standard
     }
 }

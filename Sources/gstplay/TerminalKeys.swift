@@ -17,6 +17,8 @@ enum Key: Equatable, Sendable {
     /// A printable ASCII character (including space).
     case character(Character)
     case up, down, left, right
+    /// Page Up / Page Down (`ESC [ 5 ~` / `ESC [ 6 ~`).
+    case pageUp, pageDown
 }
 
 /// Turns terminal bytes into ``Key``s, keeping incomplete escape sequences for the next read.
@@ -54,6 +56,8 @@ struct KeyDecoder: Sendable {
             case UInt8(ascii: "B"): keys.append(.down)
             case UInt8(ascii: "C"): keys.append(.right)
             case UInt8(ascii: "D"): keys.append(.left)
+            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "5")]): keys.append(.pageUp)
+            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "6")]): keys.append(.pageDown)
             default: break                                               // other keys: ignored
             }
             index = end + 1
@@ -86,6 +90,8 @@ enum KeyAction: Equatable, Sendable {
     /// Drawn subtitles shown / hidden (`v`, as in mpv) and the OSD with the progress bar (`o`).
     case toggleSubtitles
     case showOSD
+    /// The next / previous chapter (PgDn / PgUp as in mpv, and `]` / `[`).
+    case chapter(forward: Bool)
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -103,6 +109,7 @@ enum KeyAction: Equatable, Sendable {
         ("v", "show / hide subtitles on the video"),
         ("V", "next video track"),
         ("o", "on-screen display: position and bar"),
+        ("PgDn / PgUp, ] / [", "next / previous chapter"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -114,6 +121,8 @@ enum KeyAction: Equatable, Sendable {
         case .right: return .seek(seconds: 10)
         case .down: return .seek(seconds: -60)
         case .up: return .seek(seconds: 60)
+        case .pageDown: return .chapter(forward: true)
+        case .pageUp: return .chapter(forward: false)
         case .character(let character):
             switch character {
             case " ": return .togglePause
@@ -133,6 +142,8 @@ enum KeyAction: Equatable, Sendable {
             case "v": return .toggleSubtitles
             case "V": return .cycleTrack(.video)
             case "o", "O": return .showOSD
+            case "]": return .chapter(forward: true)
+            case "[": return .chapter(forward: false)
             default: return nil
             }
         }

@@ -189,6 +189,8 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .variant(let index?): return ["variant", String(index)]
     case .snapshot(nil): return ["snapshot"]
     case .snapshot(let path?): return ["snapshot", path]
+    case .cover(nil): return ["cover"]
+    case .cover(let path?): return ["cover", path]
     case .queue(.list): return ["playlist"]
     case .queue(.save(let path)): return ["playlist", "save", path]
     case .queue(.jump(let index)): return ["jump", String(index)]
@@ -207,6 +209,10 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .subVisibility(let visible?): return ["sub-visibility", visible ? "yes" : "no"]
     case .osd(nil): return ["osd"]
     case .osd(let text?): return ["osd", text]
+    case .chapters: return ["chapters"]
+    case .chapter(.index(let index)): return ["chapter", String(index)]
+    case .chapter(.next): return ["chapter", "next"]
+    case .chapter(.previous): return ["chapter", "prev"]
     }
 }
 
