@@ -75,7 +75,7 @@ extension StandardFeatures {
     /// The OSD's message for another feature's event (``OSDFeature/Describe``): track
     /// selections as `Audio: English`, `Subtitles off`; chapter changes as `Chapter 2/5: Middle`
     /// (not the first chapter as a load starts).
-    @Sendable static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
+    @Sendable public static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
         if case .chapterChanged(let chapter?)? = event.chaptersEvent {
             guard chapter.start > .zero || (snapshot.position ?? .zero) > MediaTime(seconds: 0.5) else { return nil }
             let count = snapshot.features[ChaptersSnapshot.self]?.chapters.count
