@@ -30,13 +30,33 @@ final class OSDDisplayTests: XCTestCase {
         XCTAssertTrue(try eventuallyOSD(in: window.id, on: server, path: keyShot, visible: true, within: 2), "o showed no OSD: \(keyShot)")
     }
 
-    /// Screenshots every 100 ms until the OSD is (or is no longer) in the picture; false after `within` seconds.
+    /// Whether the OSD shows (`visible`) or is gone within `within` seconds. For "shows", the
+    /// screenshots are taken first (`import` only, as fast as it goes) and measured after, so a
+    /// slow measure on a loaded machine cannot miss a 1.5 s OSD; for "gone", measured as taken.
     private func eventuallyOSD(in window: String, on server: XvfbServer, path: String, visible: Bool, within: TimeInterval) throws -> Bool {
         let deadline = Date().addingTimeInterval(within)
+        if visible {
+            var shots: [String] = []
+            repeat {
+                let shot = path + ".\(shots.count).png"
+                try X11Tools.screenshot(window, on: server, to: shot)
+                shots.append(shot)
+            } while Date() < deadline && shots.count < 20
+            for shot in shots {
+                let fraction = try PixelChecks.osdFraction(shot)
+                if fraction > 0.005 {
+                    print("OSD fraction \(fraction): \(shot)")
+                    try? FileManager.default.removeItem(atPath: path)
+                    try FileManager.default.copyItem(atPath: shot, toPath: path)
+                    return true
+                }
+            }
+            return false
+        }
         repeat {
             try X11Tools.screenshot(window, on: server, to: path)
             let fraction = try PixelChecks.osdFraction(path)
-            if visible ? fraction > 0.005 : fraction < 0.001 { print("OSD fraction \(fraction): \(path)"); return true }
+            if fraction < 0.001 { print("OSD fraction \(fraction): \(path)"); return true }
             Thread.sleep(forTimeInterval: 0.1)
         } while Date() < deadline
         return false
