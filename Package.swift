@@ -103,7 +103,14 @@ let package = Package(
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The on-screen display (issue 22): a `textoverlay` in the video filter chain showing
+        // state, position and a bar, volume, rate and messages for ~1.5 s. No Xlib.
+        .target(
+            name: "BackendOSD",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -176,7 +183,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -198,7 +205,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

@@ -161,6 +161,11 @@ public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     /// Cues are delivered as ``TracksEvent/subtitleCue(_:)`` events (playbin `text-sink` is a
     /// clock-synchronised `fakesink`); nothing is drawn. For headless and embedding apps.
     case events
-    /// playbin draws them into the video (its `subtitleoverlay` path); no cue events.
+    /// playbin draws them (text and bitmap) into the video (its `subtitleoverlay` path, styled by
+    /// ``SubtitleStyle``); text cues are still published as ``TracksEvent/subtitleCue(_:)``
+    /// events, read by a pad probe on the overlay's subtitle pad (``SubtitleOverlayTap``).
     case overlay
+    /// ``overlay`` when the video sink draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`),
+    /// else ``events`` (fake sinks, no video): the cheap path where nothing would be seen.
+    case automatic
 }

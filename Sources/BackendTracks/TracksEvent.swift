@@ -9,7 +9,7 @@ public enum TracksEvent: FeatureEventPayload {
     /// A track of `kind` was selected (nil: subtitles off) by `Player.selectTrack(_:_:)` or
     /// by adding a subtitle file.
     case trackSelected(TrackKind, index: Int?)
-    /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
+    /// A text subtitle cue is due (from the text sink, or from the drawn subtitles' tap, held until due).
     case subtitleCue(SubtitleCue)
 }
 
@@ -36,6 +36,11 @@ public struct TracksSnapshot: FeatureSection {
     public var subtitleOffset: Int64 = 0
     /// Audio/video offset in milliseconds (playbin `av-offset`).
     public var audioOffset: Int64 = 0
+    /// How drawn subtitles look (``SubtitleStyle``; `Player.setSubtitleStyle(_:)`).
+    public var subtitleStyle = SubtitleStyle()
+    /// Subtitles are drawn on the picture (``SubtitleRendering/overlay``, or
+    /// ``SubtitleRendering/automatic`` with a video window); false: cue events only.
+    public var subtitlesDrawn = false
 
     /// Nothing known, no offsets.
     public init() {}

@@ -13,8 +13,13 @@ import CGStreamer
 /// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
 /// `Player` holds it, while its state is touched only there.
 public final class TracksFeature: PlayerFeature, @unchecked Sendable {
-    /// How text subtitles reach the user.
+    /// How text subtitles reach the user, as asked for (``SubtitleRendering/automatic`` is
+    /// resolved at ``attach(to:)``).
     let subtitleRendering: SubtitleRendering
+    /// How drawn subtitles look, as given to the initializer (``SubtitleStyle``).
+    let initialStyle: SubtitleStyle
+    /// The drawn-subtitles tap, set by ``attach(to:)`` when subtitles are drawn.
+    private(set) var overlayTap: SubtitleOverlayTap?
     /// Seek to the current position after switching the audio or video track.
     let flushOnTrackSwitch: Bool
     /// What the feature knows and wants (loop thread).
@@ -29,18 +34,33 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     ///   - flushOnTrackSwitch: after switching the audio or video track, seek (accurate,
     ///     flushing) to the current position so the new track is heard/seen at once instead of
     ///     after what playbin already queued (about 1 s). See docs/ADR-001-playbin.md.
-    public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true) {
+    ///   - subtitleStyle: visibility, size and position of drawn subtitles.
+    public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true,
+                subtitleStyle: SubtitleStyle = SubtitleStyle()) {
         self.subtitleRendering = subtitleRendering
         self.flushOnTrackSwitch = flushOnTrackSwitch
+        self.initialStyle = subtitleStyle
     }
 
-    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) and the
+    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) or the tap on
+    /// playbin's own subtitle overlay (``SubtitleRendering/overlay``; ``SubtitleRendering/automatic``
+    /// picks it when the video sink draws into a window), and the
     /// `video-changed`/`audio-changed`/`text-changed` signals (`g_signal_connect`), which re-read
     /// the streams on the loop thread.
     public func attach(to context: FeatureContext) {
         self.context = context
         guard let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
-        if subtitleRendering == .events {
+        let drawn = subtitleRendering == .overlay || (subtitleRendering == .automatic && context.videoSinkDrawsIntoWindow)
+        tracks.published.subtitleStyle = initialStyle
+        tracks.published.subtitlesDrawn = drawn
+        context.updateSnapshot(tracks.published)
+        if drawn {
+            let tap = SubtitleOverlayTap(style: initialStyle) { [weak self, context] cue in
+                context.runOnLoop { [weak self] in self?.cueArrived(cue) }
+            }
+            tap.connect(to: context, playbin: playbin)
+            overlayTap = tap
+        } else {
             let sink = SubtitleCueSink()
             if let element = sink.element {
                 CGStreamer_set_object(playbin, "text-sink", UnsafeMutableRawPointer(element))
@@ -122,6 +142,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             }
         }
         publishTracks(force: true)
+        // Cues the drawn subtitles' tap saw during preroll: released once the core ran the start
+        // seek, if any (its seekIssued drops them; the seek sends them again).
+        if !tracks.heldCues.isEmpty { context.runOnLoop { [weak self] in self?.releaseDueCues() } }
     }
 
     /// Drops the held cues on every seek the core issues, also one issued while another is still

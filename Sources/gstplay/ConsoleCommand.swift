@@ -49,6 +49,9 @@ enum ConsoleCommand: Equatable, Sendable {
     case subFile(String)
     case subOffset(Int64)
     case audioOffset(Int64)
+    /// Drawn subtitles shown / hidden (nil: toggle) and the OSD (nil: the progress bar; issue 22).
+    case subVisibility(Bool?)
+    case osd(String?)
     /// Chapters (issue 23): list; seek to chapter N, the next or the previous one.
     case chapters
     case chapter(ChapterArgument)
@@ -160,6 +163,12 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "audio-offset", syntax: "audio-offset <ms>", summary: "audio/video offset in ms (playbin av-offset)") {
             TrackCommands.parseOffset($0, ConsoleCommand.audioOffset)
+        },
+        Registration(name: "sub-visibility", syntax: "sub-visibility [yes|no|toggle]", summary: "show / hide subtitles drawn on the video") {
+            OverlayCommands.parseVisibility($0)
+        },
+        Registration(name: "osd", syntax: "osd [text]", summary: "on-screen display: the progress bar, or the text") {
+            OverlayCommands.parseOSD($0)
         },
         Registration(name: "chapters", syntax: "chapters", summary: "list the chapters (* = the one playing)") { $0.none(.chapters) },
         Registration(name: "chapter", syntax: "chapter <N|next|prev>", summary: "go to chapter N, the next, or the previous (within 2 s of a start; else this one's start)") {

@@ -103,6 +103,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Tracks and subtitles")
     var trackOptions: TrackOptions
 
+    @OptionGroup(title: "Subtitles drawn on the video")
+    var subtitleStyleOptions: SubtitleStyleOptions
+
     @OptionGroup(title: "Network and media cache")
     var network: NetworkOptions
 
@@ -170,6 +173,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.gapless = gapless
         options.adaptivePolicy = try adaptive.policy()
         options.tracks = try trackOptions.settings()
+        options.subtitleStyle = try subtitleStyleOptions.style()
         options.network = try network.settings()
         options.resume = resume
         options.forget = forget

@@ -78,6 +78,8 @@ extension PlaybackController {
             outcome = Outcome(text: [])
         case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
+        case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
+        case .showOSD: outcome = await execute(.osd(nil))
         case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
@@ -136,6 +138,8 @@ extension PlaybackController {
             return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player, session: trackSession)
+        case .subVisibility, .osd:
+            return OverlayCommands.execute(command, player: player)
         case .chapters, .chapter:
             return await ChapterCommands.execute(command, player: player)
         }

@@ -27,6 +27,8 @@ struct RunOptions: Equatable, Sendable {
     var adaptivePolicy = AdaptivePolicy()
     /// Tracks, subtitle file and offsets (issue #11).
     var tracks = TrackSettings()
+    /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`; issue 22).
+    var subtitleStyle = SubtitleStyle()
     /// `--visualization` (issue 23): what audio-only media shows in a window; never with `--json`.
     var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
@@ -53,6 +55,7 @@ struct RunOptions: Equatable, Sendable {
         var standard = StandardFeatures()
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
+        standard.subtitleStyle = subtitleStyle
         standard.visualization = json ? .none : visualization
         return standard
     }

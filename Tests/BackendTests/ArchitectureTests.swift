@@ -10,12 +10,12 @@ final class ArchitectureTests: XCTestCase {
     /// The feature targets, each `Sources/<name>`.
     private static let featureTargets = ["BackendQueue", "BackendCache", "BackendTracks", "BackendAdaptive",
                                          "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters",
-                                         "BackendTags", "BackendMPRIS"]
+                                         "BackendTags", "BackendMPRIS", "BackendOSD"]
     /// Types only features own (issue 21's list, and each feature's event payload).
     private static let featureTypes = ["MediaCache", "PlayQueue", "MediaTrack", "Variant", "Thumbnail", "VideoWindow",
                                        "QueueEvent", "CacheEvent", "TracksEvent", "AdaptiveEvent", "WindowEvent", "ResumeStore",
                                        "QueueFeature", "CacheFeature", "TracksFeature", "AdaptiveFeature", "WindowFeature",
-                                       "ThumbnailsFeature", "TagsFeature", "TagsEvent", "MediaTags", "CoverArt"]
+                                       "ThumbnailsFeature", "TagsFeature", "TagsEvent", "MediaTags", "CoverArt", "OSDFeature", "SubtitleStyle"]
 
     func testTheCoreNamesNoFeatureType() throws {
         var found: [String] = []

@@ -118,6 +118,8 @@ public final class FeatureContext: @unchecked Sendable {
 
     /// Set while the features' ``PlayerFeature/prerolled()`` run (``seek(_:mode:)`` keeps the seek then).
     var inPrerolled = false
+    /// The elements features gave ``addVideoFilter(_:)`` during attach (the engine chains them).
+    var videoFilters: [UnsafeMutablePointer<GstElement>] = []
 
     /// A gapless hand-over reached the sinks: `uri` is the media playing now. The core forgets the
     /// old media's facts (duration, statistics), treats positions at or above `stalePositionsFrom`
