@@ -103,6 +103,17 @@ static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint in
     return source;
 }
 
+/* A GSocket readiness source on `context` (g_socket_create_source, g_source_set_callback,
+   g_source_attach): Swift cannot pass a GSocketSourceFunc where a GSourceFunc is expected. The
+   caller owns the returned reference (g_source_destroy + g_source_unref). */
+static inline GSource *CGStreamer_socket_source_attach(GSocket *socket, GIOCondition condition, GMainContext *context,
+        GSocketSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_socket_create_source(socket, condition, NULL);
+    g_source_set_callback(source, (GSourceFunc) func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
 /* ---- Video caps: GstVideoInfo fields behind macros; returns FALSE if the caps are not raw video. ---- */
 static inline gboolean CGStreamer_video_caps_size(GstCaps *caps, gint *width, gint *height, gint *par_n, gint *par_d) {
     GstVideoInfo info;

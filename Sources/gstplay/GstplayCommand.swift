@@ -96,6 +96,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network and media cache")
     var network: NetworkOptions
 
+    @OptionGroup(title: "Control socket")
+    var control: ControlOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -153,6 +156,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.network = try network.settings()
         options.resume = resume
         options.forget = forget
+        options.ipcSocket = try control.path()
         return options
     }
 

@@ -27,6 +27,8 @@ struct RunOptions: Equatable, Sendable {
     var tracks = TrackSettings()
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
+    /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
+    var ipcSocket: String?
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
