@@ -11,6 +11,7 @@ extension PlaybackController {
     /// exactly as on stdin. Blank lines are ignored.
     func dispatch(_ line: String, from client: ControlClientID) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
+        if client != .console && control?.isConnected(client) != true { return }     // it left: nobody to answer
         if client != .console, control?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {
             return await run(request, from: client)
         }

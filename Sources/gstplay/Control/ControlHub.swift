@@ -107,6 +107,9 @@ final class ControlHub: Sendable {
         }
     }
 
+    /// Whether client `id` is still connected (requests of a client gone are not run).
+    func isConnected(_ id: ControlClientID) -> Bool { clients.withLock { $0[id] != nil } }
+
     /// Whether any client is connected (events are encoded for clients only then).
     var hasClients: Bool { clients.withLock { !$0.isEmpty } }
 
