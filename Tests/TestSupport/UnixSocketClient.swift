@@ -32,16 +32,31 @@ public final class UnixSocketClient: @unchecked Sendable {
     public static func connect(_ path: String) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return -1 }
+        let result = withAddress(path) { Glibc.connect(fd, $0, $1) } ?? -1
+        if result != 0 { Glibc.close(fd); return -1 }
+        return fd
+    }
+
+    /// A socket file nobody listens on at `path`, as a killed server leaves it: bound, then
+    /// closed without `unlink`. Throws when it cannot be bound.
+    public static func makeStaleSocket(at path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let bound = withAddress(path) { bind(fd, $0, $1) } ?? -1
+        let error = errno
+        Glibc.close(fd)
+        if bound != 0 { throw NSError(domain: "UnixSocketClient", code: Int(error), userInfo: [NSLocalizedDescriptionKey: "cannot bind \(path)"]) }
+    }
+
+    /// Calls `body` with `path` as a `sockaddr_un` and its length; nil when the path is too long.
+    private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { Glibc.close(fd); return -1 }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        if result != 0 { Glibc.close(fd); return -1 }
-        return fd
     }
 
     private func startReading() {

@@ -126,7 +126,7 @@ final class ControlSocketTests: XCTestCase {
     func testAStaleSocketIsReplacedAndALiveOneRefused() throws {
         let path = Self.socketPath()
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Self.makeStaleSocket(at: path)
+        try UnixSocketClient.makeStaleSocket(at: path)
         XCTAssertEqual(UnixSocketClient.connect(path), -1, "nobody listens on the stale socket")
         let child = try Self.start(path)
         let client = try UnixSocketClient(path: path)
@@ -171,18 +171,5 @@ final class ControlSocketTests: XCTestCase {
     /// How many `position` events `stdout` holds.
     static func positionCount(_ stdout: String) -> Int {
         GstplayProcess.completeLines(stdout).filter { $0.contains(#""event":"position""#) }.count
-    }
-
-    /// A socket file nobody listens on: bound, then closed without `unlink` (what a killed player leaves).
-    static func makeStaleSocket(at path: String) throws {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        close(fd)
-        if bound != 0 { throw NSError(domain: "bind", code: Int(errno)) }
     }
 }
