@@ -25,8 +25,13 @@ public final class UnixSocketClient: @unchecked Sendable {
             throw NSError(domain: "UnixSocketClient", code: Int(errno), userInfo: [NSLocalizedDescriptionKey: "cannot connect to \(path)"])
         }
         fd = connected
+        self.reading = reading
         if reading { startReading() }
     }
+
+    /// A reader thread owns the descriptor: it closes it at EOF, so its number is never reused
+    /// under a `recv` still running (which would read another socket's data).
+    private let reading: Bool
 
     /// One `connect(2)` to `path`: the descriptor, or -1.
     public static func connect(_ path: String) -> Int32 {
@@ -69,6 +74,7 @@ public final class UnixSocketClient: @unchecked Sendable {
                 if count <= 0 { break }
                 condition.lock(); received.append(contentsOf: buffer[0..<count]); condition.broadcast(); condition.unlock()
             }
+            Glibc.close(fd)
             condition.lock(); ended = true; condition.broadcast(); condition.unlock()
         }
         thread.start()
@@ -132,11 +138,12 @@ public final class UnixSocketClient: @unchecked Sendable {
         return ended
     }
 
-    /// Closes the socket (the reader thread then ends). Idempotent.
+    /// Shuts the socket down; the reader thread closes it when it sees the end (without one, it
+    /// is closed here). Idempotent.
     public func close() {
         guard fd >= 0 else { return }
         shutdown(fd, Int32(SHUT_RDWR))
-        Glibc.close(fd)
+        if !reading { Glibc.close(fd) }
         fd = -1
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import ProcessProbe
 import TestSupport
 import XCTest
 
@@ -166,6 +167,41 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertTrue(child.waitFor { out, _ in Self.positionCount(out) > positions + 1 }, "playback goes on")
         client.send(#"{"command": "quit"}"#)
         XCTAssertEqual(child.waitForExit(), 0)
+    }
+
+    func testASocketLeftByAKilledPlayerIsReplaced() throws {
+        let path = Self.socketPath()
+        let killed = try Self.start(path)
+        XCTAssertNotNil(try UnixSocketClient(path: path).waitForObject(Self.isHello))
+        kill(killed.process.processIdentifier, SIGKILL)
+        XCTAssertNil(killed.waitForExit(), "killed by SIGKILL")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "a killed player leaves its socket file")
+        let next = try Self.start(path)
+        let client = try UnixSocketClient(path: path)
+        XCTAssertNotNil(client.waitForObject(Self.isHello), next.stderr)
+        client.send(#"{"command": "quit"}"#)
+        XCTAssertEqual(next.waitForExit(), 0, next.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testConnectionsLeaveNoDescriptorsOrThreadsBehind() throws {
+        let path = Self.socketPath()
+        let child = try Self.start(path)
+        XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
+        let probe = ProcessProbe(pid: child.process.processIdentifier)
+        func roundTrip(_ id: Int) throws {
+            let client = try UnixSocketClient(path: path)
+            client.send(#"{"command": ["get_property", "pause"], "request_id": \#(id)}"#)
+            XCTAssertNotNil(client.reply(to: id), client.lines.joined(separator: "\n"))
+            client.close()
+        }
+        try roundTrip(0)
+        let before = (probe.descriptorCount, probe.threadCount)
+        for id in 1...50 { try roundTrip(id) }
+        XCTAssertTrue(eventually { (probe.descriptorCount ?? .max) <= (before.0 ?? 0) && probe.threadCount == before.1 },
+                      "descriptors \(before.0 ?? -1) → \(probe.descriptorCount ?? -1), threads \(before.1 ?? -1) → \(probe.threadCount ?? -1)")
+        kill(child.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(child.waitForExit(), 143)
     }
 
     /// How many `position` events `stdout` holds.
