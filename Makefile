@@ -15,10 +15,16 @@ APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev 
 APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
 # Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
 APT_PACKAGES += libsoup-3.0-dev
+# Issue 22: libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
+APT_PACKAGES += libxss-dev
 BENCH_PACKAGES := mpv
+# Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
+BENCH_PACKAGES += ffmpegthumbnailer
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
+# Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
+TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
 # Issue 24: Python's venv module (Debian splits it out) for the test venv below.
 TEST_PACKAGES += python3-venv
 # Python packages the tests need (from PyPI), installed into $(TEST_VENV) only when missing:
@@ -228,7 +234,7 @@ check-embedding: setup
 # its sources), so the directory is kept between runs. Fails on any
 # documentation warning (broken or ambiguous links, undocumented parameters).
 DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
-	BackendThumbnails BackendResume Backend
+	BackendThumbnails BackendResume BackendChapters Backend
 docs-check: setup
 	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
 	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
@@ -260,6 +266,8 @@ INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MAN_PAGE := .build/plugins/GenerateManual/outputs/gstplay/gstplay.1
+# Issue 24: the freedesktop thumbnailer (Exec=gstplay thumbnail -s %s %u %o).
+INSTALL_THUMBNAILER := $(DESTDIR)$(PREFIX)/share/thumbnailers
 
 # The plugin builds every product in release mode (in .build) and writes gstplay.1.
 man: setup
@@ -275,10 +283,12 @@ install: release man
 	$(INSTALL_BIN)/gstplay --generate-completion-script bash > $(INSTALL_BASH)/gstplay
 	$(INSTALL_BIN)/gstplay --generate-completion-script zsh > $(INSTALL_ZSH)/_gstplay
 	$(INSTALL_BIN)/gstplay --generate-completion-script fish > $(INSTALL_FISH)/gstplay.fish
+	install -D -m 644 share/thumbnailers/gstplay.thumbnailer $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "installed $(INSTALL_BIN)/gstplay, man page and completions under $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
+	rm -f $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).

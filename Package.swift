@@ -30,7 +30,14 @@ let package = Package(
             name: "CX11",
             path: "Modules/CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev"])]
+            providers: [.apt(["libx11-dev", "libxss-dev"])]
+        ),
+        // Issue 22: the X Fixes extension, for the display tests only (the cursor shown now).
+        .systemLibrary(
+            name: "CXFixes",
+            path: "Modules/CXFixes",
+            pkgConfig: "xfixes",
+            providers: [.apt(["libxfixes-dev"])]
         ),
         // Issue 20: libsoup 3, for the media cache's conditional requests (revalidation).
         .systemLibrary(
@@ -78,11 +85,25 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Chapters (issue 23): the table of contents (GST_MESSAGE_TOC) flattened, the current
+        // chapter, seeks to chapters.
+        .target(
+            name: "BackendChapters",
+            dependencies: ["BackendCore", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Tags and cover art (issue 23): the media's tags, its picture, pictures for audio-only
+        // media in the window (playbin's visualisation path).
+        .target(
+            name: "BackendTags",
+            dependencies: ["BackendCore", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -135,7 +156,7 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -148,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -170,7 +191,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

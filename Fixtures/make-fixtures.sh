@@ -144,7 +144,124 @@ mp4_h264_aac() {
         "${ASRC[@]}" ! avenc_aac bitrate="$abr" ! aacparse ! queue ! mux.
 }
 
+# tags and cover art (issue 23), all with gst-launch-1.0 (taginject, id3v2mux):
+#   cover-art.png     128x128 SMPTE bars (pngenc): the picture embedded below
+#   tagged-cover.mp3  3 s MP3 (LAME 64 kbit/s) with an ID3v2 tag: title, artist, album,
+#                     track number, genre, comment, date and cover-art.png as the front
+#                     cover (APIC). The picture goes through taginject as a serialised
+#                     GstSample ("<hex bytes>:<base64 caps>:None:None", the format of
+#                     gst_value_deserialize_sample; python3 only hex/base64-encodes it,
+#                     and marks the APIC frame as the front cover afterwards).
+#   tagged.ogg        3 s Vorbis with Vorbis comments (title, artist, album, track number,
+#                     genre, comment, date) and no picture: they arrive as the audio
+#                     stream's tags, not the container's.
+make_tag_fixtures() {
+    run_gst cover-art.png \
+        videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=128,height=128 \
+        ! videoconvert ! pngenc ! filesink location=@OUT@
+    local sample
+    sample="$(python3 -c '
+import base64, sys
+def b64(text): return base64.b64encode(text.encode() + b"\0").decode().replace("=", "_")
+data = open(sys.argv[1], "rb").read()
+print(data.hex() + ":" + b64("image/png") + ":None:None")
+' cover-art.png)"
+    # gst-launch-1.0 joins its arguments and parses them again: the tag list is one quoted
+    # value, and each string with spaces inside it is quoted again (\\\").
+    audio_src 90
+    run_gst tagged-cover.mp3 \
+        "${ASRC[@]}" ! lamemp3enc target=bitrate bitrate=64 cbr=true \
+        ! taginject "tags=\"title=\\\"Test Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)3,genre=Test,comment=\\\"a 440 Hz sine\\\",date=(GDate)2024-05-01,image=(GstSample)$sample\"" \
+        ! id3v2mux ! filesink location=@OUT@
+    # The picture's kind cannot go through taginject (its GstTagImageType is not registered
+    # when the tag list is parsed), so id3v2mux writes "other": python3 sets the APIC frame's
+    # picture-type byte (after the text encoding byte and the MIME type) to 3, front cover.
+    python3 - tagged-cover.mp3 <<'EOF'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+frame = data.index(b"APIC")
+mime_end = data.index(b"\0", frame + 11)
+data[mime_end + 1] = 3
+open(path, "wb").write(data)
+EOF
+    audio_src 90
+    run_gst tagged.ogg \
+        "${ASRC[@]}" \
+        ! taginject "tags=\"title=\\\"Ogg Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)7,genre=Test,comment=\\\"Vorbis comments\\\",datetime=(GstDateTime)2023-02-03\"" \
+        ! vorbisenc quality=0.1 ! oggmux ! filesink location=@OUT@
+}
+
 SMALL_H264="rate-control=off qp-min=36 qp-max=36"
+
+# make_chapters: compiles the TOC helper into a temporary directory and writes chapters.mkv.
+make_chapters() {
+    local dir; dir="$(mktemp -d)"
+    TMPFILES+=("$dir/toc-mux.c" "$dir/toc-mux" .tmp-chapters.mkv)
+    cat > "$dir/toc-mux.c" <<'EOF_C'
+/* toc-mux OUT: a 6 s VP8 + Vorbis Matroska file; matroskamux (a GstTocSetter) gets an edition
+ * with three chapters, the middle one holding two nested chapters. */
+#include <gst/gst.h>
+
+static GstTocEntry *chapter(const char *uid, const char *title, gint64 start_s, gint64 stop_s) {
+    GstTocEntry *entry = gst_toc_entry_new(GST_TOC_ENTRY_TYPE_CHAPTER, uid);
+    gst_toc_entry_set_start_stop_times(entry, start_s * GST_SECOND, stop_s * GST_SECOND);
+    gst_toc_entry_set_tags(entry, gst_tag_list_new(GST_TAG_TITLE, title, NULL));
+    return entry;
+}
+
+int main(int argc, char **argv) {
+    gst_init(&argc, &argv);
+    if (argc != 2) { g_printerr("usage: toc-mux OUT.mkv\n"); return 2; }
+    gchar *description = g_strdup_printf(
+        "matroskamux name=mux ! filesink location=\"%s\" "
+        "videotestsrc num-buffers=180 pattern=ball ! video/x-raw,width=160,height=120,framerate=30/1,pixel-aspect-ratio=1/1 "
+        "! timeoverlay font-desc=\"Sans 12\" halignment=left valignment=top ! videoconvert "
+        "! vp8enc keyframe-max-dist=30 target-bitrate=60000 deadline=1 cpu-used=4 threads=2 ! queue ! mux.video_0 "
+        "audiotestsrc num-buffers=180 samplesperbuffer=1600 wave=sine freq=440 volume=0.3 ! audio/x-raw,rate=48000,channels=2 "
+        "! audioconvert ! vorbisenc quality=0.1 ! queue ! mux.audio_0", argv[1]);
+    GError *error = NULL;
+    GstElement *pipeline = gst_parse_launch(description, &error);
+    g_free(description);
+    if (!pipeline) { g_printerr("toc-mux: %s\n", error->message); return 1; }
+    GstElement *mux = gst_bin_get_by_name(GST_BIN(pipeline), "mux");
+
+    GstToc *toc = gst_toc_new(GST_TOC_SCOPE_GLOBAL);
+    GstTocEntry *edition = gst_toc_entry_new(GST_TOC_ENTRY_TYPE_EDITION, "edition");
+    gst_toc_entry_set_start_stop_times(edition, 0, 6 * GST_SECOND);
+    GstTocEntry *middle = chapter("middle", "Middle", 2, 4);
+    gst_toc_entry_append_sub_entry(middle, chapter("middle-1", "Middle, part one", 2, 3));
+    gst_toc_entry_append_sub_entry(middle, chapter("middle-2", "Middle, part two", 3, 4));
+    gst_toc_entry_append_sub_entry(edition, chapter("opening", "Opening", 0, 2));
+    gst_toc_entry_append_sub_entry(edition, middle);
+    gst_toc_entry_append_sub_entry(edition, chapter("closing", "Closing", 4, 6));
+    gst_toc_append_entry(toc, edition);
+    gst_toc_setter_set_toc(GST_TOC_SETTER(mux), toc);
+    gst_toc_unref(toc);
+    gst_object_unref(mux);
+
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+    GstBus *bus = gst_element_get_bus(pipeline);
+    GstMessage *message = gst_bus_timed_pop_filtered(bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    int status = 0;
+    if (!message || GST_MESSAGE_TYPE(message) != GST_MESSAGE_EOS) { g_printerr("toc-mux: the pipeline failed or timed out\n"); status = 1; }
+    if (message) gst_message_unref(message);
+    gst_object_unref(bus);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+    return status;
+}
+EOF_C
+    for tool in cc pkg-config; do
+        command -v "$tool" >/dev/null 2>&1 || { echo "error: $tool not found (needed for chapters.mkv)" >&2; exit 1; }
+    done
+    # shellcheck disable=SC2046
+    cc -O1 -o "$dir/toc-mux" "$dir/toc-mux.c" $(pkg-config --cflags --libs gstreamer-1.0)
+    "$dir/toc-mux" .tmp-chapters.mkv
+    rm -rf "$dir"
+    mv -f .tmp-chapters.mkv chapters.mkv
+    echo "  chapters.mkv ($(wc -c < chapters.mkv) bytes)"
+}
 
 make_fixtures() {
     echo "Generating fixtures in $(pwd)"
@@ -279,6 +396,16 @@ import random, sys
 sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
 ' | commit_text binary.srt
 
+    # --- chapters (issue 23) -------------------------------------------------------
+    # chapters.mkv: 6 s, VP8 160x120 + Vorbis, with a table of contents: one edition with
+    # "Opening" 0-2 s, "Middle" 2-4 s (nested inside it: "Middle, part one" 2-3 s and
+    # "Middle, part two" 3-4 s) and "Closing" 4-6 s. gst-launch cannot give matroskamux a
+    # TOC, so a tiny C helper (below, compiled with cc and pkg-config against the
+    # GStreamer headers the build needs anyway) sets it through the GstTocSetter interface.
+    # matroskamux 1.22 writes ChapString but no ChapLanguage, so the chapters have no
+    # language (BackendTests build a GstToc with languages to test reading them).
+    make_chapters
+
     # --- snapshots and thumbnails (issue 15) ------------------------------------
     # colour-steps-4s.webm: 4 s VP8, 320x240, solid red/green/blue/white for one
     # second each (concat), the running time (0-4 s) burnt in top-left; a key frame every
@@ -294,6 +421,20 @@ sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
         ! vp8enc keyframe-max-dist=15 target-bitrate=100000 deadline=1 cpu-used=4 threads=2 \
         ! webmmux ! filesink location=@OUT@ \
         "${colour_args[@]}"
+
+    # black-start-4s.webm (issue 24): 4 s VP8, 320x240, 3 s of pure black (no text), then
+    # 1 s of SMPTE bars; a key frame every 15 frames. A thumbnailer that takes the first frame,
+    # or the frame at 1/3 or 2/3 of the duration, gets a uniform black picture.
+    run_gst black-start-4s.webm \
+        concat name=b ! videoconvert ! video/x-raw,format=I420 \
+        ! vp8enc keyframe-max-dist=15 target-bitrate=100000 deadline=1 cpu-used=4 threads=2 \
+        ! webmmux ! filesink location=@OUT@ \
+        videotestsrc num-buffers=$((3 * FPS)) pattern=black \
+        ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b. \
+        videotestsrc num-buffers=$FPS pattern=smpte \
+        ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b.
+    # --- tags and cover art (issue 23) ----------------------------------------
+    make_tag_fixtures
 
     # --- queue / gapless (issue #12) ------------------------------------------
     # Three 1 s Vorbis sines of different pitch (440, 660, 880 Hz), same format

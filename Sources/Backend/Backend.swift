@@ -7,3 +7,5 @@
 @_exported import BackendCache
 @_exported import BackendTracks
 @_exported import BackendResume
+@_exported import BackendChapters
+@_exported import BackendTags

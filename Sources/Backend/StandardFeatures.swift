@@ -1,7 +1,9 @@
 import BackendAdaptive
 import BackendCache
+import BackendChapters
 import BackendCore
 import BackendQueue
+import BackendTags
 import BackendThumbnails
 import BackendTracks
 import BackendWindow
@@ -28,6 +30,10 @@ public struct StandardFeatures: Sendable {
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
 
+    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
+    public var visualization: AudioVisualization = .none
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -35,9 +41,11 @@ public struct StandardFeatures: Sendable {
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature())
+        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        features.append(ChaptersFeature())
+        features.append(TagsFeature(visualization: visualization))
         return features
     }
 }

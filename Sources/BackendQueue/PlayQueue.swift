@@ -165,8 +165,10 @@ struct PlayQueue: Sendable, Hashable {
 
     /// The current item as a snapshot value with the given modes.
     func snapshot(gapless: Bool) -> QueueSnapshot {
-        QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless,
-                      nextIndex: peekNext(reason: .skipped), previousIndex: peekPrevious())
+        var snapshot = QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless,
+                                     nextIndex: peekNext(reason: .skipped), previousIndex: peekPrevious())
+        snapshot.playPosition = isShuffled && currentID != nil && cursor >= 0 ? cursor : currentIndex
+        return snapshot
     }
 
     // MARK: Moving

@@ -80,6 +80,9 @@ public struct QueueSnapshot: FeatureSection, Codable {
     public var nextIndex: Int?
     /// The index `Player.returnToPreviousItem()` would play, nil when it would do nothing.
     public var previousIndex: Int?
+    /// Where the current item is in the play order (0-based): ``currentIndex`` in list order,
+    /// its step in the current pass while ``shuffled``; nil when there is no current item.
+    public var playPosition: Int?
 
     /// Creates the value.
     public init(items: [QueueItem] = [], currentIndex: Int? = nil, loop: LoopMode = .none, shuffled: Bool = false, gapless: Bool = true,

@@ -15,10 +15,14 @@ enum BusWait {
     }
 
     /// Waits for ASYNC_DONE, EOS or ERROR on `bus` (other messages are dropped), at most
-    /// `timeout`, returning `.cancelled` as soon as `isCancelled()` says so. Any thread.
+    /// `timeout`, returning `.cancelled` as soon as `isCancelled()` says so. ELEMENT messages
+    /// popped on the way (e.g. `videoanalyse`'s) are handed to `element` when it is given.
+    /// Any thread.
     static func next(on bus: UnsafeMutablePointer<GstBus>, timeout: Duration, uri: String?,
-                     isCancelled: () -> Bool) -> Outcome {
-        let types = GstMessageType(rawValue: GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
+                     isCancelled: () -> Bool, element: ((UnsafeMutablePointer<GstMessage>) -> Void)? = nil) -> Outcome {
+        var wanted = GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue
+        if element != nil { wanted |= GST_MESSAGE_ELEMENT.rawValue }
+        let types = GstMessageType(rawValue: wanted)
         let slice: GstClockTime = 50_000_000
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -29,6 +33,7 @@ enum BusWait {
             switch CGStreamer_message_type(message) {
             case GST_MESSAGE_ASYNC_DONE: return .asyncDone
             case GST_MESSAGE_EOS: return .endOfStream
+            case GST_MESSAGE_ELEMENT: element?(message); continue
             default: return .error(playerError(from: message, uri: uri))
             }
         }

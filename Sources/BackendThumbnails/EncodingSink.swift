@@ -2,7 +2,7 @@ import BackendCore
 import CGStreamer
 
 /// The video sink of a ``ThumbnailPipeline``: a bin `videoscale ! capsfilter ! videoconvert
-/// [! textoverlay ! videoconvert] ! pngenc|jpegenc ! fakesink` whose fakesink keeps the last
+/// [! videoanalyse ! videoconvert] [! textoverlay ! videoconvert] ! pngenc|jpegenc ! fakesink` whose fakesink keeps the last
 /// encoded frame (`last-sample`). The optional `textoverlay` writes each frame's own time on it
 /// (set from a pad probe on the frame that passes, so it is the time actually shown).
 /// Scaling and encoding happen in the pipeline itself, once per prerolled frame, instead of a
@@ -17,13 +17,16 @@ final class EncodingSink {
     private let overlay: UnsafeMutablePointer<GstElement>?
 
     /// Builds the bin and its ghost `sink` pad. Throws `.open` when an element is missing.
-    init(format: ImageFormat, burnsInTime: Bool) throws(ImageError) {
+    /// `analyses` adds `videoanalyse` (plugins-bad) after the scaling: it posts each frame's
+    /// luma average and variance on the bus (``ThumbnailPipeline/lastLumaVariance``).
+    init(format: ImageFormat, burnsInTime: Bool, analyses: Bool = false) throws(ImageError) {
         guard let bin = gst_bin_new("thumbnail-encoder") else { throw Self.missing("bin") }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(bin))
         let container = CGStreamer_as_bin(UnsafeMutableRawPointer(bin))
         var chain: [UnsafeMutablePointer<GstElement>] = []
         let caption = burnsInTime ? ["textoverlay", "videoconvert"] : []
-        for factory in ["videoscale", "capsfilter", "videoconvert"] + caption + [format == .png ? "pngenc" : "jpegenc", "fakesink"] {
+        let analysis = analyses ? ["videoanalyse", "videoconvert"] : []
+        for factory in ["videoscale", "capsfilter", "videoconvert"] + analysis + caption + [format == .png ? "pngenc" : "jpegenc", "fakesink"] {
             guard let element = gst_element_factory_make(factory, nil) else {
                 gst_object_unref(UnsafeMutableRawPointer(bin))
                 throw Self.missing(factory)
@@ -35,9 +38,15 @@ final class EncodingSink {
         self.bin = bin
         filter = chain[1]
         sink = chain[chain.count - 1]
-        overlay = burnsInTime ? chain[3] : nil
+        overlay = burnsInTime ? chain[3 + analysis.count] : nil
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "sync", 0)
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "enable-last-sample", 1)
+        // The frame that opens the pipeline only tells the size (``rawFrameInfo()``): a tiny
+        // picture until ``setOutputSize(width:height:)``, not a full-size PNG (issue 24.4).
+        if let caps = gst_caps_from_string("video/x-raw, width=(int)16, height=(int)16, pixel-aspect-ratio=(fraction)1/1") {
+            CGStreamer_set_object(UnsafeMutableRawPointer(filter), "caps", UnsafeMutableRawPointer(caps))
+            gst_caps_unref(caps)
+        }
         for (a, b) in zip(chain, chain.dropFirst()) where gst_element_link(a, b) == 0 {
             throw ImageError(kind: .open, message: "cannot link the thumbnail encoder")
         }

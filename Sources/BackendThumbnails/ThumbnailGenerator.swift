@@ -67,6 +67,9 @@ public struct ThumbnailGenerator: Sendable {
     /// The encoding of the images.
     public var format: ImageFormat
     /// `.keyUnit` (fast, the nearest key frame) or `.accurate` (exactly the requested time).
+    /// With `.keyUnit` a time whose key frame another image of the request already shows (or
+    /// that would put the images out of time order) is sought accurately instead, so a
+    /// request's images never repeat a frame where the media has enough frames.
     public var seekMode: SeekMode
     /// Writes each frame's time (`H:MM:SS.mmm`, the time of the frame shown) on the lower left
     /// of its image with `textoverlay`, as contact sheets caption tiles. Off by default.
@@ -119,9 +122,8 @@ public struct ThumbnailGenerator: Sendable {
         return collected
     }
 
-    /// The request on the worker thread: open, then one seek and encode per time.
-    private func run(_ times: ThumbnailTimes, cancelled: CancelFlag,
-                     yield: (ThumbnailResult) -> Void) throws(ImageError) {
+    /// The request's pipeline, built for ``location`` (not opened yet). Worker thread.
+    func makePipeline(analyses: Bool = false, cancelled: CancelFlag) throws(ImageError) -> ThumbnailPipeline {
         GStreamerRuntime.ensureInitialized()
         let uri: String
         do { uri = try MediaLocation.uri(for: location) } catch {
@@ -132,16 +134,29 @@ public struct ThumbnailGenerator: Sendable {
                 throw ImageError(kind: .isDirectory, message: "is a directory, not a media file")
             }
         }
-        let pipeline = try ThumbnailPipeline(uri: uri, format: format, maximumSize: maximumSize, burnsInTime: burnsInTime,
-                                             timeout: timeout, isCancelled: cancelled.isSet)
+        return try ThumbnailPipeline(uri: uri, format: format, maximumSize: maximumSize, burnsInTime: burnsInTime,
+                                     analyses: analyses, timeout: timeout, isCancelled: cancelled.isSet)
+    }
+
+    /// The request on the worker thread: open, then one seek and encode per time.
+    private func run(_ times: ThumbnailTimes, cancelled: CancelFlag,
+                     yield: (ThumbnailResult) -> Void) throws(ImageError) {
+        let pipeline = try makePipeline(cancelled: cancelled)
         defer { pipeline.close() }
         try pipeline.open()
         let list = try times.resolve(duration: pipeline.duration)
+        var distinct = DistinctFrames()
         for (index, time) in list.enumerated() {
             if cancelled.isSet() { return }
             let outcome: Result<Thumbnail, ImageError>
             do throws(ImageError) {
-                let (sample, actual) = try pipeline.frame(at: time, mode: seekMode)
+                var (sample, actual) = try pipeline.frame(at: time, mode: seekMode)
+                if seekMode == .keyUnit,
+                   !distinct.accepts(key: actual, requested: time, next: index + 1 < list.count ? list[index + 1] : nil) {
+                    gst_sample_unref(sample)
+                    (sample, actual) = try pipeline.frame(at: time, mode: .accurate)
+                }
+                distinct.record(actual, requested: time)
                 defer { gst_sample_unref(sample) }
                 guard let size = pipeline.outputSize else { throw ImageError(kind: .conversion, message: "the frame size is unknown") }
                 let image = try FrameEncoder.image(fromEncoded: sample, format: format, width: size.width, height: size.height)
@@ -154,6 +169,19 @@ public struct ThumbnailGenerator: Sendable {
             }
             yield(ThumbnailResult(index: index, total: list.count, requestedTime: time, result: outcome))
         }
+    }
+
+    /// Ranks decoders that load quickly above the usual ones **for the whole process** (every
+    /// pipeline made afterwards, players included): `openh264dec` just above gst-libav's
+    /// `avdec_h264` (`gst_plugin_feature_set_rank`; the registry cache is untouched). Loading
+    /// gst-libav costs ~50 ms of CPU, more than one thumbnail's decoding, so a one-shot process
+    /// such as the `gstplay thumbnail` thumbnailer starts faster; thumbnail pipelines still hand
+    /// H.264 that `openh264dec` cannot decode (interlaced, not 8-bit 4:2:0) to `avdec_h264`.
+    /// Returns false when either decoder is missing. Any thread; call before making pipelines.
+    @discardableResult
+    public static func preferLightDecoders() -> Bool {
+        GStreamerRuntime.ensureInitialized()
+        return ThumbnailDecoding.preferOpenH264()
     }
 
     /// The local path of a `file://` URI (`gst_filename_from_uri`), nil for other schemes.

@@ -2,7 +2,7 @@ import BackendCore
 import CGStreamer
 
 /// The private decoding pipeline of a ``ThumbnailGenerator``: a `playbin` decoding only video
-/// (flags `video|deinterlace`, no audio or subtitle decoding) into an ``EncodingSink`` that
+/// (flags `video|deinterlace|native-video`, no audio or subtitle decoding) into an ``EncodingSink`` that
 /// scales and encodes each prerolled frame, driven by flushing seeks in PAUSED. It is
 /// unrelated to any ``Player``.
 ///
@@ -15,26 +15,39 @@ final class ThumbnailPipeline {
     private let isCancelled: () -> Bool
     private let encoder: EncodingSink
     private let maximumSize: ImageSize?
+    private let analyses: Bool
+    /// The `element-setup` handler of ``ThumbnailDecoding`` (disconnected by ``close()``).
+    private var setupHandler: gulong = 0
     /// The size of every image, fixed from the first frame's caps by ``open()``.
     private(set) var outputSize: (width: Int, height: Int)?
 
     /// The duration found by ``open()``, if the media has one.
     private(set) var duration: MediaTime?
 
+    /// The luma variance (0…1, `videoanalyse`) of the frame the last ``frame(at:mode:)``
+    /// returned; nil unless the pipeline was built with `analyses`.
+    private(set) var lastLumaVariance: Double?
+
     private enum PlayFlag {
         static let video: UInt32 = 0x1
         static let deinterlace: UInt32 = 0x200
+        /// No `videoconvert`/`videoscale` of playsink's own: the ``EncodingSink`` has them, and
+        /// its sink pad must see the decoder's size (``EncodingSink/rawFrameInfo()``) rather
+        /// than one playsink scaled to fit the encoder's first, tiny caps.
+        static let nativeVideo: UInt32 = 0x40
     }
 
     /// Builds the playbin (`gst_element_factory_make("playbin")`) with an ``EncodingSink``
     /// for video and a fakesink for audio (never used: the audio flag is off).
-    init(uri: String, format: ImageFormat, maximumSize: ImageSize?, burnsInTime: Bool, timeout: Duration,
-         isCancelled: @escaping () -> Bool) throws(ImageError) {
+    /// `analyses`: measure each frame's luma variance (``lastLumaVariance``).
+    init(uri: String, format: ImageFormat, maximumSize: ImageSize?, burnsInTime: Bool, analyses: Bool = false,
+         timeout: Duration, isCancelled: @escaping () -> Bool) throws(ImageError) {
         self.uri = uri
         self.maximumSize = maximumSize
         self.timeout = timeout
         self.isCancelled = isCancelled
-        encoder = try EncodingSink(format: format, burnsInTime: burnsInTime)
+        encoder = try EncodingSink(format: format, burnsInTime: burnsInTime, analyses: analyses)
+        self.analyses = analyses
         guard let playbin = gst_element_factory_make("playbin", "thumbnails") else {
             throw ImageError(kind: .open, message: "cannot create playbin (GStreamer base plugins missing?)")
         }
@@ -47,10 +60,11 @@ final class ThumbnailPipeline {
         CGStreamer_set_boolean(UnsafeMutableRawPointer(audioSink), "sync", 0)
         CGStreamer_set_object(object, "video-sink", UnsafeMutableRawPointer(encoder.bin))
         CGStreamer_set_object(object, "audio-sink", UnsafeMutableRawPointer(audioSink))
-        CGStreamer_set_flags(object, "flags", PlayFlag.video | PlayFlag.deinterlace)
+        CGStreamer_set_flags(object, "flags", PlayFlag.video | PlayFlag.deinterlace | PlayFlag.nativeVideo)
         CGStreamer_set_string(object, "uri", uri)
         self.playbin = playbin
         self.bus = gst_element_get_bus(playbin)
+        setupHandler = ThumbnailDecoding.attach(to: playbin)
     }
 
     deinit { close() }
@@ -105,7 +119,12 @@ final class ThumbnailPipeline {
         guard gst_element_seek_simple(playbin, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags), gint64(time.nanoseconds)) != 0 else {
             throw ImageError(kind: .noFrame, message: "seek to \(time) failed")
         }
-        switch BusWait.next(on: bus, timeout: timeout, uri: uri, isCancelled: isCancelled) {
+        lastLumaVariance = nil
+        var variance: Double?
+        let outcome = BusWait.next(on: bus, timeout: timeout, uri: uri, isCancelled: isCancelled,
+                                   element: analyses ? { variance = Self.lumaVariance(in: $0) ?? variance } : nil)
+        lastLumaVariance = variance
+        switch outcome {
         case .asyncDone, .endOfStream: break
         case .cancelled: throw ImageError(kind: .timeout, message: "cancelled")
         case .timedOut: throw ImageError(kind: .timeout, message: "no frame at \(time) within \(timeout)")
@@ -122,8 +141,17 @@ final class ThumbnailPipeline {
         guard let playbin else { return }
         self.playbin = nil
         gst_element_set_state(playbin, GST_STATE_NULL)
+        ThumbnailDecoding.disconnect(setupHandler, from: playbin)
         gst_object_unref(UnsafeMutableRawPointer(bus))
         gst_object_unref(UnsafeMutableRawPointer(playbin))
+    }
+
+    /// `luma-variance` of a `GstVideoAnalyse` element message (`gst_structure_get_double`), else nil.
+    private static func lumaVariance(in message: UnsafeMutablePointer<GstMessage>) -> Double? {
+        guard let structure = gst_message_get_structure(message),
+              gst_structure_has_name(structure, "GstVideoAnalyse") != 0 else { return nil }
+        var value: gdouble = 0
+        return gst_structure_get_double(structure, "luma-variance", &value) != 0 ? value : nil
     }
 
     private func streamCount(_ property: String) -> Int {

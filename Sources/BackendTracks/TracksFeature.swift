@@ -3,8 +3,8 @@ import CGStreamer
 
 /// Tracks, subtitles and offsets as a `PlayerFeature`: stream info and selection (playbin
 /// `current-*`), the external subtitle file (`suburi`, applied by a reload that keeps position
-/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset`, and the
-/// media's global tags.
+/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset` (the
+/// media's tags are the tags feature's, `BackendTags`).
 ///
 /// Publishes ``TracksEvent``s, keeps ``TracksSnapshot`` in the player's snapshot and adds
 /// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
@@ -71,7 +71,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         tracks.cueSink = nil
     }
 
-    /// A load: forgets the old media's tags, streams and held cues.
+    /// A load: forgets the old media's streams and held cues.
     public func resetForNewMedia(uri: String?) {
         dropHeldCues()
         tracks.forgetMedia()
@@ -91,14 +91,6 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             tracks.awaitingExternal = true
         }
         if let subtitle = tracks.subtitleURI { CGStreamer_set_string(playbin, "suburi", subtitle) } else { CGStreamer_set_string(playbin, "suburi", nil) }
-    }
-
-    /// `GST_MESSAGE_TAG`: the global tags are kept for the media info (`gst_message_parse_tag`).
-    /// Every message passes on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
-        withTags(of: message) { StreamInspector.absorb($0, into: &tracks.tags) }
-        return .proceed
     }
 
     /// Restores the selection kept over a reload, selects a newly added subtitle file (or warns
@@ -148,9 +140,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// The media stopped for good (EOS, stop, error, new load, teardown): no cue is due any more.
     public func finished() { dropHeldCues() }
 
-    /// The tags, the streams and the selection at preroll (``TracksMediaInfo``).
+    /// The streams and the selection at preroll (``TracksMediaInfo``).
     public func contributeMediaInfo(to sections: inout FeatureSections) {
-        sections[TracksMediaInfo.self] = TracksMediaInfo(tags: tracks.tags, tracks: tracks.published.tracks,
+        sections[TracksMediaInfo.self] = TracksMediaInfo(tracks: tracks.published.tracks,
                                                          selection: tracks.published.selection)
     }
 

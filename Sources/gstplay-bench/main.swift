@@ -60,6 +60,7 @@ let cases: [(String, (BenchContext) -> CaseOutcome)] = [
     ("startup", StartupCase.run), ("realtime", RealtimeCase.run), ("throughput", ThroughputCase.run),
     ("memory", MemoryCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
     ("abr", ABRCase.run), ("cache", CacheCase.run),
+    ("thumbnail", ThumbnailCase.run),
 ]
 var outcomes: [CaseOutcome] = []
 let runLoad = LoadSnapshot.now()
@@ -76,6 +77,7 @@ let wholeRunLoad = runLoad.foreign(until: LoadSnapshot.now())
 
 let allContenders = [context.gstplayCLI, context.gstPlay, context.gstLaunch, context.mpv, context.swiftPlaybin,
                      context.swiftPlaybinMinimalFlags, context.backendDefault, context.backendNoPitch, context.backendNoStats, context.backendQuiet] + context.extraGstplayContenders
+    + ThumbnailCase.contenders(context)
 let report = Report(context: context, machine: machine, startedAt: startedAt, elapsedSeconds: MonotonicClock.now() - started,
                     outcomes: outcomes, contenders: allContenders, load: wholeRunLoad,
                     loadAverageAtEnd: ProcFS.read("/proc/loadavg").map { $0.split(separator: " ").prefix(3).joined(separator: " ") } ?? "unknown")

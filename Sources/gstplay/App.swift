@@ -50,6 +50,7 @@ struct App {
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
         if options.volumePercent != nil { player.setVolume(initialVolume) }
         if options.mute { player.setMuted(true) }
+        if let chapter = options.startChapter { player.setStartChapter(chapter) }
 
         let controller = PlaybackController(
             player: player,

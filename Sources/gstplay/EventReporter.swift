@@ -14,6 +14,8 @@ struct ItemContext: Equatable, Sendable {
     var count: Int
     var location: String
     var uri: String? = nil
+    /// Where the item is in the play order (0-based; differs from `index` with `--shuffle`), for the counter.
+    var playPosition: Int? = nil
 }
 
 /// Shows Backend events to the user in the chosen mode:
@@ -95,7 +97,7 @@ final class EventReporter {
         case .uriLoaded(let uri):
             lastSize = nil
             let name = item?.location ?? uri
-            let counter = (item?.count ?? 1) > 1 ? " (\(item!.index + 1)/\(item!.count))" : ""
+            let counter = (item?.count ?? 1) > 1 ? " (\((item!.playPosition ?? item!.index) + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
             updateStatus { $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
         case .mediaSize(let size):
@@ -115,10 +117,17 @@ final class EventReporter {
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
+        case .feature(let feature) where feature.payload(as: ChaptersEvent.self) != nil:
+            updateStatus { _ in }
+            let count = statusModel.snapshot.features[ChaptersSnapshot.self]?.chapters.count ?? 0
+            if let text = feature.payload(as: ChaptersEvent.self).flatMap({ ChapterCommands.note(for: $0, count: count) }) { note(text) }
+        case .feature(let feature) where feature.payload is TagsEvent:
+            updateStatus { _ in }   // the status line reads the tags from the snapshot
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
             switch feature.payload(as: TracksEvent.self) {
             case .trackSelected(let kind, let index)?:
-                note(index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
+                let track = index.flatMap { index in snapshot().features[TracksSnapshot.self]?.tracks.first { $0.kind == kind && $0.index == index } }
+                note(track.map { "Selected " + TrackCommands.describe($0) } ?? index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
             case .subtitleCue(let cue)?:
                 // On a terminal the cue is printed when due, so it stands above the status line.
                 if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }

@@ -39,6 +39,12 @@ struct GstplayCommand: AsyncParsableCommand {
                                valueName: "time"))
     var start: String?
 
+    // `.unconditional`: `--start-chapter -1` reaches the validation (a clear message, exit 2).
+    @Option(name: .customLong("start-chapter"), parsing: .unconditional,
+            help: ArgumentHelp("Start each item at chapter N (0-based, as 'chapters' lists them); an item without it plays from its start.",
+                               valueName: "N"))
+    var startChapter: String?
+
     // `.unconditional`: `--rate -1` works like `--rate=-1`.
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
@@ -87,6 +93,10 @@ struct GstplayCommand: AsyncParsableCommand {
         "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
     var positionInterval: UInt32 = 250
 
+    @Option(help: ArgumentHelp("Audio-only media in a window: auto (its cover art, else a visualiser), none, or a visualiser (goom, wavescope, synaescope…). Never with --json.",
+                               valueName: "name|none|auto"))
+    var visualization: String?
+
     @OptionGroup(title: "Adaptive streaming (HLS, DASH)")
     var adaptive: AdaptiveOptions
 
@@ -133,6 +143,13 @@ struct GstplayCommand: AsyncParsableCommand {
             case .success(let argument): options.start = argument
             }
         }
+        if let startChapter {
+            guard let index = Int(startChapter), index >= 0 else {
+                throw ValidationError("--start-chapter must be a chapter number, 0 or more (got '\(startChapter)')")
+            }
+            if start != nil { throw ValidationError("--start and --start-chapter cannot be used together") }
+            options.startChapter = index
+        }
         if let rate {
             let range = PlayerConfiguration().rateRange
             guard rate.isFinite, rate != 0, range.contains(rate) else {
@@ -156,8 +173,19 @@ struct GstplayCommand: AsyncParsableCommand {
         options.network = try network.settings()
         options.resume = resume
         options.forget = forget
+        options.visualization = try Self.visualization(visualization)
         options.ipcSocket = try control.path()
         return options
+    }
+
+    /// `--visualization`: `auto` when absent; a named visualiser must be an installed element.
+    private static func visualization(_ text: String?) throws -> AudioVisualization {
+        guard let text else { return .auto }
+        guard let choice = AudioVisualization(argument: text.trimmingWhitespace()) else { throw ValidationError("--visualization needs a name, none or auto") }
+        if case .visualizer(let name) = choice, !AudioVisualization.isInstalled(name) {
+            throw ValidationError("--visualization: '\(name)' is not an installed GStreamer visualiser (try auto, none, or one of: \(AudioVisualization.installedVisualizers().joined(separator: ", ")))")
+        }
+        return choice
     }
 
     private static func sink(_ text: String?, disabled: Bool, option: String) throws -> SinkChoice {

@@ -71,6 +71,7 @@ extension PlaybackController {
             outcome = Outcome(text: [])
         case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
+        case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -124,8 +125,12 @@ extension PlaybackController {
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
             return await snapshot(to: path)
+        case .cover(let path):
+            return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
-            return TrackCommands.execute(command, player: player)
+            return TrackCommands.execute(command, player: player, session: trackSession)
+        case .chapters, .chapter:
+            return await ChapterCommands.execute(command, player: player)
         }
         return .success
     }

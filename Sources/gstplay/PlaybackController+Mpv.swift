@@ -120,6 +120,14 @@ extension PlaybackController {
                 return .failure(.badFormat)
             }
             return outcome(TrackCommands.execute(ConsoleCommand.track(kind, index), player: player)).map { _ in }
+        case "chapter":
+            guard let index = Self.number(value), index == index.rounded(), index >= 0 else { return .failure(.badFormat) }
+            do {
+                try player.seek(toChapter: Int(index))
+                return .success(())
+            } catch {
+                return .failure(.commandFailed)
+            }
         case "loop-file", "loop-playlist":
             let on = Self.flag(value) ?? (Self.number(value).map { $0 > 0 } ?? (value == .string("inf") ? true : nil))
             guard let on else { return .failure(.badFormat) }

@@ -188,7 +188,8 @@ actor PlaybackController {
         if case .uriLoaded(let uri) = record.event { loaded = uri }
         guard let uri = loaded else { return nil }
         let queue = record.snapshot.features[QueueSnapshot.self]
-        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri)
+        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri,
+                           playPosition: queue?.playPosition)
     }
 
     /// Whether `record`'s event is about what the player is on now: no load began and the queue
@@ -236,8 +237,10 @@ actor PlaybackController {
             }
         case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
             for line in trackSession.tracksArrived(player) { output.err(line) }
+        case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
+            finish(policy.exitCode)                               // the window was closed: done, as mpv
         case _ where event.payload(as: WindowEvent.self) != nil:
-            if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
+            if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
         case .error(let error):
             failed(error, item: item(of: record))
         default:

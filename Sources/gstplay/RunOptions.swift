@@ -8,6 +8,8 @@ struct RunOptions: Equatable, Sendable {
     /// Perceptual volume in percent (0…100), nil to leave the default.
     var volumePercent: Double?
     var start: SeekArgument?
+    /// `--start-chapter N`: each item starts at chapter N (issue 23).
+    var startChapter: Int?
     var rate: Double?
     var mute = false
     var quiet = false
@@ -25,6 +27,8 @@ struct RunOptions: Equatable, Sendable {
     var adaptivePolicy = AdaptivePolicy()
     /// Tracks, subtitle file and offsets (issue #11).
     var tracks = TrackSettings()
+    /// `--visualization` (issue 23): what audio-only media shows in a window; never with `--json`.
+    var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
     /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
@@ -49,6 +53,7 @@ struct RunOptions: Equatable, Sendable {
         var standard = StandardFeatures()
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
+        standard.visualization = json ? .none : visualization
         return standard
     }
 }

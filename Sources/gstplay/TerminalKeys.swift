@@ -17,6 +17,8 @@ enum Key: Equatable, Sendable {
     /// A printable ASCII character (including space).
     case character(Character)
     case up, down, left, right
+    /// Page Up / Page Down (`ESC [ 5 ~` / `ESC [ 6 ~`).
+    case pageUp, pageDown
 }
 
 /// Turns terminal bytes into ``Key``s, keeping incomplete escape sequences for the next read.
@@ -54,6 +56,8 @@ struct KeyDecoder: Sendable {
             case UInt8(ascii: "B"): keys.append(.down)
             case UInt8(ascii: "C"): keys.append(.right)
             case UInt8(ascii: "D"): keys.append(.left)
+            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "5")]): keys.append(.pageUp)
+            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "6")]): keys.append(.pageDown)
             default: break                                               // other keys: ignored
             }
             index = end + 1
@@ -83,6 +87,8 @@ enum KeyAction: Equatable, Sendable {
     case snapshot
     /// Selects the next audio / subtitle / video track (`a`, `s` or `j`/`J`, `v`, as in gst-play and mpv).
     case cycleTrack(TrackKind)
+    /// The next / previous chapter (PgDn / PgUp as in mpv, and `]` / `[`).
+    case chapter(forward: Bool)
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -98,6 +104,7 @@ enum KeyAction: Equatable, Sendable {
         ("a", "next audio track"),
         ("s / j", "next subtitle track (off after the last)"),
         ("v", "next video track"),
+        ("PgDn / PgUp, ] / [", "next / previous chapter"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -109,6 +116,8 @@ enum KeyAction: Equatable, Sendable {
         case .right: return .seek(seconds: 10)
         case .down: return .seek(seconds: -60)
         case .up: return .seek(seconds: 60)
+        case .pageDown: return .chapter(forward: true)
+        case .pageUp: return .chapter(forward: false)
         case .character(let character):
             switch character {
             case " ": return .togglePause
@@ -126,6 +135,8 @@ enum KeyAction: Equatable, Sendable {
             case "a": return .cycleTrack(.audio)
             case "s", "j", "J": return .cycleTrack(.subtitle)
             case "v": return .cycleTrack(.video)
+            case "]": return .chapter(forward: true)
+            case "[": return .chapter(forward: false)
             default: return nil
             }
         }

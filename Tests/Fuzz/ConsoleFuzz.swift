@@ -189,6 +189,8 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .variant(let index?): return ["variant", String(index)]
     case .snapshot(nil): return ["snapshot"]
     case .snapshot(let path?): return ["snapshot", path]
+    case .cover(nil): return ["cover"]
+    case .cover(let path?): return ["cover", path]
     case .queue(.list): return ["playlist"]
     case .queue(.save(let path)): return ["playlist", "save", path]
     case .queue(.jump(let index)): return ["jump", String(index)]
@@ -203,6 +205,10 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .subFile(let path): return ["sub-file", path]
     case .subOffset(let milliseconds): return ["sub-offset", String(milliseconds)]
     case .audioOffset(let milliseconds): return ["audio-offset", String(milliseconds)]
+    case .chapters: return ["chapters"]
+    case .chapter(.index(let index)): return ["chapter", String(index)]
+    case .chapter(.next): return ["chapter", "next"]
+    case .chapter(.previous): return ["chapter", "prev"]
     }
 }
 

@@ -122,9 +122,10 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
                                "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
-                               "tracks", "track", "sub-file", "sub-offset", "audio-offset"])
+                               "tracks", "track", "sub-file", "sub-offset", "audio-offset", "chapters", "chapter",
+                               "cover"])
         for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
-                                  "track", "sub-file", "sub-offset", "audio-offset"].contains(word) {
+                                  "track", "sub-file", "sub-offset", "audio-offset", "chapter"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }

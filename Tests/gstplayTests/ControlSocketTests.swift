@@ -133,14 +133,14 @@ final class ControlSocketTests: XCTestCase {
         let client = try UnixSocketClient(path: path)
         XCTAssertNotNil(client.waitForObject(Self.isHello), "the stale socket was replaced")
         let second = try GstplayProcess.run(["--json", "--input-ipc-server", path, GstplayProcess.fixture("h264-aac-10s.mp4")])
-        XCTAssertEqual(second.status, 3, second.stderr)
+        XCTAssertEqual(second.status, 4, second.stderr)
         XCTAssertTrue(second.stderr.contains("gstplay: error: --input-ipc-server: \(path): in use by a running player"), second.stderr)
         client.send(#"{"command": ["get_property", "idle-active"], "request_id": 1}"#)
         XCTAssertEqual(client.reply(to: 1)?["data"] as? Bool, false, "the first player keeps its socket")
         let file = NSTemporaryDirectory() + "not-a-socket"
         FileManager.default.createFile(atPath: file, contents: Data("keep me".utf8))
         let third = try GstplayProcess.run(["--input-ipc-server", file, GstplayProcess.fixture("h264-aac-10s.mp4")])
-        XCTAssertEqual(third.status, 3, third.stderr)
+        XCTAssertEqual(third.status, 4, third.stderr)
         XCTAssertTrue(third.stderr.contains("exists and is not a socket"), third.stderr)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), "keep me")
         client.send(#"{"command": "quit"}"#)
@@ -202,6 +202,24 @@ final class ControlSocketTests: XCTestCase {
                       "descriptors \(before.0 ?? -1) → \(probe.descriptorCount ?? -1), threads \(before.1 ?? -1) → \(probe.threadCount ?? -1)")
         kill(child.process.processIdentifier, SIGTERM)
         XCTAssertEqual(child.waitForExit(), 143)
+    }
+
+    func testMpvChapterPropertiesFollowTheChaptersFeature() throws {
+        let path = Self.socketPath()
+        let child = try Self.start(path, fixture: "chapters.mkv")
+        let client = try UnixSocketClient(path: path)
+        XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
+        client.send(#"{"command": ["get_property", "chapter-list"], "request_id": 1}"#)
+        let list = try XCTUnwrap(client.reply(to: 1)?["data"] as? [[String: Any]], client.lines.joined(separator: "\n"))
+        XCTAssertEqual(list.compactMap { $0["title"] as? String }, ["Opening", "Middle", "Middle, part one", "Middle, part two", "Closing"])
+        XCTAssertEqual(list.last?["time"] as? Double, 4)
+        client.send(#"{"command": ["set_property", "chapter", 4], "request_id": 2}"#)
+        XCTAssertEqual(client.reply(to: 2)?["error"] as? String, "success")
+        XCTAssertNotNil(child.waitForJSON { $0["event"] as? String == "seek-done" && ($0["position"] as? Double ?? 0) >= 4 }, child.stdout)
+        client.send(#"{"command": ["get_property", "chapter"], "request_id": 3}"#)
+        XCTAssertEqual(client.reply(to: 3)?["data"] as? Int, 4)
+        client.send(#"{"command": "quit"}"#)
+        XCTAssertEqual(child.waitForExit(), 0)
     }
 
     /// How many `position` events `stdout` holds.

@@ -34,6 +34,22 @@ enum GoldenWireLines {
             ("uri-load-id", WireEvents.line(for: .uriLoaded("file:///a/b.webm"), item: (1, 2), loadID: LoadID(rawValue: 3))),
             ("eos-load-id", WireEvents.line(for: .endOfStream(position: MediaTime(seconds: 4)), loadID: LoadID(rawValue: 3))),
             ("state-load-id", WireEvents.line(for: .stateChanged(from: .ready, to: .playing), loadID: LoadID(rawValue: 3))),
+            // Issue 23: the media's tags and picture (never its bytes).
+            ("tags", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(GoldenSamples.tags, coverArt: GoldenSamples.cover))),
+                                     loadID: LoadID(rawValue: 3))),
+            ("tags-no-cover", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(MediaTags(title: "Only a title"), coverArt: nil))),
+                                              loadID: LoadID(rawValue: 4))),
+        ]
+        // Issue 23: chapters (events and replies).
+        let chapters = [Chapter(index: 0, uid: "opening", title: "Opening", start: .zero, end: MediaTime(seconds: 2)),
+                        Chapter(index: 1, uid: "7", title: nil, start: MediaTime(seconds: 2), end: nil, language: "fra", depth: 1, edition: 1)]
+        lines += [
+            ("chapters", WireEvents.line(for: .feature(FeatureEvent(ChaptersEvent.chaptersChanged(chapters))))),
+            ("chapters-none", WireEvents.line(for: .feature(FeatureEvent(ChaptersEvent.chaptersChanged([]))))),
+            ("chapter", WireEvents.line(for: .feature(FeatureEvent(ChaptersEvent.chapterChanged(chapters[0]))))),
+            ("chapter-none", WireEvents.line(for: .feature(FeatureEvent(ChaptersEvent.chapterChanged(nil))))),
+            ("reply-chapters", Reply(id: .int(10), error: nil, data: .chapters(WireChapters.List(chapters, current: 1))).line),
+            ("reply-chapter", Reply(id: .int(11), error: nil, data: .chapter(WireChapters.Landing(ChapterLanding(chapter: chapters[1], position: MediaTime(seconds: 2.001))))).line),
         ]
         return lines
     }

@@ -13,7 +13,8 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(decoder.feed([0x1B]), [], "split escape sequence waits")
         XCTAssertEqual(decoder.feed([0x5B]), [])
         XCTAssertEqual(decoder.feed([0x44, 0x6D]), [.left, .character("m")])
-        XCTAssertEqual(decoder.feed(Array("\u{1B}[5~x".utf8)), [.character("x")], "other sequences are ignored")
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[3~x".utf8)), [.character("x")], "other sequences are ignored")
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[5~\u{1B}[6~".utf8)), [.pageUp, .pageDown], "Page Up / Page Down (issue 23: chapters)")
         XCTAssertEqual(decoder.feed([0x1B, 0x71]), [.character("q")], "a lone ESC is dropped")
         XCTAssertEqual(decoder.feed([0xC3, 0xA9, 0x0A, 0x0D, 0x03]), [], "non-ASCII and control bytes do nothing")
     }

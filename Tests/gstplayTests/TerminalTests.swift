@@ -7,7 +7,7 @@ import XCTest
 /// the terminal settings put back afterwards.
 final class TerminalTests: XCTestCase {
     /// A pty pair; the child gets the slave as stdin, stdout and stderr.
-    private struct PseudoTerminal {
+    struct PseudoTerminal {
         let master: Int32
         let slave: Int32
 
@@ -64,14 +64,16 @@ final class TerminalTests: XCTestCase {
     /// stdin, stdout and stderr; `body` runs once "Playing" is on the screen and gets the pty,
     /// the process, a semaphore signalled at its exit, the terminal settings from before it
     /// started and the screen so far. The pty is closed and gstplay killed afterwards.
-    private func session(_ body: (PseudoTerminal, Process, DispatchSemaphore, [UInt8], inout String) throws -> Void) throws {
+    /// `arguments` replace the 10 s clip (ChapterTerminalTests, the tagged MP3).
+    func session(arguments: [String] = [GstplayProcess.fixture("h264-aac-10s.mp4")],
+                 _ body: (PseudoTerminal, Process, DispatchSemaphore, [UInt8], inout String) throws -> Void) throws {
         let pty = try PseudoTerminal()
         defer { close(pty.master); close(pty.slave) }
         let before = pty.settings()
         let process = Process()
         process.executableURL = GstplayProcess.binary
         if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
-        process.arguments = [GstplayProcess.fixture("h264-aac-10s.mp4")]
+        process.arguments = arguments
         let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = terminal
         process.standardOutput = terminal
@@ -91,6 +93,12 @@ final class TerminalTests: XCTestCase {
         XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
         try body(pty, process, exited, before, &screen)
     }
+
+    /// Issue 23: the MP3's ID3 artist and title on the status line, after the bar.
+    func testStatusLineShowsTheMP3sArtistAndTitle() throws { try session(arguments: [GstplayProcess.fixture("tagged-cover.mp3")]) { pty, _, _, _, screen in
+        let statusLine = #"/ 0:00:03 \[[ =>]*\] gstplay Fixtures – Test Tone"#
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.range(of: statusLine, options: .regularExpression) != nil }, screen)
+    } }
 
     // (i)
     func testStatusLineKeysAndTerminalRestore() throws { try session { pty, process, exited, before, screen in

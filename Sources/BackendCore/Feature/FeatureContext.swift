@@ -166,6 +166,14 @@ public final class FeatureContext: @unchecked Sendable {
         engine.loop.addTimer(every: interval, body)
     }
 
+    /// Watches a file descriptor on the loop thread (`g_unix_fd_source_new`): `body` runs there
+    /// whenever `fd` is readable, until it returns false or the returned source is destroyed
+    /// (an X connection's socket, say). The feature destroys it by ``PlayerFeature/teardown()``
+    /// at the latest, before it closes `fd`.
+    public func watchInput(on fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
+        engine.loop.addReadWatch(fileDescriptor: fd, body)
+    }
+
     /// Runs `work` on the loop thread, queued (`g_main_context_invoke_full`): the one way for a
     /// streaming thread or a signal handler to reach the feature. False once the loop has quit.
     @discardableResult

@@ -21,6 +21,7 @@ struct MpvView: Sendable {
 
     var queue: QueueSnapshot { snapshot.features[QueueSnapshot.self] ?? QueueSnapshot() }
     var tracks: TracksSnapshot { snapshot.features[TracksSnapshot.self] ?? TracksSnapshot() }
+    var chapters: ChaptersSnapshot { snapshot.features[ChaptersSnapshot.self] ?? ChaptersSnapshot() }
     var loaded: Bool { snapshot.uri != nil && ![.idle, .stopping].contains(snapshot.state) }
 }
 
@@ -28,12 +29,11 @@ struct MpvView: Sendable {
 /// ``MpvView``, and which may be set (the setting is the CLI actor's, PlaybackController+Mpv.swift).
 /// Pure; any thread.
 enum MpvProperties {
-    /// Every property answered, as `property-list` gives them. (`chapter` and `chapters`: the
-    /// chapters feature has not landed; they answer "property unavailable".)
+    /// Every property answered, as `property-list` gives them.
     static let names = ["pause", "time-pos", "playback-time", "time-remaining", "duration", "percent-pos", "volume", "mute",
                         "speed", "filename", "path", "media-title", "playlist", "playlist-pos", "playlist-count",
                         "eof-reached", "idle-active", "core-idle", "seekable", "track-list", "aid", "sid", "vid",
-                        "chapter", "chapters", "metadata", "width", "height", "loop-file", "loop-playlist",
+                        "chapter", "chapters", "chapter-list", "metadata", "width", "height", "loop-file", "loop-playlist",
                         "mpv-version", "property-list", "command-list"]
 
     /// The value of `name`, or mpv's error (`property not found`, `property unavailable`).
@@ -78,7 +78,16 @@ enum MpvProperties {
         case "aid": return .success(trackID(view.tracks.selection.audio))
         case "sid": return .success(trackID(view.tracks.selection.subtitle))
         case "vid": return .success(trackID(view.tracks.selection.video))
-        case "chapter", "chapters": return .failure(.unavailable)
+        case "chapter":                                   // 0-based; -1 before the first chapter (mpv's)
+            guard view.loaded, !view.chapters.chapters.isEmpty else { return .failure(.unavailable) }
+            return .success(.int(Int64(view.chapters.current ?? -1)))
+        case "chapters": return view.loaded ? .success(.int(Int64(view.chapters.chapters.count))) : .failure(.unavailable)
+        case "chapter-list":
+            return .success(.array(view.chapters.chapters.map { chapter in
+                var entry: [String: MpvValue] = ["time": .double(Double(chapter.start.milliseconds) / 1000)]
+                if let title = chapter.title { entry["title"] = .string(title) }
+                return .object(entry)
+            }))
         case "metadata":
             guard view.loaded else { return .failure(.unavailable) }
             return .success(.object(metadata(view.tags)))

@@ -87,7 +87,7 @@ struct ThumbnailsRun {
             try ImageFileWriter.write(sheet.bytes, to: path)
             if !request.quiet {
                 let rows = (tiles.count + request.columns - 1) / request.columns
-                Output.writeLine(STDOUT_FILENO, "wrote \(path): \(tiles.count) frames in \(min(request.columns, tiles.count))×\(rows), \(sheet.width)x\(sheet.height)")
+                Output.writeLine(STDOUT_FILENO, "wrote \(path): \(tiles.count) \(tiles.count == 1 ? "frame" : "frames") in \(min(request.columns, tiles.count))×\(rows), \(sheet.width)x\(sheet.height)")
             }
         case .directory(let directory):
             let base = ImageFileWriter.baseName(of: request.location)
@@ -98,7 +98,7 @@ struct ThumbnailsRun {
             }
             try ImageFileWriter.writeAll(files, into: directory)
             if !request.quiet, let first = thumbnails.first {
-                Output.writeLine(STDOUT_FILENO, "wrote \(files.count) images (\(first.image.width)x\(first.image.height)) to \(directory)")
+                Output.writeLine(STDOUT_FILENO, "wrote \(files.count) \(files.count == 1 ? "image" : "images") (\(first.image.width)x\(first.image.height)) to \(directory)")
             }
         }
     }

@@ -44,7 +44,7 @@ enum WireEvents {
         var hasVideo: Bool
         var hasAudio: Bool
         var subtitleStreams: Int
-        var tags: WireTracks.Tags
+        var tags: WireTags.Tags
     }
     struct Buffering: Encodable, Sendable { var percent: Int }
     /// `waiting`: a live source sent nothing yet; `timeout` is when it gives up (seconds).
@@ -104,6 +104,10 @@ enum WireEvents {
             return feature.payload(as: WindowEvent.self).map(WireWindow.line(for:)) ?? ""
         case .feature(let feature) where feature.payload is TracksEvent:
             return WireTracks.line(for: event) ?? ""
+        case .feature(let feature) where feature.payload is ChaptersEvent:
+            return feature.payload(as: ChaptersEvent.self).map(WireChapters.line(for:)) ?? ""
+        case .feature(let feature) where feature.payload is TagsEvent:
+            return feature.payload(as: TagsEvent.self).map { WireTags.line(for: $0, loadID: loadID) } ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
@@ -142,7 +146,7 @@ enum WireEvents {
         case .mediaInfo(let info):
             return mediaLine("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
                                                 hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams,
-                                                tags: WireTracks.Tags(info.tags)))
+                                                tags: WireTags.Tags(info.tags, cover: info.coverArt)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
         }

@@ -28,6 +28,8 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case playlist(WireEvents.Playlist)
     case tracks(WireTracks.Tracks)
     case seek(WireSeek)
+    case chapters(WireChapters.List)
+    case chapter(WireChapters.Landing)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -46,6 +48,8 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .playlist(let playlist): try playlist.encode(to: encoder)
         case .tracks(let tracks): try tracks.encode(to: encoder)
         case .seek(let seek): try seek.encode(to: encoder)
+        case .chapters(let list): try list.encode(to: encoder)
+        case .chapter(let landing): try landing.encode(to: encoder)
         }
     }
 }
