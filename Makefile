@@ -28,11 +28,17 @@ TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
 # Issue 24 (MPRIS, desktop entry): playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
 # desktop-file-validate checks the installed entry.
 TEST_PACKAGES += playerctl desktop-file-utils
+# Issue 24: Python's venv module (Debian splits it out) for the test venv below.
+TEST_PACKAGES += python3-venv
+# Python packages the tests need (from PyPI), installed into $(TEST_VENV) only when missing:
+# python-mpv-jsonipc drives the control socket as an existing mpv IPC client (MpvClientTests).
+PY_TEST_PACKAGES := python-mpv-jsonipc==1.5.0
+TEST_VENV := .build/test-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
-	bench-smoke soak fuzz fuzz-corpus clean help setup-test man install uninstall
+	bench-smoke soak fuzz fuzz-corpus clean help setup-test test-venv man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
@@ -61,6 +67,14 @@ setup-bench: setup
 setup-test: setup
 	$(call apt_install,$(TEST_PACKAGES))
 
+# The tests' Python venv: made when missing, each of $(PY_TEST_PACKAGES) installed when missing.
+test-venv: setup-test
+	@[ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv $(TEST_VENV)
+	@missing=""; for p in $(PY_TEST_PACKAGES); do \
+	  $(TEST_VENV)/bin/pip show -q "$${p%%[=<>]*}" >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "installing into $(TEST_VENV):$$missing"; $(TEST_VENV)/bin/pip install -q $$missing; fi
+
 build: setup
 	$(SWIFT) build
 
@@ -79,7 +93,7 @@ release: setup
 # failure makes the target fail. Serial, as before: `swift test`.
 TEST_WORKERS ?= 8
 TEST_RESULTS := .build/test-results
-test: setup-test hls-fixtures
+test: setup-test test-venv hls-fixtures
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) bash Tests/Embedding/check.sh
 	@mkdir -p $(TEST_RESULTS); rm -f $(TEST_RESULTS)/xunit.xml; set -o pipefail; \

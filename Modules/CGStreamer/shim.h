@@ -104,6 +104,17 @@ static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint in
     return source;
 }
 
+/* A GSocket readiness source on `context` (g_socket_create_source, g_source_set_callback,
+   g_source_attach): Swift cannot pass a GSocketSourceFunc where a GSourceFunc is expected. The
+   caller owns the returned reference (g_source_destroy + g_source_unref). */
+static inline GSource *CGStreamer_socket_source_attach(GSocket *socket, GIOCondition condition, GMainContext *context,
+        GSocketSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_socket_create_source(socket, condition, NULL);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
 /* ---- A file descriptor watched for input on a context (g_unix_fd_source_new takes a GUnixFDSourceFunc). ---- */
 static inline GSource *CGStreamer_fd_watch_attach(GMainContext *context, gint fd,
         GUnixFDSourceFunc func, gpointer user_data, GDestroyNotify destroy) {

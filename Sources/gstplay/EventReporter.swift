@@ -46,13 +46,16 @@ final class EventReporter {
     private var lastSize: VideoSize?
     /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
     private var wasBuffering = false
+    /// Control clients (`--input-ipc-server`): every event line goes to them too, in any mode.
+    private let control: ControlHub?
 
     /// `snapshot` is read on every redraw of the status line (the player's ``Player/snapshot``;
     /// an idle one where no status line is drawn).
     init(output: Output, mode: Mode, quiet: Bool, showsVideoSize: Bool = true,
          columns: @escaping @Sendable () -> Int = { TerminalSize.columns() },
-         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }) {
+         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }, control: ControlHub? = nil) {
         self.output = output
+        self.control = control
         self.mode = mode
         self.quiet = quiet
         self.showsVideoSize = showsVideoSize
@@ -74,10 +77,14 @@ final class EventReporter {
     /// Reports one event; `item` says which playlist entry it belongs to, `loadID` which load
     /// (the JSON lines' `load_id`).
     func report(_ event: PlayerEvent, item: ItemContext?, loadID: LoadID? = nil) {
-        if mode == .json {
-            output.out(WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID))
-            if let text = bufferingText(event) { output.out(WireEvents.message(text)) }
-            return
+        if mode == .json || control?.hasClients == true {
+            let line = WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID)
+            let message = bufferingText(event).map(WireEvents.message)
+            for line in [line] + (message.map { [$0] } ?? []) {
+                if mode == .json { output.out(line) }
+                if !line.isEmpty { control?.broadcast(line) }
+            }
+            if mode == .json { return }
         }
         if let adaptive = event.adaptive {
             if let text = AdaptiveCommands.note(for: adaptive) { note(text) }

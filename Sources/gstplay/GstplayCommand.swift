@@ -111,6 +111,8 @@ struct GstplayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Desktop (MPRIS)")
     var mprisOptions: MPRISOptions
+    @OptionGroup(title: "Control socket")
+    var control: ControlOptions
 
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
@@ -179,6 +181,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.forget = forget
         options.visualization = try Self.visualization(visualization)
         options.mpris = mprisOptions.mpris
+        options.ipcSocket = try control.path()
         return options
     }
 

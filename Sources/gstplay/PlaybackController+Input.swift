@@ -25,14 +25,7 @@ extension PlaybackController {
     func handle(line: String) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if settings.json {
-            let request = JSONProtocol.parseRequest(line)
-            switch request.command {
-            case .failure(let error):
-                output.out(Reply(id: request.id, error: error.message).line)
-            case .success(let command):
-                let outcome = await execute(command)
-                output.out(Reply(id: request.id, error: outcome.error, data: outcome.data).line)
-            }
+            await dispatch(line, from: .console)
         } else {
             switch ConsoleCommand.parse(line) {
             case .failure(let error):
@@ -45,11 +38,11 @@ extension PlaybackController {
         }
     }
 
-    /// A console line that exceeded the length limit.
-    func lineTooLong(limit: Int) {
+    /// A console (or control client's) line that exceeded the length limit.
+    func lineTooLong(limit: Int, from client: ControlClientID = .console) {
         let message = "line too long (more than \(limit) bytes); ignored"
-        if settings.json {
-            output.out(Reply(id: .null, error: message).line)
+        if settings.json || client != .console {
+            reply(Reply(id: .null, error: message).line, to: client)
         } else {
             output.err("error: \(message)")
         }

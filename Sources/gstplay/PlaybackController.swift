@@ -69,16 +69,22 @@ actor PlaybackController {
     let resumeAtExit: ResumeExitSave?
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
+    /// The control clients (`--input-ipc-server`): replies to them, events to all (nil: none).
+    let control: ControlHub?
+    /// mpv IPC state: what events tell, each mpv client's observers (PlaybackController+Mpv.swift).
+    var mpv = MpvState()
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
-         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1) {
+         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1,
+         control: ControlHub? = nil) {
         self.player = player
+        self.control = control
         self.setup = setup
         self.names = setup.names
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
-                                      snapshot: { [player] in player.snapshot })
+                                      snapshot: { [player] in player.snapshot }, control: control)
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
@@ -99,6 +105,7 @@ actor PlaybackController {
             await handle(input)
         }
         await saveResumeAtExit()
+        controlShutdown()
         stopInput()
         output.closeStatus()
         player.shutdown()
@@ -122,6 +129,9 @@ actor PlaybackController {
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
+        case .request(let client, let line): await dispatch(line, from: client)
+        case .requestTooLong(let client, let limit): lineTooLong(limit: limit, from: client)
+        case .clientLeft(let client): mpv.sessions[client] = nil
         }
     }
 
@@ -200,9 +210,11 @@ actor PlaybackController {
     private func report(_ record: PlayerEventRecord) {
         let event = record.event, item = item(of: record)
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) {
-            return reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
+            reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
+            return reportToMpvClients(.endOfStream(position: position), record: record)
         }
         reporter.report(event, item: item, loadID: record.loadID)
+        reportToMpvClients(event, record: record)
         if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }

@@ -35,6 +35,8 @@ struct RunOptions: Equatable, Sendable {
     var network = NetworkSettings()
     /// `--mpris` / `--no-mpris`; nil: the default (``MPRISSetup``).
     var mpris: Bool?
+    /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
+    var ipcSocket: String?
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
