@@ -15,17 +15,30 @@ APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev 
 APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
 # Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
 APT_PACKAGES += libsoup-3.0-dev
+# Issue 22: libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
+APT_PACKAGES += libxss-dev
 BENCH_PACKAGES := mpv
 # Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer
 # Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
+# Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
+TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
+# Issue 24 (MPRIS, desktop entry): playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
+# desktop-file-validate checks the installed entry.
+TEST_PACKAGES += playerctl desktop-file-utils
+# Issue 24: Python's venv module (Debian splits it out) for the test venv below.
+TEST_PACKAGES += python3-venv
+# Python packages the tests need (from PyPI), installed into $(TEST_VENV) only when missing:
+# python-mpv-jsonipc drives the control socket as an existing mpv IPC client (MpvClientTests).
+PY_TEST_PACKAGES := python-mpv-jsonipc==1.5.0
+TEST_VENV := .build/test-venv
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
-	bench-smoke soak fuzz fuzz-corpus clean help setup-test man install uninstall
+	bench-smoke soak fuzz fuzz-corpus clean help setup-test test-venv man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
@@ -54,6 +67,14 @@ setup-bench: setup
 setup-test: setup
 	$(call apt_install,$(TEST_PACKAGES))
 
+# The tests' Python venv: made when missing, each of $(PY_TEST_PACKAGES) installed when missing.
+test-venv: setup-test
+	@[ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv $(TEST_VENV)
+	@missing=""; for p in $(PY_TEST_PACKAGES); do \
+	  $(TEST_VENV)/bin/pip show -q "$${p%%[=<>]*}" >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "installing into $(TEST_VENV):$$missing"; $(TEST_VENV)/bin/pip install -q $$missing; fi
+
 build: setup
 	$(SWIFT) build
 
@@ -72,7 +93,7 @@ release: setup
 # failure makes the target fail. Serial, as before: `swift test`.
 TEST_WORKERS ?= 8
 TEST_RESULTS := .build/test-results
-test: setup-test hls-fixtures
+test: setup-test test-venv hls-fixtures
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) bash Tests/Embedding/check.sh
 	@mkdir -p $(TEST_RESULTS); rm -f $(TEST_RESULTS)/xunit.xml; set -o pipefail; \
@@ -216,7 +237,7 @@ check-embedding: setup
 # its sources), so the directory is kept between runs. Fails on any
 # documentation warning (broken or ambiguous links, undocumented parameters).
 DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
-	BackendThumbnails BackendResume BackendChapters Backend
+	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend
 docs-check: setup
 	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
 	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
@@ -272,6 +293,33 @@ uninstall:
 	rm -f $(INSTALL_BIN)/gstplay $(INSTALL_MAN)/gstplay.1 $(INSTALL_BASH)/gstplay $(INSTALL_ZSH)/_gstplay $(INSTALL_FISH)/gstplay.fish
 	rm -f $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
+
+# ---- Desktop entry and icon (issue 24): part of make install / make uninstall ----
+# share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
+# `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
+# whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
+# the binary asked for the types (default: the release build). update-desktop-database refreshes
+# the MIME cache file managers read, when installing to the live system (no DESTDIR).
+INSTALL_APPS := $(DESTDIR)$(PREFIX)/share/applications
+INSTALL_ICONS := $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps
+DESKTOP_SOURCES := Sources/gstplay/Desktop
+.PHONY: install-desktop uninstall-desktop
+install: install-desktop
+uninstall: uninstall-desktop
+
+install-desktop: release
+	install -d $(INSTALL_APPS) $(INSTALL_ICONS)
+	$(DESKTOP_SOURCES)/desktop-entry.sh "$${DESKTOP_GSTPLAY:-$$($(RELEASE_BUILD) --show-bin-path)/gstplay}" \
+	  $(DESKTOP_SOURCES)/gstplay.desktop.in > $(INSTALL_APPS)/gstplay.desktop.new
+	chmod 644 $(INSTALL_APPS)/gstplay.desktop.new && mv $(INSTALL_APPS)/gstplay.desktop.new $(INSTALL_APPS)/gstplay.desktop
+	install -m 644 $(DESKTOP_SOURCES)/gstplay.svg $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then update-desktop-database -q $(INSTALL_APPS); fi
+
+uninstall-desktop:
+	rm -f $(INSTALL_APPS)/gstplay.desktop $(INSTALL_ICONS)/gstplay.svg
+	@if [ -z "$(DESTDIR)" ] && command -v update-desktop-database >/dev/null; then \
+	  if ls $(INSTALL_APPS)/*.desktop >/dev/null 2>&1; then update-desktop-database -q $(INSTALL_APPS); \
+	  else rm -f $(INSTALL_APPS)/mimeinfo.cache; fi; fi
 
 # Thumbnail speed against a gst-launch-1.0 decode of the same clip (docs/BENCHMARKS.md, by hand).
 bench-thumbnails: release

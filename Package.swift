@@ -30,7 +30,14 @@ let package = Package(
             name: "CX11",
             path: "Modules/CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev"])]
+            providers: [.apt(["libx11-dev", "libxss-dev"])]
+        ),
+        // Issue 22: the X Fixes extension, for the display tests only (the cursor shown now).
+        .systemLibrary(
+            name: "CXFixes",
+            path: "Modules/CXFixes",
+            pkgConfig: "xfixes",
+            providers: [.apt(["libxfixes-dev"])]
         ),
         // Issue 20: libsoup 3, for the media cache's conditional requests (revalidation).
         .systemLibrary(
@@ -85,11 +92,25 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Tags and cover art (issue 23): the media's tags, its picture, pictures for audio-only
+        // media in the window (playbin's visualisation path).
+        .target(
+            name: "BackendTags",
+            dependencies: ["BackendCore", "CGStreamer"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The on-screen display (issue 22): a `textoverlay` in the video filter chain showing
+        // state, position and a bar, volume, rate and messages for ~1.5 s. No Xlib.
+        .target(
+            name: "BackendOSD",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
@@ -97,6 +118,12 @@ let package = Package(
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // MPRIS 2 on the session bus (issue 24): media keys, shell controls, playerctl (GDBus, in GIO).
+        .target(
+            name: "BackendMPRIS",
+            dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -130,6 +157,7 @@ let package = Package(
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            exclude: ["Desktop"],   // the desktop entry template, its icon and script (make install)
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
@@ -164,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -186,7 +214,7 @@ let package = Package(
         // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "CGStreamer", "CX11", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

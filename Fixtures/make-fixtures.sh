@@ -144,6 +144,54 @@ mp4_h264_aac() {
         "${ASRC[@]}" ! avenc_aac bitrate="$abr" ! aacparse ! queue ! mux.
 }
 
+# tags and cover art (issue 23), all with gst-launch-1.0 (taginject, id3v2mux):
+#   cover-art.png     128x128 SMPTE bars (pngenc): the picture embedded below
+#   tagged-cover.mp3  3 s MP3 (LAME 64 kbit/s) with an ID3v2 tag: title, artist, album,
+#                     track number, genre, comment, date and cover-art.png as the front
+#                     cover (APIC). The picture goes through taginject as a serialised
+#                     GstSample ("<hex bytes>:<base64 caps>:None:None", the format of
+#                     gst_value_deserialize_sample; python3 only hex/base64-encodes it,
+#                     and marks the APIC frame as the front cover afterwards).
+#   tagged.ogg        3 s Vorbis with Vorbis comments (title, artist, album, track number,
+#                     genre, comment, date) and no picture: they arrive as the audio
+#                     stream's tags, not the container's.
+make_tag_fixtures() {
+    run_gst cover-art.png \
+        videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,width=128,height=128 \
+        ! videoconvert ! pngenc ! filesink location=@OUT@
+    local sample
+    sample="$(python3 -c '
+import base64, sys
+def b64(text): return base64.b64encode(text.encode() + b"\0").decode().replace("=", "_")
+data = open(sys.argv[1], "rb").read()
+print(data.hex() + ":" + b64("image/png") + ":None:None")
+' cover-art.png)"
+    # gst-launch-1.0 joins its arguments and parses them again: the tag list is one quoted
+    # value, and each string with spaces inside it is quoted again (\\\").
+    audio_src 90
+    run_gst tagged-cover.mp3 \
+        "${ASRC[@]}" ! lamemp3enc target=bitrate bitrate=64 cbr=true \
+        ! taginject "tags=\"title=\\\"Test Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)3,genre=Test,comment=\\\"a 440 Hz sine\\\",date=(GDate)2024-05-01,image=(GstSample)$sample\"" \
+        ! id3v2mux ! filesink location=@OUT@
+    # The picture's kind cannot go through taginject (its GstTagImageType is not registered
+    # when the tag list is parsed), so id3v2mux writes "other": python3 sets the APIC frame's
+    # picture-type byte (after the text encoding byte and the MIME type) to 3, front cover.
+    python3 - tagged-cover.mp3 <<'EOF'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+frame = data.index(b"APIC")
+mime_end = data.index(b"\0", frame + 11)
+data[mime_end + 1] = 3
+open(path, "wb").write(data)
+EOF
+    audio_src 90
+    run_gst tagged.ogg \
+        "${ASRC[@]}" \
+        ! taginject "tags=\"title=\\\"Ogg Tone\\\",artist=\\\"gstplay Fixtures\\\",album=\\\"Fixture Album\\\",track-number=(uint)7,genre=Test,comment=\\\"Vorbis comments\\\",datetime=(GstDateTime)2023-02-03\"" \
+        ! vorbisenc quality=0.1 ! oggmux ! filesink location=@OUT@
+}
+
 SMALL_H264="rate-control=off qp-min=36 qp-max=36"
 
 # make_chapters: compiles the TOC helper into a temporary directory and writes chapters.mkv.
@@ -385,6 +433,8 @@ sys.stdout.buffer.write(random.Random(20261123).randbytes(4096))
         ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b. \
         videotestsrc num-buffers=$FPS pattern=smpte \
         ! "video/x-raw,width=320,height=240,framerate=$FPS/1,pixel-aspect-ratio=1/1" ! b.
+    # --- tags and cover art (issue 23) ----------------------------------------
+    make_tag_fixtures
 
     # --- queue / gapless (issue #12) ------------------------------------------
     # Three 1 s Vorbis sines of different pitch (440, 660, 880 Hz), same format

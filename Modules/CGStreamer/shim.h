@@ -11,6 +11,7 @@
 
 #include <gst/gst.h>
 #include <gio/gio.h>
+#include <glib-unix.h>
 #include <gst/video/video.h>
 #include <gst/audio/audio.h>
 #include <gst/audio/streamvolume.h>
@@ -103,6 +104,26 @@ static inline GSource *CGStreamer_timeout_attach(GMainContext *context, guint in
     return source;
 }
 
+/* A GSocket readiness source on `context` (g_socket_create_source, g_source_set_callback,
+   g_source_attach): Swift cannot pass a GSocketSourceFunc where a GSourceFunc is expected. The
+   caller owns the returned reference (g_source_destroy + g_source_unref). */
+static inline GSource *CGStreamer_socket_source_attach(GSocket *socket, GIOCondition condition, GMainContext *context,
+        GSocketSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_socket_create_source(socket, condition, NULL);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
+/* ---- A file descriptor watched for input on a context (g_unix_fd_source_new takes a GUnixFDSourceFunc). ---- */
+static inline GSource *CGStreamer_fd_watch_attach(GMainContext *context, gint fd,
+        GUnixFDSourceFunc func, gpointer user_data, GDestroyNotify destroy) {
+    GSource *source = g_unix_fd_source_new(fd, G_IO_IN | G_IO_HUP | G_IO_ERR);
+    g_source_set_callback(source, (GSourceFunc)(void (*)(void))func, user_data, destroy);
+    g_source_attach(source, context);
+    return source;
+}
+
 /* ---- Video caps: GstVideoInfo fields behind macros; returns FALSE if the caps are not raw video. ---- */
 static inline gboolean CGStreamer_video_caps_size(GstCaps *caps, gint *width, gint *height, gint *par_n, gint *par_d) {
     GstVideoInfo info;
@@ -174,6 +195,14 @@ static inline GstPad *CGStreamer_playbin_stream_pad(GstElement *playbin, const g
     GstPad *pad = NULL;
     g_signal_emit_by_name(playbin, signal, index, &pad);
     return pad;
+}
+
+/* ---- Audio pictures (issue 23): overlaycomposition's `draw` handler returns its composition. ---- */
+/* For signals whose handler takes (instance, pointer, user_data) and returns a pointer. */
+static inline gulong CGStreamer_signal_connect_2_returning(gpointer instance, const gchar *signal,
+        gpointer (*handler)(gpointer instance, gpointer arg, gpointer user_data),
+        gpointer user_data, GClosureNotify destroy) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
 }
 
 #endif /* CGSTREAMER_SHIM_H */

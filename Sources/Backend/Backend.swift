@@ -7,4 +7,7 @@
 @_exported import BackendCache
 @_exported import BackendTracks
 @_exported import BackendResume
+@_exported import BackendOSD
 @_exported import BackendChapters
+@_exported import BackendTags
+@_exported import BackendMPRIS

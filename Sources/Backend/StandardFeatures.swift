@@ -2,7 +2,10 @@ import BackendAdaptive
 import BackendCache
 import BackendChapters
 import BackendCore
+import BackendMPRIS
+import BackendOSD
 import BackendQueue
+import BackendTags
 import BackendThumbnails
 import BackendTracks
 import BackendWindow
@@ -22,24 +25,41 @@ public struct StandardFeatures: Sendable {
     /// Adaptive streaming (HLS/DASH): start variant, caps, pin, safety ratio, buffer to refill
     /// after a stall (`AdaptiveFeature`). Changeable later with ``Player/setAdaptivePolicy(_:)``.
     public var adaptivePolicy = AdaptivePolicy()
-    /// Tracks: text subtitles as ``TracksEvent/subtitleCue(_:)`` events (default) or drawn into the video.
-    public var subtitleRendering: SubtitleRendering = .events
+    /// Tracks: subtitles drawn on the video when the video sink draws into a window, cue events
+    /// (``TracksEvent/subtitleCue(_:)``) in every case (``SubtitleRendering/automatic``, the
+    /// default); ``SubtitleRendering/events`` never draws.
+    public var subtitleRendering: SubtitleRendering = .automatic
+    /// Tracks: how drawn subtitles look (visibility, scale, position).
+    public var subtitleStyle = SubtitleStyle()
+    /// The on-screen display (``OSDFeature``; only with a video window).
+    public var osd = OSDSettings()
     /// Tracks: after switching the audio or video track, seek (accurate, flushing) to the current
     /// position so the new track is heard/seen at once instead of after what playbin already
     /// queued (about 1 s). Default true; see docs/ADR-001-playbin.md.
     public var flushOnTrackSwitch = true
+    /// MPRIS 2 on the session bus (``MPRISFeature``, backed by the queue), nil (the default) for none.
+    public var mpris: MPRISConfiguration?
+
+    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
+    public var visualization: AudioVisualization = .none
 
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
-        features.append(QueueFeature())
+        let queue = QueueFeature()
+        features.append(queue)
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature())
+        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
-        features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch))
+        features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch,
+                                      subtitleStyle: subtitleStyle))
         features.append(ChaptersFeature())
+        features.append(TagsFeature(visualization: visualization))
+        if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
+        features.append(OSDFeature(settings: osd, describe: StandardFeatures.osdMessage))
         return features
     }
 }
@@ -53,5 +73,25 @@ public extension Player {
     convenience init(configuration: PlayerConfiguration = PlayerConfiguration(), standard: StandardFeatures = StandardFeatures(),
                      delegate: (any PlayerDelegate)? = nil) {
         self.init(configuration: configuration, features: standard.makeFeatures(for: configuration), delegate: delegate)
+    }
+}
+
+extension StandardFeatures {
+    /// The OSD's message for another feature's event (``OSDFeature/Describe``): track
+    /// selections as `Audio: English`, `Subtitles off`; chapter changes as `Chapter 2/5: Middle`
+    /// (not the first chapter as a load starts).
+    @Sendable public static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
+        if case .chapterChanged(let chapter?)? = event.chaptersEvent {
+            guard chapter.start > .zero || (snapshot.position ?? .zero) > MediaTime(seconds: 0.5) else { return nil }
+            let count = snapshot.features[ChaptersSnapshot.self]?.chapters.count
+            return "Chapter \(chapter.index + 1)\(count.map { "/\($0)" } ?? ""): \(chapter.displayTitle)"
+        }
+        guard case .trackSelected(let kind, let index)? = event.tracksEvent else { return nil }
+        let label = kind == .audio ? "Audio" : kind == .video ? "Video" : "Subtitles"
+        guard let index else { return "\(label) off" }
+        let tracks = (snapshot.features[TracksSnapshot.self]?.tracks ?? []).filter { $0.kind == kind }
+        let track = tracks.first { $0.index == index }
+        let name = [track?.title, track?.languageName].compactMap { $0 }.first { !$0.isEmpty }
+        return "\(label): \(name ?? "track \(index)")"
     }
 }

@@ -13,14 +13,19 @@ import BackendCore
 /// Internal: the player's API is ``Player/setQueue(_:startingAt:)`` and its siblings; tests use
 /// it through `@testable import BackendQueue`.
 struct PlayQueue: Sendable, Hashable {
-    private struct Entry: Sendable, Hashable {
+    /// One item and its id (internal for `PlayQueue+Info.swift`).
+    struct Entry: Sendable, Hashable {
         let id: Int
         var item: QueueItem
         /// The item carrying its id.
         var identified: QueueItem { var copy = item; copy.id = id; return copy }
     }
 
-    private var entries: [Entry] = []
+    /// The items in list order (internal for `PlayQueue+Info.swift`).
+    var entries: [Entry] = []
+    /// Ids of items ``advance(reason:)`` passed over because they were found unplayable
+    /// (``QueueItemInfo/isPlayable``), oldest first, until ``takeSkipped()`` (`PlayQueue+Info.swift`).
+    var skipped: [Int] = []
     /// The ``QueueItem/id`` the next added item gets.
     private(set) var nextID = 0
     private var currentID: Int?
@@ -165,8 +170,10 @@ struct PlayQueue: Sendable, Hashable {
 
     /// The current item as a snapshot value with the given modes.
     func snapshot(gapless: Bool) -> QueueSnapshot {
-        QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless,
-                      nextIndex: peekNext(reason: .skipped), previousIndex: peekPrevious())
+        var snapshot = QueueSnapshot(items: items, currentIndex: currentIndex, loop: loop, shuffled: isShuffled, gapless: gapless,
+                                     nextIndex: peekNext(reason: .skipped), previousIndex: peekPrevious())
+        snapshot.playPosition = isShuffled && currentID != nil && cursor >= 0 ? cursor : currentIndex
+        return snapshot
     }
 
     // MARK: Moving
@@ -181,8 +188,22 @@ struct PlayQueue: Sendable, Hashable {
     /// Moves to the next item and returns its index; nil (and nothing current) at the end.
     /// With ``LoopMode/one`` an item that `ended` repeats; skipping moves on (and stops after the last).
     /// With ``LoopMode/all`` the last item wraps to the first (a new pass when shuffling).
+    /// Items found unplayable are passed over (remembered in ``skipped``), unless every step
+    /// lands on one.
     @discardableResult
     mutating func advance(reason: ItemChangeReason = .ended) -> Int? {
+        var index = step(reason: reason)
+        var steps = 0
+        while let found = index, entries[found].item.info?.isPlayable == false, steps < entries.count {
+            skipped.append(entries[found].id)
+            index = step(reason: .skipped)
+            steps += 1
+        }
+        return index
+    }
+
+    /// One step of ``advance(reason:)``.
+    private mutating func step(reason: ItemChangeReason) -> Int? {
         guard !entries.isEmpty else { currentID = nil; return nil }
         if loop == .one, reason == .ended, let index = currentIndex { return index }
         if isShuffled {

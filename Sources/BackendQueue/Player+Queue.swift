@@ -30,7 +30,10 @@ public extension Player {
     /// shutdown, the last published state. The index checks of the calls below then see it too.
     func currentQueue() async -> QueueSnapshot {
         await withCheckedContinuation { (continuation: CheckedContinuation<QueueSnapshot, Never>) in
-            let queued = withFeature(QueueFeature.self) { feature, _ in continuation.resume(returning: feature.published) }
+            let queued = withFeature(QueueFeature.self) { feature, _ in
+                if feature.discovery.snapshotIsStale { feature.publishSnapshot() }      // discovery results not yet published
+                continuation.resume(returning: feature.published)
+            }
             if !queued { continuation.resume(returning: queue) }
         }
     }
@@ -107,6 +110,13 @@ public extension Player {
     /// also when it repeats: a time, or a fraction of the item's duration. Such items load
     /// afresh, never gaplessly (the start needs a seek after preroll).
     func setQueueItemStart(_ start: StartPosition?) { queueCommand(.itemStart(start)) }
+
+    /// Turns the background discovery of the items' media info (duration, title, artist, album,
+    /// video, playability: ``QueueItem/info``, GstDiscoverer, one local file at a time, nearest
+    /// the current item first) on — the default — or off. Results come as
+    /// ``QueueEvent/itemUpdated(index:item:)``; an item found unplayable is skipped when its turn
+    /// comes (``QueueEvent/itemSkipped(index:id:error:)``).
+    func setQueueDiscovery(_ on: Bool) { queueCommand(.discovery(on)) }
 
     /// Queues `command` on the loop thread for the queue feature.
     private func queueCommand(_ command: QueueCommand) {

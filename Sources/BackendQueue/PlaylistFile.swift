@@ -55,12 +55,13 @@ public enum PlaylistFile {
         return .items(items.list, warnings: warnings)
     }
 
-    /// Writes `items` as an extended M3U file (`#EXTM3U`, `#EXTINF:-1,title` before titled
-    /// entries; `file://` URIs written as absolute paths), atomically (temp file, fsync, rename).
+    /// Writes `items` as an extended M3U file (`#EXTM3U`, `#EXTINF:<seconds>,title` before titled
+    /// entries, `-1` seconds when the length is unknown; `file://` URIs written as absolute paths), atomically (temp file, fsync, rename).
     public static func saveM3U(_ items: [QueueItem], to path: String) throws(LoadError) {
         var text = "#EXTM3U\n"
         for item in items {
-            if let title = item.title?.replacingControlCharacters() { text += "#EXTINF:-1,\(title)\n" }
+            let seconds = item.knownDuration.map { String(Int64(($0.seconds).rounded())) } ?? "-1"
+            if let title = item.title?.replacingControlCharacters() { text += "#EXTINF:\(seconds),\(title)\n" }
             // A path is written as it is only when it reads back the same: no control character
             // (the file would be refused as binary), no `#`, no surrounding spaces.
             let path = fileURIPath(item.uri).flatMap { path in
@@ -89,48 +90,72 @@ public enum PlaylistFile {
             return Expansion(stream: .stream(fileURI(path)))
         }
         let entries = fileExtension(of: path) == "pls" || text.hasPrefix("[playlist]")
-            ? try parsePLS(text, path: path) : parseM3U(text)
+            ? try plsEntries(text, path: path) : m3uEntries(text)
         var result = Expansion()
         for entry in entries {
             let location = resolve(entry.location, against: directory)
             if let nestedPath = location.path, isPlaylist(nestedPath) {
                 do {
                     let nested = try expand(nestedPath, visited: &visited, warnings: &warnings)
-                    if case .stream(let uri)? = nested.stream { result.list.append(QueueItem(uri: uri, title: entry.title)) }
+                    if case .stream(let uri)? = nested.stream {
+                        result.list.append(QueueItem(uri: uri, title: entry.title, duration: entry.duration))
+                    }
                     result.list += nested.list
                 } catch {
                     warnings.append(error.description)
                 }
                 continue
             }
-            result.list.append(QueueItem(uri: location.uri, title: entry.title))
+            result.list.append(QueueItem(uri: location.uri, title: entry.title, duration: entry.duration))
         }
         return result
     }
 
-    /// Extended M3U: `#EXTINF:<seconds>,<title>` names the next entry; other `#` lines are comments.
-    static func parseM3U(_ text: String) -> [(location: String, title: String?)] {
-        var entries: [(String, String?)] = []
-        var pendingTitle: String?
+    /// One entry of a playlist file: where it is, and the title and length the file gives it.
+    struct Entry: Sendable, Hashable {
+        var location: String
+        var title: String?
+        /// `#EXTINF` seconds or `.pls` `LengthN`; nil when absent, unparsable or not positive.
+        var duration: MediaTime?
+    }
+
+    /// Extended M3U entries as (location, title) pairs (``m3uEntries(_:)`` without lengths).
+    static func parseM3U(_ text: String) -> [(location: String, title: String?)] { m3uEntries(text).map { ($0.location, $0.title) } }
+
+    /// PLS entries as (location, title) pairs (``plsEntries(_:path:)`` without lengths).
+    static func parsePLS(_ text: String, path: String) throws(LoadError) -> [(location: String, title: String?)] {
+        try plsEntries(text, path: path).map { ($0.location, $0.title) }
+    }
+
+    /// Extended M3U: `#EXTINF:<seconds>,<title>` names the next entry and gives its length
+    /// (`-1` or `0`: unknown); other `#` lines are comments.
+    static func m3uEntries(_ text: String) -> [Entry] {
+        var entries: [Entry] = []
+        var pending = Entry(location: "")
         for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             let line = String(raw).trimmingSurroundingWhitespace()
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
                     let title = String(line[line.index(after: comma)...]).trimmingSurroundingWhitespace()
-                    pendingTitle = title.isEmpty ? nil : title
+                    pending.title = title.isEmpty ? nil : title
+                    // `#EXTINF:<seconds> key="value"…,title`: the length is the first word.
+                    let head = line[line.index(line.startIndex, offsetBy: 8)..<comma]
+                    pending.duration = length(head.split(separator: " ").first.map(String.init) ?? "")
                 }
                 continue
             }
-            entries.append((line, pendingTitle))
-            pendingTitle = nil
+            pending.location = line
+            entries.append(pending)
+            pending = Entry(location: "")
         }
         return entries
     }
 
-    /// PLS: a `[playlist]` section with `FileN=`, `TitleN=` (ordered by N).
-    static func parsePLS(_ text: String, path: String) throws(LoadError) -> [(location: String, title: String?)] {
-        var files: [Int: String] = [:], titles: [Int: String] = [:]
+    /// PLS: a `[playlist]` section with `FileN=`, `TitleN=`, `LengthN=` (ordered by N; a length
+    /// of `-1` means unknown).
+    static func plsEntries(_ text: String, path: String) throws(LoadError) -> [Entry] {
+        var files: [Int: String] = [:], titles: [Int: String] = [:], lengths: [Int: MediaTime] = [:]
         var sawHeader = false
         for raw in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             let line = String(raw).trimmingSurroundingWhitespace()
@@ -139,9 +164,16 @@ public enum PlaylistFile {
             let key = line[..<equals].lowercased(), value = String(line[line.index(after: equals)...]).trimmingSurroundingWhitespace()
             if key.hasPrefix("file"), let n = Int(key.dropFirst(4)), !value.isEmpty { files[n] = value }
             if key.hasPrefix("title"), let n = Int(key.dropFirst(5)), !value.isEmpty { titles[n] = value }
+            if key.hasPrefix("length"), let n = Int(key.dropFirst(6)), let length = length(value) { lengths[n] = length }
         }
         guard sawHeader else { throw LoadError(path: path, reason: "not a PLS playlist (no [playlist] section)") }
-        return files.keys.sorted().map { (files[$0]!, titles[$0]) }
+        return files.keys.sorted().map { Entry(location: files[$0]!, title: titles[$0], duration: lengths[$0]) }
+    }
+
+    /// A length in (possibly fractional) seconds; nil unless finite, positive and under a year.
+    private static func length(_ text: String) -> MediaTime? {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds < 366 * 86_400 else { return nil }
+        return MediaTime(seconds: seconds)
     }
 
     // MARK: Files and locations

@@ -20,4 +20,17 @@ public enum QueueEvent: FeatureEventPayload {
     /// and when the item handed over after it failed. `position` is where it ended (its duration
     /// when known, else its last position); `index` is its index at that moment.
     case itemEnded(index: Int, id: Int, position: MediaTime)
+    /// Items were added at `index` (an append, insert, `playNow` or a whole new queue), in
+    /// order. Published with the ``queueChanged(_:)`` of the same change (issue 23: a consumer
+    /// that keeps its own list applies changes instead of re-reading every item).
+    case itemsInserted(index: Int, items: [QueueItem])
+    /// `count` items were removed from `index` on (a remove, a clear, a queue replaced).
+    case itemsRemoved(index: Int, count: Int)
+    /// The item `id` moved from index `from` to `to`.
+    case itemMoved(from: Int, to: Int, id: Int)
+    /// What is known about the item at `index` changed: the discoverer's ``QueueItem/info``.
+    case itemUpdated(index: Int, item: QueueItem)
+    /// The queue passed over the item at `index` (`id`) on its way to the next one: the
+    /// discoverer had found it unplayable (`error`), so it was never loaded.
+    case itemSkipped(index: Int, id: Int, error: PlayerError)
 }

@@ -17,6 +17,7 @@ enum QueueCommand: Sendable {
     case gapless(Bool)
     case autoAdvance(Bool)
     case itemStart(StartPosition?)
+    case discovery(Bool)
 }
 
 /// Queue commands from ``Player`` (loop thread, through ``Player/withFeature(_:_:)``), item loads
@@ -33,26 +34,39 @@ extension QueueFeature {
         do {
             switch command {
             case .replace(let items, let start):
+                if !queue.isEmpty { context.publish(QueueEvent.itemsRemoved(index: 0, count: queue.count)) }
                 queue = PlayQueue(items: items, loop: queue.loop, shuffled: queue.isShuffled, seed: queue.seed,
                                   firstID: queue.nextID)
+                publishInserted(at: 0, count: queue.count)
                 consecutiveFailures = 0
                 if let start { try queue.jump(to: start) } else { queue.advance(reason: .skipped) }
                 if let index = queue.currentIndex { return loadItem(index, reason: skip) }
                 context.stop()
-            case .append(let items): for item in items { queue.append(item) }
-            case .insert(let item, let index): try queue.insert(item, at: index)
+            case .append(let items):
+                let first = queue.count
+                for item in items { queue.append(item) }
+                publishInserted(at: first, count: items.count)
+            case .insert(let item, let index):
+                try queue.insert(item, at: index)
+                publishInserted(at: index, count: 1)
             case .playNow(let item):
                 let index = queue.currentIndex.map { $0 + 1 } ?? queue.count
                 try queue.insert(item, at: index)
+                publishInserted(at: index, count: 1)
                 try queue.jump(to: index)
                 return loadItem(index, reason: skip)
             case .remove(let index):
-                if try queue.remove(at: index).currentRemoved {
+                let removed = try queue.remove(at: index)
+                context.publish(QueueEvent.itemsRemoved(index: index, count: 1))
+                if removed.currentRemoved {
                     if let next = queue.currentIndex { return loadItem(next, reason: skip) }
                     context.stop()
                 }
-            case .move(let from, let to): try queue.move(from: from, to: to)
+            case .move(let from, let to):
+                try queue.move(from: from, to: to)
+                if from != to, let id = try queue.item(at: to).id { context.publish(QueueEvent.itemMoved(from: from, to: to, id: id)) }
             case .clear:
+                if !queue.isEmpty { context.publish(QueueEvent.itemsRemoved(index: 0, count: queue.count)) }
                 queue.clear()
                 context.stop()
             case .jump(let index):
@@ -71,6 +85,9 @@ extension QueueFeature {
             case .gapless(let on): gapless = on
             case .autoAdvance(let on): autoAdvance = on
             case .itemStart(let start): itemStart = start
+            case .discovery(let on):
+                discovery.isEnabled = on
+                if !on { stopDiscovery() }
             }
         } catch {
             context.publish(.warning(PlayerError(kind: .invalidArgument, message: error.description)))
@@ -121,6 +138,16 @@ extension QueueFeature {
             }
             return uris
         }
+    }
+}
+
+extension QueueFeature {
+    /// Publishes ``QueueEvent/itemsInserted(index:items:)`` for the `count` items from `index` on
+    /// (with their ids), when there are any.
+    func publishInserted(at index: Int, count: Int) {
+        guard count > 0, let context else { return }
+        let items = queue.items[index..<(index + count)]
+        context.publish(QueueEvent.itemsInserted(index: index, items: Array(items)))
     }
 }
 

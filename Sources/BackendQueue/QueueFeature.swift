@@ -32,6 +32,8 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     var consecutiveFailures = 0
     /// The `about-to-finish` hand-over.
     let feeder = GaplessFeeder()
+    /// Items' media info found in the background (issue 23, `QueueFeature+Discovery.swift`).
+    let discovery = QueueDiscovery()
     /// The core, from ``attach(to:)`` on.
     private(set) var context: FeatureContext?
 
@@ -49,8 +51,12 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
         context.track(handler: feeder.connect(to: instance), on: instance)
     }
 
-    /// Forgets hand-overs in flight.
-    public func teardown() { reset() }
+    /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).
+    public func teardown() {
+        reset()
+        discovery.isEnabled = false
+        stopDiscovery()
+    }
 
     /// The feeder's hand-over message (consumed): remember which URIs playbin now has queued.
     /// `GST_MESSAGE_STREAM_START` (passed on): a handed-over item may have reached the sinks.
@@ -141,11 +147,16 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// Stores the current state in the player's snapshot (``FeatureContext/updateSnapshot(_:)``)
-    /// and returns it.
+    /// and returns it; reports the items the queue passed over as unplayable and queues the
+    /// discovery of what is still unknown (every change of the queue comes through here).
     @discardableResult
     func publishSnapshot() -> QueueSnapshot {
+        publishSkipped()
         let value = queue.snapshot(gapless: gapless)
         context?.updateSnapshot(value)
+        discovery.snapshotIsStale = false
+        discovery.lastSnapshot = FeatureContext.now()
+        if isActive { scheduleDiscovery() }
         return value
     }
 

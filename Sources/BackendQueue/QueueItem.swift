@@ -16,13 +16,24 @@ public struct QueueItem: Sendable, Hashable, Codable {
     /// Where to start this item (e.g. a resume position). Honoured when the item is loaded; an
     /// item with a start position is never entered gaplessly (the seek needs a fresh load).
     public var start: MediaTime?
+    /// The length a playlist file gave (`#EXTINF:<seconds>,…`, `.pls` `LengthN=`), nil when
+    /// unknown or not positive. ``knownDuration`` prefers the discovered one.
+    public var duration: MediaTime?
+    /// What the queue's discoverer found about the media (GstDiscoverer, issue 23), nil before.
+    public internal(set) var info: QueueItemInfo?
 
     /// Creates an item.
-    public init(uri: String, title: String? = nil, start: MediaTime? = nil) {
+    public init(uri: String, title: String? = nil, start: MediaTime? = nil, duration: MediaTime? = nil) {
         self.uri = uri
         self.title = title
         self.start = start
+        self.duration = duration
     }
+
+    /// The discovered duration, else the playlist file's.
+    public var knownDuration: MediaTime? { info?.duration ?? duration }
+    /// The media's own title tag once discovered, else the playlist file's title.
+    public var knownTitle: String? { info?.title ?? title }
 }
 
 /// What happens at the end of an item (mpv's `loop-file` / `loop-playlist`).
@@ -80,6 +91,14 @@ public struct QueueSnapshot: FeatureSection, Codable {
     public var nextIndex: Int?
     /// The index `Player.returnToPreviousItem()` would play, nil when it would do nothing.
     public var previousIndex: Int?
+    /// Where the current item is in the play order (0-based): ``currentIndex`` in list order,
+    /// its step in the current pass while ``shuffled``; nil when there is no current item.
+    public var playPosition: Int?
+
+    /// The sum of the items' known durations (``QueueItem/knownDuration``); zero when none is known.
+    public var totalDuration: MediaTime { items.reduce(.zero) { $0 + ($1.knownDuration ?? .zero) } }
+    /// How many items have a known duration (``totalDuration`` covers those).
+    public var knownDurationCount: Int { items.reduce(0) { $0 + ($1.knownDuration == nil ? 0 : 1) } }
 
     /// Creates the value.
     public init(items: [QueueItem] = [], currentIndex: Int? = nil, loop: LoopMode = .none, shuffled: Bool = false, gapless: Bool = true,

@@ -103,43 +103,6 @@ public struct AudioTrackDetails: Sendable, Hashable, Codable {
     }
 }
 
-/// Global (container-scope) tags of the loaded media.
-public struct MediaTags: Sendable, Hashable, Codable {
-    /// The `title` tag.
-    public var title: String?
-    /// The `artist` tag.
-    public var artist: String?
-    /// The `album` tag.
-    public var album: String?
-    /// The `comment` tag.
-    public var comment: String?
-    /// The `language-code` tag.
-    public var language: String?
-    /// The `container-format` tag (e.g. "Matroska").
-    public var container: String?
-
-    /// Creates the value.
-    public init(title: String? = nil, artist: String? = nil, album: String? = nil, comment: String? = nil,
-                language: String? = nil, container: String? = nil) {
-        self.title = title
-        self.artist = artist
-        self.album = album
-        self.comment = comment
-        self.language = language
-        self.container = container
-    }
-
-    /// "Artist – Title" when both are known, else whichever is; nil when neither is.
-    public var displayTitle: String? {
-        switch (artist, title) {
-        case let (artist?, title?): return "\(artist) – \(title)"
-        case let (nil, title?): return title
-        case let (artist?, nil): return artist
-        case (nil, nil): return nil
-        }
-    }
-}
-
 /// The tracks playing now: an index per kind, nil when that kind is off or absent.
 public struct TrackSelection: Sendable, Hashable, Codable {
     /// playbin `current-video`.
@@ -198,6 +161,11 @@ public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     /// Cues are delivered as ``TracksEvent/subtitleCue(_:)`` events (playbin `text-sink` is a
     /// clock-synchronised `fakesink`); nothing is drawn. For headless and embedding apps.
     case events
-    /// playbin draws them into the video (its `subtitleoverlay` path); no cue events.
+    /// playbin draws them (text and bitmap) into the video (its `subtitleoverlay` path, styled by
+    /// ``SubtitleStyle``); text cues are still published as ``TracksEvent/subtitleCue(_:)``
+    /// events, read by a pad probe on the overlay's subtitle pad (``SubtitleOverlayTap``).
     case overlay
+    /// ``overlay`` when the video sink draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`),
+    /// else ``events`` (fake sinks, no video): the cheap path where nothing would be seen.
+    case automatic
 }

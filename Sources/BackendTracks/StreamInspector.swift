@@ -119,18 +119,6 @@ enum StreamInspector {
         }
     }
 
-    /// The global-scope tags in `tags` merged over `current` (stream-scope lists are ignored:
-    /// their titles name tracks, not the media).
-    static func absorb(_ tags: UnsafeMutablePointer<GstTagList>, into current: inout MediaTags) {
-        guard gst_tag_list_get_scope(tags) == GST_TAG_SCOPE_GLOBAL else { return }
-        if let value = string(tags, GST_TAG_TITLE) { current.title = value }
-        if let value = string(tags, GST_TAG_ARTIST) { current.artist = value }
-        if let value = string(tags, GST_TAG_ALBUM) { current.album = value }
-        if let value = string(tags, GST_TAG_COMMENT) { current.comment = value }
-        if let value = string(tags, GST_TAG_LANGUAGE_CODE) { current.language = value }
-        if let value = string(tags, GST_TAG_CONTAINER_FORMAT) { current.container = value }
-    }
-
     private static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ tag: String) -> String? {
         var value: UnsafeMutablePointer<gchar>?
         guard gst_tag_list_get_string(tags, tag, &value) != 0 else { return nil }

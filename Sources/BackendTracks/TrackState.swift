@@ -1,7 +1,7 @@
 import BackendCore
 
 /// What the tracks feature knows and wants: the streams last published, the selection, the
-/// external subtitle file, the offsets, the global tags, the held cues and the cue sink.
+/// external subtitle file, the offsets, the held cues and the cue sink.
 ///
 /// **Thread:** loop thread only. ``published`` is mirrored into the player's snapshot
 /// (``TracksSnapshot``), where ``Player`` reads it from any thread.
@@ -10,8 +10,6 @@ final class TrackState {
     var published = TracksSnapshot()
     /// The cue sink, nil with ``SubtitleRendering/overlay``.
     var cueSink: SubtitleCueSink?
-    /// Global tags seen since the last load.
-    var tags = MediaTags()
     /// The external subtitle URI (playbin `suburi`) and the media URI it belongs to.
     var subtitleURI: String?
     var subtitleForMediaURI: String?
@@ -29,10 +27,9 @@ final class TrackState {
     /// A subtitle file asked for before any media was loaded: the next load's `suburi`.
     var deferredSubtitle: String?
 
-    /// Forgets the old media's facts: tags, held cues, published streams and selection (the
+    /// Forgets the old media's facts: held cues, published streams and selection (the
     /// offsets stay).
     func forgetMedia() {
-        tags = MediaTags()
         heldCues = []
         published.tracks = []
         published.selection = TrackSelection()

@@ -9,7 +9,7 @@ public enum TracksEvent: FeatureEventPayload {
     /// A track of `kind` was selected (nil: subtitles off) by `Player.selectTrack(_:_:)` or
     /// by adding a subtitle file.
     case trackSelected(TrackKind, index: Int?)
-    /// A text subtitle cue is due (``SubtitleRendering/events``; from the text sink, in real time).
+    /// A text subtitle cue is due (from the text sink, or from the drawn subtitles' tap, held until due).
     case subtitleCue(SubtitleCue)
 }
 
@@ -36,39 +36,35 @@ public struct TracksSnapshot: FeatureSection {
     public var subtitleOffset: Int64 = 0
     /// Audio/video offset in milliseconds (playbin `av-offset`).
     public var audioOffset: Int64 = 0
+    /// How drawn subtitles look (``SubtitleStyle``; `Player.setSubtitleStyle(_:)`).
+    public var subtitleStyle = SubtitleStyle()
+    /// Subtitles are drawn on the picture (``SubtitleRendering/overlay``, or
+    /// ``SubtitleRendering/automatic`` with a video window); false: cue events only.
+    public var subtitlesDrawn = false
 
     /// Nothing known, no offsets.
     public init() {}
 }
 
-/// The tracks feature's section of `MediaInfo.features` (preroll): the global tags, every
-/// stream and the selection. Also reachable as `MediaInfo.tags`, `MediaInfo.tracks` and
-/// `MediaInfo.selection`.
+/// The tracks feature's section of `MediaInfo.features` (preroll): every stream and the
+/// selection. Also reachable as `MediaInfo.tracks` and `MediaInfo.selection` (the media's tags
+/// are the tags feature's, `BackendTags`).
 public struct TracksMediaInfo: FeatureSection {
     /// `"tracks"`.
     public static let key = "tracks"
-    /// Global tags (title, artist, album, comment, language, container format).
-    public var tags = MediaTags()
     /// Every stream with codec, language, title and flags (``MediaTrack``).
     public var tracks: [MediaTrack] = []
     /// The tracks playing at preroll.
     public var selection = TrackSelection()
 
     /// Creates the value.
-    public init(tags: MediaTags = MediaTags(), tracks: [MediaTrack] = [], selection: TrackSelection = TrackSelection()) {
-        self.tags = tags
+    public init(tracks: [MediaTrack] = [], selection: TrackSelection = TrackSelection()) {
         self.tracks = tracks
         self.selection = selection
     }
 }
 
 public extension MediaInfo {
-    /// Global tags (``TracksMediaInfo/tags``); empty when the player has no tracks feature.
-    var tags: MediaTags {
-        get { features[TracksMediaInfo.self]?.tags ?? MediaTags() }
-        set { tracksSection { $0.tags = newValue } }
-    }
-
     /// Every stream (``TracksMediaInfo/tracks``); empty when the player has no tracks feature.
     var tracks: [MediaTrack] {
         get { features[TracksMediaInfo.self]?.tracks ?? [] }

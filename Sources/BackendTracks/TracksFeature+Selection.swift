@@ -65,29 +65,38 @@ extension TracksFeature {
         CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
-    /// A cue reached the text sink: published with the subtitle offset applied to its times,
-    /// when it is due (``publishWhenDue(_:)``).
+    /// A cue reached the text sink (or the drawn subtitles' tap): published with the subtitle
+    /// offset applied to its times, when it is due (``publishWhenDue(_:)``). The tap sees cues
+    /// ahead of the picture, also during preroll: those are held until ``prerolled()``.
     func cueArrived(_ raw: SubtitleCueSink.RawCue) {
-        guard let progress = context?.progress, progress.loaded, progress.prerolled, !progress.failed,
+        guard let progress = context?.progress, progress.loaded, progress.prerolled || overlayTap != nil, !progress.failed,
               !tracks.subtitlesOff, !raw.text.isEmpty else { return }
         let offset = MediaTime.milliseconds(tracks.published.subtitleOffset)
-        publishWhenDue(SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset }))
+        let cue = SubtitleCue(text: raw.text, start: raw.start + offset, end: raw.end.map { $0 + offset })
+        guard progress.prerolled else {
+            let index = tracks.heldCues.firstIndex { $0.start > cue.start } ?? tracks.heldCues.endIndex
+            return tracks.heldCues.insert(cue, at: index)
+        }
+        publishWhenDue(cue)
     }
 
     /// Subtitles on or off without touching playbin's `flags` (changing the `text` flag while
-    /// playing left playbin without EOS in 1.22): cues are dropped while off, and with
-    /// ``SubtitleRendering/overlay`` every `subtitleoverlay` in playbin is made `silent`.
+    /// playing left playbin without EOS in 1.22): cues are dropped while off, and drawn subtitles
+    /// (``SubtitleOverlayTap``) are made `silent`.
     func setSubtitlesOn(_ on: Bool) {
         guard tracks.subtitlesOff == on else { return }
         tracks.subtitlesOff = !on
-        guard subtitleRendering == .overlay, let playbin = context?.playbin,
-              let iterator = gst_bin_iterate_all_by_element_factory_name(CGStreamer_as_bin(playbin), "subtitleoverlay") else { return }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let overlay = g_value_get_object(&value) { CGStreamer_set_boolean(overlay, "silent", on ? 0 : 1) }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
+        restyleSubtitles { _ in }
+    }
+
+    /// Changes how drawn subtitles look (``SubtitleStyle``) and applies it to playbin's
+    /// `subtitleoverlay` at once; the snapshot follows. Without drawn subtitles only the
+    /// snapshot's value changes.
+    func restyleSubtitles(_ change: (inout SubtitleStyle) -> Void) {
+        change(&tracks.published.subtitleStyle)
+        context?.updateSnapshot(tracks.published)
+        guard let overlayTap, let playbin = context?.playbin else { return }
+        let wanted = tracks.published.subtitleStyle
+        overlayTap.restyle({ $0 = wanted }, playbin: playbin, hidden: tracks.subtitlesOff)
     }
 }

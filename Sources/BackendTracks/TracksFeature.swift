@@ -3,8 +3,8 @@ import CGStreamer
 
 /// Tracks, subtitles and offsets as a `PlayerFeature`: stream info and selection (playbin
 /// `current-*`), the external subtitle file (`suburi`, applied by a reload that keeps position
-/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset`, and the
-/// media's global tags.
+/// and intent), cue events from the `SubtitleCueSink`, `text-offset`/`av-offset` (the
+/// media's tags are the tags feature's, `BackendTags`).
 ///
 /// Publishes ``TracksEvent``s, keeps ``TracksSnapshot`` in the player's snapshot and adds
 /// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
@@ -13,8 +13,13 @@ import CGStreamer
 /// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
 /// `Player` holds it, while its state is touched only there.
 public final class TracksFeature: PlayerFeature, @unchecked Sendable {
-    /// How text subtitles reach the user.
+    /// How text subtitles reach the user, as asked for (``SubtitleRendering/automatic`` is
+    /// resolved at ``attach(to:)``).
     let subtitleRendering: SubtitleRendering
+    /// How drawn subtitles look, as given to the initializer (``SubtitleStyle``).
+    let initialStyle: SubtitleStyle
+    /// The drawn-subtitles tap, set by ``attach(to:)`` when subtitles are drawn.
+    private(set) var overlayTap: SubtitleOverlayTap?
     /// Seek to the current position after switching the audio or video track.
     let flushOnTrackSwitch: Bool
     /// What the feature knows and wants (loop thread).
@@ -29,18 +34,33 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     ///   - flushOnTrackSwitch: after switching the audio or video track, seek (accurate,
     ///     flushing) to the current position so the new track is heard/seen at once instead of
     ///     after what playbin already queued (about 1 s). See docs/ADR-001-playbin.md.
-    public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true) {
+    ///   - subtitleStyle: visibility, size and position of drawn subtitles.
+    public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true,
+                subtitleStyle: SubtitleStyle = SubtitleStyle()) {
         self.subtitleRendering = subtitleRendering
         self.flushOnTrackSwitch = flushOnTrackSwitch
+        self.initialStyle = subtitleStyle
     }
 
-    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) and the
+    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) or the tap on
+    /// playbin's own subtitle overlay (``SubtitleRendering/overlay``; ``SubtitleRendering/automatic``
+    /// picks it when the video sink draws into a window), and the
     /// `video-changed`/`audio-changed`/`text-changed` signals (`g_signal_connect`), which re-read
     /// the streams on the loop thread.
     public func attach(to context: FeatureContext) {
         self.context = context
         guard let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
-        if subtitleRendering == .events {
+        let drawn = subtitleRendering == .overlay || (subtitleRendering == .automatic && context.videoSinkDrawsIntoWindow)
+        tracks.published.subtitleStyle = initialStyle
+        tracks.published.subtitlesDrawn = drawn
+        context.updateSnapshot(tracks.published)
+        if drawn {
+            let tap = SubtitleOverlayTap(style: initialStyle) { [weak self, context] cue in
+                context.runOnLoop { [weak self] in self?.cueArrived(cue) }
+            }
+            tap.connect(to: context, playbin: playbin)
+            overlayTap = tap
+        } else {
             let sink = SubtitleCueSink()
             if let element = sink.element {
                 CGStreamer_set_object(playbin, "text-sink", UnsafeMutableRawPointer(element))
@@ -71,7 +91,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         tracks.cueSink = nil
     }
 
-    /// A load: forgets the old media's tags, streams and held cues.
+    /// A load: forgets the old media's streams and held cues.
     public func resetForNewMedia(uri: String?) {
         dropHeldCues()
         tracks.forgetMedia()
@@ -91,14 +111,6 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             tracks.awaitingExternal = true
         }
         if let subtitle = tracks.subtitleURI { CGStreamer_set_string(playbin, "suburi", subtitle) } else { CGStreamer_set_string(playbin, "suburi", nil) }
-    }
-
-    /// `GST_MESSAGE_TAG`: the global tags are kept for the media info (`gst_message_parse_tag`).
-    /// Every message passes on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
-        withTags(of: message) { StreamInspector.absorb($0, into: &tracks.tags) }
-        return .proceed
     }
 
     /// Restores the selection kept over a reload, selects a newly added subtitle file (or warns
@@ -130,6 +142,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             }
         }
         publishTracks(force: true)
+        // Cues the drawn subtitles' tap saw during preroll: released once the core ran the start
+        // seek, if any (its seekIssued drops them; the seek sends them again).
+        if !tracks.heldCues.isEmpty { context.runOnLoop { [weak self] in self?.releaseDueCues() } }
     }
 
     /// Drops the held cues on every seek the core issues, also one issued while another is still
@@ -148,9 +163,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// The media stopped for good (EOS, stop, error, new load, teardown): no cue is due any more.
     public func finished() { dropHeldCues() }
 
-    /// The tags, the streams and the selection at preroll (``TracksMediaInfo``).
+    /// The streams and the selection at preroll (``TracksMediaInfo``).
     public func contributeMediaInfo(to sections: inout FeatureSections) {
-        sections[TracksMediaInfo.self] = TracksMediaInfo(tags: tracks.tags, tracks: tracks.published.tracks,
+        sections[TracksMediaInfo.self] = TracksMediaInfo(tracks: tracks.published.tracks,
                                                          selection: tracks.published.selection)
     }
 

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import Glibc
 
 /// The video window: the app's own (``setRenderTarget(_:)``) or the one the sink opens, its title,
 /// fullscreen, keys typed into it, the render rectangle and the video gravity.
@@ -19,7 +20,8 @@ final class VideoWindow {
     private var overlay: UnsafeMutablePointer<GstElement>?
     private var aspectElement: UnsafeMutablePointer<GstElement>?
     private var crop: UnsafeMutablePointer<GstElement>?
-    private let x11 = X11Connection()
+    /// The Backend's own X connection (title, fullscreen, cursor, destroy watch, screensaver fallback).
+    let x11 = X11Connection()
 
     /// The app's window (``setRenderTarget(_:)``); the sink draws into it and opens none.
     private(set) var renderTarget: UInt?
@@ -30,7 +32,7 @@ final class VideoWindow {
     private(set) var isFullscreen = false
     private var mediaSize: VideoSize?
     private var mediaTitle: String?
-    private var fallbackTitle: String?
+    private(set) var fallbackTitle: String?
     /// The crop last applied, for tests and to skip unchanged updates.
     private(set) var appliedCrop: VideoCrop = .none
 
@@ -115,12 +117,21 @@ final class VideoWindow {
         applyTitle()
     }
 
-    /// Takes the title from a tag list (`GST_TAG_TITLE`), when it has one.
-    func absorb(tags: UnsafeMutablePointer<GstTagList>) {
-        var text: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(tags, GST_TAG_TITLE, &text) != 0, let title = String(takingGLibString: text),
-              title != mediaTitle else { return }
-        setMediaTitle(title)
+    /// Opens the X connection now when `DISPLAY` is set (``X11Connection/open()``).
+    func openDisplay() {
+        if let display = getenv("DISPLAY"), display.pointee != 0 { x11.open() }
+    }
+
+    /// The pointer is hidden over the sink's own window (``WindowFeature`` idle timer).
+    var pointerHidden = false
+
+    /// A real video sink is attached and the media has a picture: video is on screen while playing.
+    var showsVideo: Bool { overlay != nil && mediaSize != nil }
+
+    /// The sink's own window was closed or destroyed: forget it (no title, fullscreen or crop for it).
+    func forgetOwnWindow() {
+        ownWindow = nil
+        isFullscreen = false
     }
 
     /// The title to use while the media has no title tag (the file name).
@@ -195,7 +206,9 @@ final class VideoWindow {
         aspectElement = nil
     }
 
-    private func applyTitle() {
+    /// Titles the sink's own window (again: the X sinks retitle it themselves, "title : program",
+    /// when a title tag reaches them).
+    func applyTitle() {
         guard let ownWindow, let title = mediaTitle ?? fallbackTitle else { return }
         x11.setTitle(TerminalText.escaped(title), of: ownWindow)   // a tag or file name: no raw controls to the WM
     }

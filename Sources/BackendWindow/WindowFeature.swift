@@ -1,22 +1,52 @@
 import BackendCore
 import CGStreamer
 
-/// The video window as a `PlayerFeature` (issue #10): the app's render target or the sink's own
-/// window, its title (tag or file name), fullscreen, keys typed into it, the render rectangle and
-/// the video gravity. Its own target because it links Xlib: a player made without it links no libX11.
+/// The video window as a `PlayerFeature` (issue #10, issue 22): the app's render target or the
+/// sink's own window, its title (the media's title tag, else the file name), fullscreen, keys,
+/// mouse clicks and the wheel typed into it, the pointer hidden over playing video, a clean
+/// close, the screensaver kept off while video plays, the render rectangle and the video
+/// gravity. Its own target because it links Xlib: a player made without it links no libX11.
 ///
-/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); the public API
-/// is the `Player` extension (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues
-/// its work there with `Player.withFeature(_:_:)`. `@unchecked Sendable` because its state
-/// (`VideoWindow`) is touched on that thread only.
+/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`), except `init`
+/// (the caller's, before the player exists); the public API is the `Player` extension
+/// (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues its work there with
+/// `Player.withFeature(_:_:)`. `@unchecked Sendable` because its state is touched on that
+/// thread only.
 public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// The window's state and GStreamer/Xlib calls (loop thread).
     let window = VideoWindow()
     /// The core's context, kept from ``attach(to:)`` (loop thread).
-    private var context: FeatureContext?
+    var context: FeatureContext?
+    /// Reads the media's title from the media info (the umbrella reads the tracks feature's tags).
+    private let mediaTitle: @Sendable (MediaInfo) -> String?
+    /// Keeps the screensaver off while video plays (D-Bus, else Xlib).
+    let screenSaver: ScreenSaverInhibitor
+    /// Single and double clicks (``WindowFeature+Pointer``).
+    var clicks = ClickCounter()
+    /// The timer that reports a single click once the double-click interval passed.
+    var clickTimer: TimerSource?
+    /// The timer that hides the pointer after ``pointerIdle`` without motion.
+    var pointerTimer: TimerSource?
+    /// The watch on the Backend's X connection (its window's `DestroyNotify`).
+    var displayWatch: TimerSource?
+    /// The player's state, from its events: the pointer hides and the screensaver is held only while playing.
+    var state: PlayerState = .idle
+    /// The sink's own window whose `DestroyNotify` the display watch looks for.
+    var watchedWindow: UInt?
+    /// The window was closed and reported (``WindowEvent/closed``): reported once per window.
+    var closeReported = false
 
-    /// A window feature for one player.
-    public init() {}
+    /// A window feature for one player. `mediaTitle` reads the media's title (a container-scope
+    /// title tag) from the media info published at preroll; nil (the default) titles the window
+    /// with the file name only. With `DISPLAY` set, the Backend's X connection opens here, before
+    /// the player probes its sinks: an X server that resets when its last client disconnects
+    /// (Xvfb or Xorg started without `-noreset`, as under some launchers) then cannot refuse a
+    /// sink between two probes (it made one start in two pick `glimagesink` instead of `ximagesink`).
+    public init(mediaTitle: @escaping @Sendable (MediaInfo) -> String? = { _ in nil }) {
+        self.mediaTitle = mediaTitle
+        screenSaver = ScreenSaverInhibitor(x11: window.x11)
+        window.openDisplay()
+    }
 
     /// Uses the video sink's `GstVideoOverlay` and, when the sink draws into a window, sets a
     /// `videocrop` as playbin's `video-filter` (for ``VideoGravity/fill``; the core then reads the
@@ -28,46 +58,79 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
         CGStreamer_set_object(UnsafeMutableRawPointer(playbin), "video-filter", UnsafeMutableRawPointer(crop))
     }
 
-    /// Drops the overlay and crop references and closes the X connection.
+    /// Lets the screensaver go, removes the timers and the display watch, drops the overlay and
+    /// crop references and closes the X connection.
     public func teardown() {
+        screenSaver.teardown()
+        clickTimer?.destroy()
+        pointerTimer?.destroy()
+        displayWatch?.destroy()
+        clickTimer = nil
+        pointerTimer = nil
+        displayWatch = nil
         window.teardown()
         context = nil
     }
 
-    /// Forgets the old media's title and size; the new media's file name is the title until a
-    /// title tag arrives.
+    /// Forgets the old media's title and size; the new media's file name is the title until the
+    /// media info names a title.
     public func resetForNewMedia(uri: String?) {
         window.reset()
         window.setFallbackTitle(uri.map(VideoWindow.displayName(ofURI:)))
     }
 
-    /// Title tags (`GST_MESSAGE_TAG`, passed on), the sink's `have-window-handle` (passed on) and
-    /// `GstNavigation` key presses (consumed, published as ``WindowEvent/key(_:)``).
+    /// Tag messages (the title is put back), the sink's `have-window-handle` (passed on; its
+    /// window is then watched), `GstNavigation`
+    /// keys and mouse input (consumed, published as ``WindowEvent``), and the error a sink posts
+    /// when its window was closed (consumed: the player stops, ``WindowEvent/closed``).
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         switch CGStreamer_message_type(message) {
-        case GST_MESSAGE_TAG:
-            withTags(of: message) { window.absorb(tags: $0) }
         case GST_MESSAGE_ELEMENT:
             if let key = window.handleElementMessage(message) {
                 context?.publish(WindowEvent.key(key.name))
                 return .consumed
             }
+            if let input = PointerInput(message: message) {
+                handle(input)
+                return .consumed
+            }
+            if window.ownWindow != nil, window.ownWindow != watchedWindow { ownWindowAppeared() }
+        case GST_MESSAGE_TAG:
+            window.applyTitle()   // a sink that got a title tag has just retitled its window with it
+        case GST_MESSAGE_ERROR where isWindowClosedError(message):
+            windowClosed()
+            return .consumed
         default: break
         }
         return .proceed
     }
 
-    /// The media size feeds the fill crop; an error means the sink went to NULL and its own window is gone.
+    /// The media size feeds the fill crop; the state decides the pointer and the screensaver; the
+    /// media info names the title; a gapless hand-over (`uriLoaded` with no reset) retitles; an
+    /// error means the sink went to NULL and its own window is gone.
     public func observe(_ event: PlayerEvent) {
         switch event {
         case .mediaSize(let size): window.mediaSizeChanged(size)
+        case .mediaInfo(let info): window.setMediaTitle(mediaTitle(info))
+        case .uriLoaded(let uri) where VideoWindow.displayName(ofURI: uri) != window.fallbackTitle:
+            window.setMediaTitle(nil)
+            window.setFallbackTitle(VideoWindow.displayName(ofURI: uri))
+        case .stateChanged(_, let to): state = to
         case .error: window.sinkStopped()
         default: break
         }
+        updatePlayingVideo()
     }
 
     /// Toggles fullscreen and publishes ``WindowEvent/fullscreenChanged(_:)`` when it changed.
     func toggleFullscreen() {
         if let fullscreen = window.toggleFullscreen() { context?.publish(WindowEvent.fullscreenChanged(fullscreen)) }
+    }
+
+    /// Holds the screensaver and arms the pointer timer while video plays; lets both go otherwise.
+    private func updatePlayingVideo() {
+        let playing = state == .playing && window.showsVideo
+        screenSaver.setInhibited(playing)
+        if !playing { showPointer() } else if pointerTimer == nil, !window.pointerHidden { armPointerTimer() }
     }
 }

@@ -1,5 +1,6 @@
 import BackendCore
 import CX11
+import Synchronization
 
 /// The Backend's own Xlib connection, for what the X video sinks cannot do themselves in
 /// GStreamer 1.22: set the title of the window they create, make it fullscreen, read its size.
@@ -18,22 +19,49 @@ final class X11Connection {
     /// True after a connection was opened or tried and failed.
     var isOpen: Bool { display != nil }
 
-    /// Opens the connection on first use; nil when `DISPLAY` names no reachable server.
+    /// Set by the I/O error exit handler when the server went away: the connection is unusable.
+    private let lost = LostFlag()
+    /// The invisible cursor (``hideCursor(on:)``), made on first use.
+    private var blankCursor: Cursor = 0
+
+    /// Opens the connection on first use; nil when `DISPLAY` names no reachable server. A lost
+    /// connection (`XSetIOErrorExitHandler`: the server closed it) is never used again.
     private func connection() -> OpaquePointer? {
+        X11Connection.nonFatalErrors
         if display == nil, !failed {
             display = XOpenDisplay(nil)
             failed = display == nil
+            if let display { XSetIOErrorExitHandler(display, { _, flag in LostFlag.from(flag)?.set() }, lost.pointer) }
         }
-        return display
+        return lost.isSet ? nil : display
     }
 
-    /// Closes the connection (`XCloseDisplay`); idempotent.
+    /// Opens the connection now (when `DISPLAY` is set): one client stays connected to the X
+    /// server while the sinks are probed, so a server that resets when its last client leaves
+    /// (Xvfb, Xorg without `-noreset`) does not refuse the next sink mid-probe.
+    func open() { _ = connection() }
+
+    /// Closes the connection (`XCloseDisplay`; a lost one is only forgotten); idempotent.
     func close() {
-        if let display { XCloseDisplay(display) }
+        if let display, !lost.isSet {
+            if blankCursor != 0 { XFreeCursor(display, blankCursor) }
+            XCloseDisplay(display)
+        }
         display = nil
+        blankCursor = 0
         failed = false
         savedGeometry.removeAll()
     }
+
+    /// Makes X errors non-fatal for the whole process, once: Xlib's default handlers print and
+    /// `exit(1)`, on whichever thread (a sink's `XShmPutImage` on a window destroyed under it gave
+    /// `BadDrawable` and exit 1). Errors are dropped (`XSetErrorHandler`); a broken connection
+    /// is not reported by Xlib's handler (`XSetIOErrorHandler`), and ours does not end the
+    /// process (`XSetIOErrorExitHandler` on it, ``connection()``). Any thread.
+    static let nonFatalErrors: Void = {
+        _ = XSetErrorHandler { _, _ in 0 }
+        _ = XSetIOErrorHandler { _ in 0 }
+    }()
 
     /// Runs `body` with X errors ignored, then waits for the server (`XSetErrorHandler`, `XSync`).
     private func guarded<T>(_ body: (OpaquePointer) -> T) -> T? {
@@ -117,4 +145,69 @@ final class X11Connection {
             return true
         } ?? false
     }
+}
+
+extension X11Connection {
+    /// The connection's socket (`ConnectionNumber`), for a watch on the loop; nil without a display.
+    var fileDescriptor: Int32? { connection().map { XConnectionNumber($0) } }
+
+    /// Asks for `window`'s structure events (`XSelectInput` with `StructureNotifyMask`, which
+    /// any number of clients may select), so that ``nextDestroyedWindows()`` sees it destroyed.
+    func watchStructure(of window: UInt) {
+        _ = guarded { display in XSelectInput(display, Window(window), StructureNotifyMask) }
+    }
+
+    /// Reads every event waiting (`XPending`, `XNextEvent`) and returns the windows destroyed
+    /// (`DestroyNotify`); others are dropped. Never blocks.
+    func nextDestroyedWindows() -> [UInt] {
+        guard let display = connection() else { return [] }
+        var destroyed: [UInt] = []
+        while XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if event.type == DestroyNotify { destroyed.append(UInt(event.xdestroywindow.window)) }
+        }
+        return destroyed
+    }
+
+    /// Hides the pointer over `window` (`XDefineCursor` with a 1×1 empty pixmap cursor).
+    func hideCursor(on window: UInt) {
+        _ = guarded { display in
+            if blankCursor == 0 {
+                var empty: CChar = 0
+                let pixmap = XCreateBitmapFromData(display, Window(window), &empty, 1, 1)
+                var foreground = XColor(), background = XColor()
+                blankCursor = XCreatePixmapCursor(display, pixmap, pixmap, &foreground, &background, 0, 0)
+                XFreePixmap(display, pixmap)
+            }
+            XDefineCursor(display, Window(window), blankCursor)
+        }
+    }
+
+    /// Shows the pointer over `window` again (`XUndefineCursor`: the parent's cursor).
+    func showCursor(on window: UInt) {
+        _ = guarded { display in XUndefineCursor(display, Window(window)) }
+    }
+
+    /// Suspends (true) or resumes the X server's own screen saver (`XScreenSaverSuspend`, libXss),
+    /// the fallback when no session bus answers. Returns false without a display.
+    @discardableResult
+    func suspendScreenSaver(_ suspend: Bool) -> Bool {
+        guarded { display in XScreenSaverSuspend(display, suspend ? 1 : 0) } != nil
+    }
+}
+
+/// A flag the I/O error exit handler (a C function pointer with `user_data`) sets; any thread.
+final class LostFlag: @unchecked Sendable {
+    private let value = Mutex(false)
+    /// A pointer to this object for `user_data`, valid while the connection's owner keeps it.
+    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+    /// The flag behind `user_data`.
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> LostFlag? {
+        pointer.map { Unmanaged<LostFlag>.fromOpaque($0).takeUnretainedValue() }
+    }
+    /// Sets the flag.
+    func set() { value.withLock { $0 = true } }
+    /// Whether it is set.
+    var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Backend
+import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -32,9 +33,20 @@ struct App {
         if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
 
         if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
+        let control = ControlHub(inbox: inbox) { output.err($0) }
+        let socket: ControlSocket?
+        do {
+            socket = try options.ipcSocket.map { path throws(UnixSocketError) in try ControlSocket(path: path, hub: control) }
+        } catch {
+            output.err("gstplay: error: --input-ipc-server: \(error)")
+            return ExitStatus.controlSocket
+        }
+        defer { socket?.close() }
         let statusLine = interactive && !options.quiet
+        var standard = options.standardFeatures()
+        standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
-                            standard: options.standardFeatures())
+                            standard: standard)
         inbox.forward(player.records)
         let initialVolume = options.volumePercent.map { VolumeScale.linear(fromCubic: $0 / 100) } ?? 1
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
@@ -50,10 +62,15 @@ struct App {
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
-            initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1)
+            initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1,
+            control: socket == nil ? nil : control)
 
-        if let resumeAtExit = controller.resumeAtExit {
-            signals.exitGuard.setLastWords { [player] in resumeAtExit.saveFromSnapshot(of: player) }
+        let resumeAtExit = controller.resumeAtExit
+        if resumeAtExit != nil || socket != nil {
+            signals.exitGuard.setLastWords { [player] in
+                resumeAtExit?.saveFromSnapshot(of: player)
+                socket?.removeSocketFile()
+            }
         }
 
         var keyReader: KeyReader?

@@ -12,7 +12,7 @@ import Glibc
 /// **Thread:** the async `main` (Swift's cooperative pool); never returns.
 enum CommandRouting {
     /// The commands named by the first argument (each `CommandConfiguration.commandName`).
-    static var subcommands: [any ParsableCommand.Type] { [ThumbnailsCommand.self, CacheCommand.self, ThumbnailCommand.self] }
+    static var subcommands: [any ParsableCommand.Type] { [ThumbnailsCommand.self, CacheCommand.self, ThumbnailCommand.self, CoverCommand.self, MIMETypesCommand.self] }
 
     /// Runs the command line `arguments` (without the program name) and exits.
     static func main(_ arguments: [String]) async -> Never {

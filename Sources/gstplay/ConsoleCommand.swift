@@ -49,9 +49,14 @@ enum ConsoleCommand: Equatable, Sendable {
     case subFile(String)
     case subOffset(Int64)
     case audioOffset(Int64)
+    /// Drawn subtitles shown / hidden (nil: toggle) and the OSD (nil: the progress bar; issue 22).
+    case subVisibility(Bool?)
+    case osd(String?)
     /// Chapters (issue 23): list; seek to chapter N, the next or the previous one.
     case chapters
     case chapter(ChapterArgument)
+    /// Writes the media's cover art (issue 23); nil: `gstplay-<name>-cover.png`.
+    case cover(String?)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -159,9 +164,18 @@ enum ConsoleCommand: Equatable, Sendable {
         Registration(name: "audio-offset", syntax: "audio-offset <ms>", summary: "audio/video offset in ms (playbin av-offset)") {
             TrackCommands.parseOffset($0, ConsoleCommand.audioOffset)
         },
+        Registration(name: "sub-visibility", syntax: "sub-visibility [yes|no|toggle]", summary: "show / hide subtitles drawn on the video") {
+            OverlayCommands.parseVisibility($0)
+        },
+        Registration(name: "osd", syntax: "osd [text]", summary: "on-screen display: the progress bar, or the text") {
+            OverlayCommands.parseOSD($0)
+        },
         Registration(name: "chapters", syntax: "chapters", summary: "list the chapters (* = the one playing)") { $0.none(.chapters) },
         Registration(name: "chapter", syntax: "chapter <N|next|prev>", summary: "go to chapter N, the next, or the previous (within 2 s of a start; else this one's start)") {
             ChapterCommands.parse($0)
+        },
+        Registration(name: "cover", syntax: "cover [path]", summary: "write the media's cover art to gstplay-<name>-cover.png (or path/dir; .jpg: JPEG)") { arguments in
+            .success(.cover(arguments.rest.isEmpty ? nil : arguments.rest))
         },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },

@@ -14,6 +14,8 @@ struct ItemContext: Equatable, Sendable {
     var count: Int
     var location: String
     var uri: String? = nil
+    /// Where the item is in the play order (0-based; differs from `index` with `--shuffle`), for the counter.
+    var playPosition: Int? = nil
 }
 
 /// Shows Backend events to the user in the chosen mode:
@@ -44,13 +46,16 @@ final class EventReporter {
     private var lastSize: VideoSize?
     /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
     private var wasBuffering = false
+    /// Control clients (`--input-ipc-server`): every event line goes to them too, in any mode.
+    private let control: ControlHub?
 
     /// `snapshot` is read on every redraw of the status line (the player's ``Player/snapshot``;
     /// an idle one where no status line is drawn).
     init(output: Output, mode: Mode, quiet: Bool, showsVideoSize: Bool = true,
          columns: @escaping @Sendable () -> Int = { TerminalSize.columns() },
-         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }) {
+         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }, control: ControlHub? = nil) {
         self.output = output
+        self.control = control
         self.mode = mode
         self.quiet = quiet
         self.showsVideoSize = showsVideoSize
@@ -72,10 +77,14 @@ final class EventReporter {
     /// Reports one event; `item` says which playlist entry it belongs to, `loadID` which load
     /// (the JSON lines' `load_id`).
     func report(_ event: PlayerEvent, item: ItemContext?, loadID: LoadID? = nil) {
-        if mode == .json {
-            output.out(WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID))
-            if let text = bufferingText(event) { output.out(WireEvents.message(text)) }
-            return
+        if mode == .json || control?.hasClients == true {
+            let line = WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID)
+            let message = bufferingText(event).map(WireEvents.message)
+            for line in [line] + (message.map { [$0] } ?? []) {
+                if mode == .json { output.out(line) }
+                if !line.isEmpty { control?.broadcast(line) }
+            }
+            if mode == .json { return }
         }
         if let adaptive = event.adaptive {
             if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
@@ -88,7 +97,7 @@ final class EventReporter {
         case .uriLoaded(let uri):
             lastSize = nil
             let name = item?.location ?? uri
-            let counter = (item?.count ?? 1) > 1 ? " (\(item!.index + 1)/\(item!.count))" : ""
+            let counter = (item?.count ?? 1) > 1 ? " (\((item!.playPosition ?? item!.index) + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
             updateStatus { $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
         case .mediaSize(let size):
@@ -112,16 +121,21 @@ final class EventReporter {
             updateStatus { _ in }
             let count = statusModel.snapshot.features[ChaptersSnapshot.self]?.chapters.count ?? 0
             if let text = feature.payload(as: ChaptersEvent.self).flatMap({ ChapterCommands.note(for: $0, count: count) }) { note(text) }
+        case .feature(let feature) where feature.payload is TagsEvent:
+            updateStatus { _ in }   // the status line reads the tags from the snapshot
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
             switch feature.payload(as: TracksEvent.self) {
             case .trackSelected(let kind, let index)?:
-                note(index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
+                let track = index.flatMap { index in snapshot().features[TracksSnapshot.self]?.tracks.first { $0.kind == kind && $0.index == index } }
+                note(track.map { "Selected " + TrackCommands.describe($0) } ?? index.map { "\(kind.rawValue.capitalizedWord) track \($0)" } ?? "Subtitles off")
             case .subtitleCue(let cue)?:
                 // On a terminal the cue is printed when due, so it stands above the status line.
                 if drawsStatus { output.out("  \(cue.text.replacingScalar("\n", with: " / "))") }
             case .tracksChanged?, nil:
                 break
             }
+        case .feature(let feature) where feature.payload(as: MPRISEvent.self) != nil:
+            if case .unavailable(let reason)? = feature.payload(as: MPRISEvent.self) { note("gstplay: MPRIS is off: \(reason)") }
         default:
             break
         }

@@ -6,6 +6,11 @@ enum ExitStatus {
     static let playbackError: Int32 = 1
     /// Bad command line (ArgumentParser's validation errors, no arguments).
     static let usage: Int32 = 2
+    /// `gstplay cover`: the media has no cover art (issue 23).
+    static let noCoverArt: Int32 = 3
+    /// The control socket (`--input-ipc-server`) could not be made: in use by a running player,
+    /// the path is not a socket, or binding failed.
+    static let controlSocket: Int32 = 4
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).

@@ -93,14 +93,26 @@ struct GstplayCommand: AsyncParsableCommand {
         "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
     var positionInterval: UInt32 = 250
 
+    @Option(help: ArgumentHelp("Audio-only media in a window: auto (its cover art, else a visualiser), none, or a visualiser (goom, wavescope, synaescope…). Never with --json.",
+                               valueName: "name|none|auto"))
+    var visualization: String?
+
     @OptionGroup(title: "Adaptive streaming (HLS, DASH)")
     var adaptive: AdaptiveOptions
 
     @OptionGroup(title: "Tracks and subtitles")
     var trackOptions: TrackOptions
 
+    @OptionGroup(title: "Subtitles drawn on the video")
+    var subtitleStyleOptions: SubtitleStyleOptions
+
     @OptionGroup(title: "Network and media cache")
     var network: NetworkOptions
+
+    @OptionGroup(title: "Desktop (MPRIS)")
+    var mprisOptions: MPRISOptions
+    @OptionGroup(title: "Control socket")
+    var control: ControlOptions
 
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
@@ -163,10 +175,24 @@ struct GstplayCommand: AsyncParsableCommand {
         options.gapless = gapless
         options.adaptivePolicy = try adaptive.policy()
         options.tracks = try trackOptions.settings()
+        options.subtitleStyle = try subtitleStyleOptions.style()
         options.network = try network.settings()
         options.resume = resume
         options.forget = forget
+        options.visualization = try Self.visualization(visualization)
+        options.mpris = mprisOptions.mpris
+        options.ipcSocket = try control.path()
         return options
+    }
+
+    /// `--visualization`: `auto` when absent; a named visualiser must be an installed element.
+    private static func visualization(_ text: String?) throws -> AudioVisualization {
+        guard let text else { return .auto }
+        guard let choice = AudioVisualization(argument: text.trimmingWhitespace()) else { throw ValidationError("--visualization needs a name, none or auto") }
+        if case .visualizer(let name) = choice, !AudioVisualization.isInstalled(name) {
+            throw ValidationError("--visualization: '\(name)' is not an installed GStreamer visualiser (try auto, none, or one of: \(AudioVisualization.installedVisualizers().joined(separator: ", ")))")
+        }
+        return choice
     }
 
     private static func sink(_ text: String?, disabled: Bool, option: String) throws -> SinkChoice {

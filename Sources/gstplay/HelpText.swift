@@ -8,12 +8,19 @@ import Foundation
 enum HelpText {
     /// Key bindings, one per line.
     static var keys: [String] {
-        KeyAction.bindings.map { "  " + $0.keys.padded(toLength: 12) + $0.summary }
+        columns(KeyAction.bindings.map { ($0.keys, $0.summary) })
     }
 
     /// Console commands, one per line.
     static var commands: [String] {
-        ConsoleCommand.usage.map { "  " + $0.syntax.padded(toLength: 20) + $0.summary }
+        columns(ConsoleCommand.usage.map { ($0.syntax, $0.summary) })
+    }
+
+    /// Two columns, indented by two: the first as wide as its widest entry plus two spaces, so
+    /// no entry runs into its summary (issue 22: `n / p, > / <next / previous item`).
+    static func columns(_ rows: [(String, String)]) -> [String] {
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        return rows.map { "  " + $0.0.padded(toLength: width) + $0.1 }
     }
 
     /// The `--help` discussion: keys, console, JSON, exit codes.
@@ -35,6 +42,7 @@ enum HelpText {
         {"request_id": 7, "error": "success", "data": ...}. See docs/PROTOCOL.md.
 
         EXIT CODES: 0 played to the end or quit; 1 an item failed to play; 2 usage error; \
+        4 the control socket (--input-ipc-server) could not be made; \
         130 SIGINT; 143 SIGTERM.
         """
     }

@@ -17,6 +17,13 @@ enum CLIInput: Sendable {
     case inputEnded
     /// SIGINT or SIGTERM: quit with this exit code.
     case signal(Int32)
+    /// A request line from a control client (``ControlHub``): dispatched like a `--json` line,
+    /// its reply goes to that client.
+    case request(ControlClientID, String)
+    /// A control client's line was longer than the limit (given) and was discarded.
+    case requestTooLong(ControlClientID, Int)
+    /// A control client disconnected (its observers are forgotten).
+    case clientLeft(ControlClientID)
 }
 
 /// The single stream the CLI actor consumes: the stdin reader thread, the signal watcher and the

@@ -25,14 +25,7 @@ extension PlaybackController {
     func handle(line: String) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if settings.json {
-            let request = JSONProtocol.parseRequest(line)
-            switch request.command {
-            case .failure(let error):
-                output.out(Reply(id: request.id, error: error.message).line)
-            case .success(let command):
-                let outcome = await execute(command)
-                output.out(Reply(id: request.id, error: outcome.error, data: outcome.data).line)
-            }
+            await dispatch(line, from: .console)
         } else {
             switch ConsoleCommand.parse(line) {
             case .failure(let error):
@@ -45,11 +38,11 @@ extension PlaybackController {
         }
     }
 
-    /// A console line that exceeded the length limit.
-    func lineTooLong(limit: Int) {
+    /// A console (or control client's) line that exceeded the length limit.
+    func lineTooLong(limit: Int, from client: ControlClientID = .console) {
         let message = "line too long (more than \(limit) bytes); ignored"
-        if settings.json {
-            output.out(Reply(id: .null, error: message).line)
+        if settings.json || client != .console {
+            reply(Reply(id: .null, error: message).line, to: client)
         } else {
             output.err("error: \(message)")
         }
@@ -78,6 +71,8 @@ extension PlaybackController {
             outcome = Outcome(text: [])
         case .snapshot: outcome = await execute(.snapshot(nil))
         case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
+        case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
+        case .showOSD: outcome = await execute(.osd(nil))
         case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
@@ -132,8 +127,12 @@ extension PlaybackController {
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path):
             return await snapshot(to: path)
+        case .cover(let path):
+            return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
-            return TrackCommands.execute(command, player: player)
+            return TrackCommands.execute(command, player: player, session: trackSession)
+        case .subVisibility, .osd:
+            return OverlayCommands.execute(command, player: player)
         case .chapters, .chapter:
             return await ChapterCommands.execute(command, player: player)
         }

@@ -69,16 +69,22 @@ actor PlaybackController {
     let resumeAtExit: ResumeExitSave?
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
+    /// The control clients (`--input-ipc-server`): replies to them, events to all (nil: none).
+    let control: ControlHub?
+    /// mpv IPC state: what events tell, each mpv client's observers (PlaybackController+Mpv.swift).
+    var mpv = MpvState()
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
-         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1) {
+         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1,
+         control: ControlHub? = nil) {
         self.player = player
+        self.control = control
         self.setup = setup
         self.names = setup.names
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
-                                      snapshot: { [player] in player.snapshot })
+                                      snapshot: { [player] in player.snapshot }, control: control)
         self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
@@ -99,6 +105,7 @@ actor PlaybackController {
             await handle(input)
         }
         await saveResumeAtExit()
+        controlShutdown()
         stopInput()
         output.closeStatus()
         player.shutdown()
@@ -122,6 +129,9 @@ actor PlaybackController {
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
+        case .request(let client, let line): await dispatch(line, from: client)
+        case .requestTooLong(let client, let limit): lineTooLong(limit: limit, from: client)
+        case .clientLeft(let client): mpv.sessions[client] = nil
         }
     }
 
@@ -178,7 +188,8 @@ actor PlaybackController {
         if case .uriLoaded(let uri) = record.event { loaded = uri }
         guard let uri = loaded else { return nil }
         let queue = record.snapshot.features[QueueSnapshot.self]
-        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri)
+        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri,
+                           playPosition: queue?.playPosition)
     }
 
     /// Whether `record`'s event is about what the player is on now: no load began and the queue
@@ -199,9 +210,11 @@ actor PlaybackController {
     private func report(_ record: PlayerEventRecord) {
         let event = record.event, item = item(of: record)
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) {
-            return reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
+            reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
+            return reportToMpvClients(.endOfStream(position: position), record: record)
         }
         reporter.report(event, item: item, loadID: record.loadID)
+        reportToMpvClients(event, record: record)
         if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
@@ -224,10 +237,14 @@ actor PlaybackController {
             }
         case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
             for line in trackSession.tracksArrived(player) { output.err(line) }
+        case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
+            finish(policy.exitCode)                               // the window was closed: done, as mpv
         case _ where event.payload(as: WindowEvent.self) != nil:
-            if case .key(let name)? = event.payload(as: WindowEvent.self), let key = WindowKeys.key(forKeysym: name) { await handle(key: key) }
+            if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
         case .error(let error):
             failed(error, item: item(of: record))
+        case .feature(let feature) where feature.payload(as: MPRISEvent.self) == .quitRequested:
+            finish(policy.exitCode)                             // MPRIS Quit: like `quit`
         default:
             break
         }
@@ -244,6 +261,10 @@ actor PlaybackController {
             }
         case .itemChanged:
             trackSession.itemChanged()
+        case .itemSkipped(_, _, let error):
+            failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
+        case .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
+            break
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure
             // (had it gone on, the next item's load would have begun or be pending first).

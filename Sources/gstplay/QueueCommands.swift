@@ -153,16 +153,25 @@ extension PlaybackController {
         return .success
     }
 
-    /// The `playlist` answer: a header and one line per item (`>` marks the current one), or
-    /// the `playlist` event's fields as JSON data.
+    /// The `playlist` answer: a header (with the total of the known durations) and one line per
+    /// item (`>` marks the current one; its title — the media's tag, else the playlist file's —
+    /// and its duration once known; `unplayable` when the discoverer found it so), or the
+    /// `playlist` event's fields with the items' details as JSON data.
     func playlistOutcome(_ queue: QueueSnapshot) -> Outcome {
         let count = queue.items.isEmpty ? "empty" : "\(queue.items.count) item\(queue.items.count == 1 ? "" : "s")"
-        let header = "playlist: \(count), loop \(queue.loop.rawValue), shuffle \(queue.shuffled ? "on" : "off"), gapless \(queue.gapless ? "on" : "off")"
+        var header = "playlist: \(count), loop \(queue.loop.rawValue), shuffle \(queue.shuffled ? "on" : "off"), gapless \(queue.gapless ? "on" : "off")"
+        if queue.knownDurationCount > 0 {
+            let unknown = queue.items.count - queue.knownDurationCount
+            header += ", total \(queue.totalDuration.formatted())" + (unknown > 0 ? " (\(unknown) unknown)" : "")
+        }
         let lines = queue.items.enumerated().map { index, item in
             let name = name(of: item.uri)
-            return "\(index == queue.currentIndex ? ">" : " ") \(index): " + (item.title.map { "\($0) (\(name))" } ?? name)
+            var line = "\(index == queue.currentIndex ? ">" : " ") \(index): " + (item.knownTitle.map { "\($0) (\(name))" } ?? name)
+            if let duration = item.knownDuration { line += "  \(duration.formatted())" }
+            if item.info?.isPlayable == false { line += "  unplayable" }
+            return line
         }
-        return Outcome(data: .playlist(WireEvents.Playlist(queue)), text: [header] + lines)
+        return Outcome(data: .playlist(WireEvents.Playlist(queue, detailed: true)), text: [header] + lines)
     }
 }
 

@@ -27,8 +27,16 @@ struct RunOptions: Equatable, Sendable {
     var adaptivePolicy = AdaptivePolicy()
     /// Tracks, subtitle file and offsets (issue #11).
     var tracks = TrackSettings()
+    /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`; issue 22).
+    var subtitleStyle = SubtitleStyle()
+    /// `--visualization` (issue 23): what audio-only media shows in a window; never with `--json`.
+    var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
+    /// `--mpris` / `--no-mpris`; nil: the default (``MPRISSetup``).
+    var mpris: Bool?
+    /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
+    var ipcSocket: String?
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
@@ -49,6 +57,8 @@ struct RunOptions: Equatable, Sendable {
         var standard = StandardFeatures()
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
+        standard.subtitleStyle = subtitleStyle
+        standard.visualization = json ? .none : visualization
         return standard
     }
 }

@@ -87,6 +87,9 @@ enum KeyAction: Equatable, Sendable {
     case snapshot
     /// Selects the next audio / subtitle / video track (`a`, `s` or `j`/`J`, `v`, as in gst-play and mpv).
     case cycleTrack(TrackKind)
+    /// Drawn subtitles shown / hidden (`v`, as in mpv) and the OSD with the progress bar (`o`).
+    case toggleSubtitles
+    case showOSD
     /// The next / previous chapter (PgDn / PgUp as in mpv, and `]` / `[`).
     case chapter(forward: Bool)
 
@@ -103,7 +106,9 @@ enum KeyAction: Equatable, Sendable {
         ("S", "snapshot (PNG in the current directory)"),
         ("a", "next audio track"),
         ("s / j", "next subtitle track (off after the last)"),
-        ("v", "next video track"),
+        ("v", "show / hide subtitles on the video"),
+        ("V", "next video track"),
+        ("o", "on-screen display: position and bar"),
         ("PgDn / PgUp, ] / [", "next / previous chapter"),
         ("?", "show the keys"),
         ("q", "quit"),
@@ -134,7 +139,9 @@ enum KeyAction: Equatable, Sendable {
             case "S": return .snapshot
             case "a": return .cycleTrack(.audio)
             case "s", "j", "J": return .cycleTrack(.subtitle)
-            case "v": return .cycleTrack(.video)
+            case "v": return .toggleSubtitles
+            case "V": return .cycleTrack(.video)
+            case "o", "O": return .showOSD
             case "]": return .chapter(forward: true)
             case "[": return .chapter(forward: false)
             default: return nil

@@ -41,8 +41,10 @@ enum TrackCommands {
 
     // MARK: Running
 
-    /// Runs a track command.
-    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+    /// Runs a track command. A selection made before the media's tracks are known is kept by
+    /// `session` and applied when they are (issue 22); a selection is reported once, by the
+    /// `track-selected` event (its note), not by the command too.
+    static func execute(_ command: ConsoleCommand, player: Player, session: TrackSession? = nil) -> PlaybackController.Outcome {
         switch command {
         case .tracks:
             let tracks = player.tracks
@@ -50,13 +52,16 @@ enum TrackCommands {
             let selection = player.trackSelection
             return PlaybackController.Outcome(data: .tracks(WireTracks.Tracks(tracks, selection)), text: table(tracks, selection))
         case .track(let kind, let index):
+            if let session, TrackSession.tracksPending(player) {
+                session.selectWhenKnown(kind, index)
+                return .success
+            }
             do throws(PlayerError) {
                 try player.selectTrack(kind, index)
             } catch {
                 return .failure("track: \(error.message)")
             }
-            let chosen = player.tracks.first { $0.kind == kind && $0.index == index }
-            return PlaybackController.Outcome(text: [chosen.map { "Selected " + describe($0) } ?? "Subtitles off"])
+            return .success
         case .subFile(let path):
             do throws(PlayerError) {
                 try player.addSubtitleFile(path)
@@ -130,6 +135,8 @@ enum TrackCommands {
 final class TrackSession {
     let settings: TrackSettings
     private var selectionPending: Bool
+    /// `track` commands given before the current item's tracks were known, in order.
+    private var requested: [(kind: TrackKind, index: Int?)] = []
 
     init(settings: TrackSettings) {
         self.settings = settings
@@ -155,11 +162,25 @@ final class TrackSession {
         selectionPending = settings.audioTrack != nil || settings.subtitleTrack != nil
     }
 
-    /// The first `tracksChanged` of an item: selects what the options ask for; returns error lines.
+    /// A load is under way whose tracks are not known yet (nothing prerolled): a `track`
+    /// command waits for them instead of being refused.
+    static func tracksPending(_ player: Player) -> Bool {
+        guard player.tracks.isEmpty else { return false }
+        let snapshot = player.snapshot
+        return snapshot.state == .opening || (snapshot.state == .idle && snapshot.uri != nil) || snapshot.queueItemPending
+    }
+
+    /// Keeps a `track` command until the tracks are known (``tracksArrived(_:)``).
+    func selectWhenKnown(_ kind: TrackKind, _ index: Int?) {
+        requested.append((kind, index))
+    }
+
+    /// The first `tracksChanged` of an item: selects what the options ask for, then what
+    /// `track` commands asked for meanwhile; returns error lines.
     func tracksArrived(_ player: Player) -> [String] {
-        guard selectionPending else { return [] }
+        var lines = applyRequested(player)
+        guard selectionPending else { return lines }
         selectionPending = false
-        var lines: [String] = []
         if let audio = settings.audioTrack {
             do throws(PlayerError) { try player.selectAudioTrack(audio) } catch { lines.append("gstplay: error: --audio-track \(audio): \(error.message)") }
         }
@@ -167,6 +188,16 @@ final class TrackSession {
             do throws(PlayerError) { try player.selectSubtitleTrack(subtitle) } catch { lines.append("gstplay: error: --sub-track: \(error.message)") }
         }
         return lines
+    }
+
+    private func applyRequested(_ player: Player) -> [String] {
+        defer { requested.removeAll() }
+        return requested.compactMap { request -> String? in
+            do throws(PlayerError) { try player.selectTrack(request.kind, request.index) } catch {
+                return "gstplay: error: track \(request.kind.rawValue) \(request.index.map(String.init) ?? "none"): \(error.message)"
+            }
+            return nil
+        }
     }
 }
 

@@ -30,4 +30,10 @@ public enum TestMedia {
     public static let garbage = path("garbage.bin")
     /// Zero bytes.
     public static let empty = path("empty.mp4")
+    /// 3 s MP3 with an ID3 tag (title "Test Tone", artist "gstplay Fixtures", …) and ``coverArt`` as its front cover.
+    public static let taggedMP3 = path("tagged-cover.mp3")
+    /// 3 s Vorbis with Vorbis comments (title "Ogg Tone", artist "gstplay Fixtures", …), no picture.
+    public static let taggedOgg = path("tagged.ogg")
+    /// The 128x128 PNG (SMPTE bars) embedded in ``taggedMP3``.
+    public static let coverArt = path("cover-art.png")
 }

@@ -122,7 +122,8 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
                                "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
-                               "tracks", "track", "sub-file", "sub-offset", "audio-offset", "chapters", "chapter"])
+                               "tracks", "track", "sub-file", "sub-offset", "audio-offset", "sub-visibility", "osd", "chapters", "chapter",
+                               "cover"])
         for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
                                   "track", "sub-file", "sub-offset", "audio-offset", "chapter"].contains(word) {
             XCTAssertNotNil(command(word), word)
@@ -141,5 +142,29 @@ final class ConsoleCommandTests: XCTestCase {
             }
         }
         XCTAssertEqual(ConsoleCommand.usage.map(\.syntax), ConsoleCommand.registry.map(\.syntax), "help lists every command in order")
+    }
+}
+
+/// Issue 22: `sub-visibility` and `osd` on the console (pure parsing) and the style options.
+final class OverlayCommandTests: XCTestCase {
+    func testSubVisibilityAndOSDParse() {
+        XCTAssertEqual(ConsoleCommand.parse("sub-visibility"), .success(.subVisibility(nil)))
+        XCTAssertEqual(ConsoleCommand.parse("sub-visibility toggle"), .success(.subVisibility(nil)))
+        XCTAssertEqual(ConsoleCommand.parse("sub-visibility yes"), .success(.subVisibility(true)))
+        XCTAssertEqual(ConsoleCommand.parse("sub-visibility NO"), .success(.subVisibility(false)))
+        XCTAssertEqual(ConsoleCommand.parse("sub-visibility maybe"),
+                       .failure(ConsoleError("sub-visibility: expected yes, no or toggle, got 'maybe'")))
+        XCTAssertEqual(ConsoleCommand.parse("osd"), .success(.osd(nil)))
+        XCTAssertEqual(ConsoleCommand.parse("osd Hello there"), .success(.osd("Hello there")))
+    }
+
+    func testStyleOptionsAreChecked() throws {
+        XCTAssertEqual(try SubtitleStyleOptions.parse([]).style(), SubtitleStyle())
+        let style = try SubtitleStyleOptions.parse(["--sub-visibility", "no", "--sub-scale", "1.5", "--sub-position", "90"]).style()
+        XCTAssertEqual(style, SubtitleStyle(visible: false, scale: 1.5, position: 90))
+        XCTAssertEqual(style.fontDescription, "Sans 42.0")
+        for bad in [["--sub-visibility", "maybe"], ["--sub-scale", "0"], ["--sub-scale", "nan"], ["--sub-position", "101"]] {
+            XCTAssertThrowsError(try SubtitleStyleOptions.parse(bad).style(), "\(bad)")
+        }
     }
 }

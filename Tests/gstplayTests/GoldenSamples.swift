@@ -57,6 +57,15 @@ enum GoldenSamples {
         return s
     }
 
+    /// Every tag (issue 23).
+    static var tags: MediaTags {
+        MediaTags(title: "Test Tone", artist: "gstplay Fixtures", album: "Fixture Album", trackNumber: 3, trackCount: 12, date: "2024-05-01",
+                  genre: "Test", comment: awkward, language: "en", container: "ID3 tag")
+    }
+
+    /// A PNG front cover of 3032 bytes (zeros: the wire carries only its size).
+    static var cover: CoverArt { CoverArt(bytes: Data(count: 3032), mimeType: "image/png", imageType: "front-cover") }
+
     /// A queue of two items, the second current.
     static var queue: QueueSnapshot {
         var items = [QueueItem(uri: "file:///a/one.ogg", title: awkward), QueueItem(uri: "http://host/two.ogg")]
@@ -103,6 +112,9 @@ enum GoldenSamples {
             ("statistics", .statistics(fullStatistics), nil),
             ("window-key", .feature(FeatureEvent(WindowEvent.key("space"))), nil),
             ("fullscreen", .feature(FeatureEvent(WindowEvent.fullscreenChanged(true))), nil),
+            ("window-click", .feature(FeatureEvent(WindowEvent.clicked(button: 1, count: 2))), nil),
+            ("window-scroll", .feature(FeatureEvent(WindowEvent.scrolled(deltaX: 0, deltaY: 1))), nil),
+            ("window-closed", .feature(FeatureEvent(WindowEvent.closed)), nil),
             ("playlist", .feature(FeatureEvent(QueueEvent.queueChanged(queue))), nil),
             ("playlist-empty", .feature(FeatureEvent(QueueEvent.queueChanged(QueueSnapshot()))), nil),
             ("item", .feature(FeatureEvent(QueueEvent.itemChanged(index: 1, id: 4, reason: .ended))), nil),
@@ -113,6 +125,9 @@ enum GoldenSamples {
             ("subtitle-open-end", .feature(FeatureEvent(TracksEvent.subtitleCue(SubtitleCue(text: "Hello", start: .milliseconds(2_000), end: nil)))), nil),
             ("cache", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .stored, path: "/c/gstplay/media/0a1b")))), nil),
             ("cache-discarded", .feature(FeatureEvent(CacheEvent.status(CacheStatus(state: .discarded, reason: "disjoint download")))), nil),
+            ("mpris", .feature(FeatureEvent(MPRISEvent.exported(busName: "org.mpris.MediaPlayer2.gstplay.instance42"))), nil),
+            ("mpris-unavailable", .feature(FeatureEvent(MPRISEvent.unavailable(reason: "no session bus"))), nil),
+            ("mpris-quit", .feature(FeatureEvent(MPRISEvent.quitRequested)), nil),
         ]
     }
 

@@ -34,6 +34,11 @@ enum GoldenWireLines {
             ("uri-load-id", WireEvents.line(for: .uriLoaded("file:///a/b.webm"), item: (1, 2), loadID: LoadID(rawValue: 3))),
             ("eos-load-id", WireEvents.line(for: .endOfStream(position: MediaTime(seconds: 4)), loadID: LoadID(rawValue: 3))),
             ("state-load-id", WireEvents.line(for: .stateChanged(from: .ready, to: .playing), loadID: LoadID(rawValue: 3))),
+            // Issue 23: the media's tags and picture (never its bytes).
+            ("tags", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(GoldenSamples.tags, coverArt: GoldenSamples.cover))),
+                                     loadID: LoadID(rawValue: 3))),
+            ("tags-no-cover", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(MediaTags(title: "Only a title"), coverArt: nil))),
+                                              loadID: LoadID(rawValue: 4))),
         ]
         // Issue 23: chapters (events and replies).
         let chapters = [Chapter(index: 0, uid: "opening", title: "Opening", start: .zero, end: MediaTime(seconds: 2)),
@@ -46,6 +51,7 @@ enum GoldenWireLines {
             ("reply-chapters", Reply(id: .int(10), error: nil, data: .chapters(WireChapters.List(chapters, current: 1))).line),
             ("reply-chapter", Reply(id: .int(11), error: nil, data: .chapter(WireChapters.Landing(ChapterLanding(chapter: chapters[1], position: MediaTime(seconds: 2.001))))).line),
         ]
+        lines += GoldenSamples.queueChangeLines            // issue 23
         return lines
     }
 }

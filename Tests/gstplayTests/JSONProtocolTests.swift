@@ -83,7 +83,7 @@ final class JSONProtocolTests: XCTestCase {
                        #"{"code":0,"debug":null,"element":null,"event":"warning","http_status":404,"kind":"other","message":"w","missing_plugins":[],"uri":null}"#)
         let info = MediaInfo(uri: "u", isLive: false, isSeekable: true, duration: .milliseconds(4000), hasVideo: true, hasAudio: false, subtitleStreams: 1)
         XCTAssertEqual(WireEvents.line(for: .mediaInfo(info)),
-                       #"{"duration":4,"event":"media-info","has_audio":false,"has_video":true,"live":false,"seekable":true,"subtitle_streams":1,"tags":{"album":null,"artist":null,"comment":null,"container":null,"language":null,"title":null},"uri":"u"}"#)
+                       #"{"duration":4,"event":"media-info","has_audio":false,"has_video":true,"live":false,"seekable":true,"subtitle_streams":1,"tags":{"album":null,"artist":null,"comment":null,"container":null,"cover":null,"date":null,"genre":null,"language":null,"title":null,"track_count":null,"track_number":null},"uri":"u"}"#)
         let stats = try XCTUnwrap(jsonObject(WireEvents.line(for: .statistics(PlayerStatistics()))))
         XCTAssertEqual(stats["event"] as? String, "statistics")
         XCTAssertEqual(stats["rendered_frames"] as? Int, 0)

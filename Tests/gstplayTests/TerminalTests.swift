@@ -64,15 +64,15 @@ final class TerminalTests: XCTestCase {
     /// stdin, stdout and stderr; `body` runs once "Playing" is on the screen and gets the pty,
     /// the process, a semaphore signalled at its exit, the terminal settings from before it
     /// started and the screen so far. The pty is closed and gstplay killed afterwards.
-    /// `arguments` replace the 10 s clip (ChapterTerminalTests).
-    func session(arguments: [String] = [GstplayProcess.fixture("h264-aac-10s.mp4")],
+    /// `arguments` replace the 10 s clip (ChapterTerminalTests, the tagged MP3).
+    func session(arguments: [String] = [GstplayProcess.fixture("h264-aac-10s.mp4")], environment: [String: String]? = nil,
                  _ body: (PseudoTerminal, Process, DispatchSemaphore, [UInt8], inout String) throws -> Void) throws {
         let pty = try PseudoTerminal()
         defer { close(pty.master); close(pty.slave) }
         let before = pty.settings()
         let process = Process()
         process.executableURL = GstplayProcess.binary
-        if let environment = GstplayProcess.childEnvironment() { process.environment = environment }
+        if let environment = GstplayProcess.childEnvironment(environment) { process.environment = environment }
         process.arguments = arguments
         let terminal = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = terminal
@@ -93,6 +93,12 @@ final class TerminalTests: XCTestCase {
         XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.contains("Playing") }, screen)
         try body(pty, process, exited, before, &screen)
     }
+
+    /// Issue 23: the MP3's ID3 artist and title on the status line, after the bar.
+    func testStatusLineShowsTheMP3sArtistAndTitle() throws { try session(arguments: [GstplayProcess.fixture("tagged-cover.mp3")]) { pty, _, _, _, screen in
+        let statusLine = #"/ 0:00:03 \[[ =>]*\] gstplay Fixtures – Test Tone"#
+        XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.range(of: statusLine, options: .regularExpression) != nil }, screen)
+    } }
 
     // (i)
     func testStatusLineKeysAndTerminalRestore() throws { try session { pty, process, exited, before, screen in
@@ -116,6 +122,26 @@ final class TerminalTests: XCTestCase {
             }
         }
     } }
+
+    /// Issue 24: on a terminal with a session bus, MPRIS is on without being asked for; a key
+    /// pauses (MPRIS says Paused) and `playerctl play` resumes (the status line says Playing).
+    func testMPRISIsOnByDefaultOnATerminal() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"), "playerctl is not installed (make test installs it)")
+        let bus = try SessionBus()
+        try session(environment: bus.environment()) { pty, process, exited, _, screen in
+            XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
+                bus.playerctl("-p", "gstplay", "status") == "Playing"
+            }, "not on the bus: \(bus.playerctl("-l"))")
+            pty.send(" ")
+            XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(50)) { bus.playerctl("-p", "gstplay", "status") == "Paused" })
+            screen = ""
+            bus.playerctl("-p", "gstplay", "play")
+            XCTAssertTrue(pty.read(into: &screen, timeout: 10) { $0.contains("Playing") }, screen)
+            pty.send("q")
+            XCTAssertEqual(exited.wait(timeout: .now() + 20), .success)
+            XCTAssertEqual(process.terminationStatus, 0)
+        }
+    }
 
     func testTerminalIsRestoredOnSIGTERM() throws { try session { pty, process, exited, before, _ in
         process.terminate()

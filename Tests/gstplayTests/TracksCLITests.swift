@@ -123,7 +123,9 @@ final class TracksCLITests: XCTestCase {
         XCTAssertEqual(KeyAction.action(for: .character("s")), .cycleTrack(.subtitle))
         XCTAssertEqual(KeyAction.action(for: .character("j")), .cycleTrack(.subtitle))
         XCTAssertEqual(KeyAction.action(for: .character("J")), .cycleTrack(.subtitle))
-        XCTAssertEqual(KeyAction.action(for: .character("v")), .cycleTrack(.video))
+        XCTAssertEqual(KeyAction.action(for: .character("V")), .cycleTrack(.video))
+        XCTAssertEqual(KeyAction.action(for: .character("v")), .toggleSubtitles)   // issue 22: mpv's v
+        XCTAssertEqual(KeyAction.action(for: .character("o")), .showOSD)
         let list = [MediaTrack(index: 0, kind: .audio), MediaTrack(index: 1, kind: .audio),
                     MediaTrack(index: 0, kind: .subtitle), MediaTrack(index: 1, kind: .subtitle)]
         XCTAssertEqual(try TrackCommands.next(.audio, tracks: list, selection: TrackSelection(audio: 1)).get(), 0)

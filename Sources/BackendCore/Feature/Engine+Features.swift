@@ -3,9 +3,11 @@ import CGStreamer
 /// The core's calls into its features (loop thread): every ``PlayerFeature`` method, fanned out
 /// in the order the features were given to ``Player``. The only place the engine talks to them.
 extension Engine {
-    /// Attaches every feature (init, after the sinks exist, before the bus is watched).
+    /// Attaches every feature (init, after the sinks exist, before the bus is watched), then
+    /// chains the video filters they added (``installVideoFilters()``).
     func attachFeatures() {
         for feature in features { feature.attach(to: context) }
+        installVideoFilters()
     }
 
     /// The URI `playbin` gets after every feature had its say; nil when one waits (it loads again

@@ -98,6 +98,13 @@ public final class FeatureContext: @unchecked Sendable {
     public func pause() { engine.pause() }
     /// ``Player/stop()``.
     public func stop() { engine.stop() }
+    /// ``Player/togglePause()``.
+    public func togglePause() { engine.togglePause() }
+    /// ``Player/setVolume(_:)``: the linear volume (`playbin.volume`), clamped to 0…10.
+    public func setVolume(_ volume: Double) { engine.setVolume(volume.isFinite ? min(max(volume, 0), 10) : 1) }
+    /// ``Player/setRate(_:)`` for a rate the caller checked (finite, not 0, inside
+    /// ``PlayerConfiguration/rateRange``): a flushing seek at the current position.
+    public func setRate(_ rate: Double) { engine.setRate(rate) }
     /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. Features'
     /// ``PlayerFeature/failed(with:)`` are not asked again.
     public func fail(_ error: PlayerError) { engine.fail(error) }
@@ -111,6 +118,8 @@ public final class FeatureContext: @unchecked Sendable {
 
     /// Set while the features' ``PlayerFeature/prerolled()`` run (``seek(_:mode:)`` keeps the seek then).
     var inPrerolled = false
+    /// The elements features gave ``addVideoFilter(_:)`` during attach (the engine chains them).
+    var videoFilters: [UnsafeMutablePointer<GstElement>] = []
 
     /// A gapless hand-over reached the sinks: `uri` is the media playing now. The core forgets the
     /// old media's facts (duration, statistics), treats positions at or above `stalePositionsFrom`
@@ -164,6 +173,14 @@ public final class FeatureContext: @unchecked Sendable {
     /// ``PlayerFeature/resetForNewMedia(uri:)``/``PlayerFeature/teardown()`` at the latest.
     public func addTimer(every interval: Duration, _ body: @escaping () -> Bool) -> TimerSource {
         engine.loop.addTimer(every: interval, body)
+    }
+
+    /// Watches a file descriptor on the loop thread (`g_unix_fd_source_new`): `body` runs there
+    /// whenever `fd` is readable, until it returns false or the returned source is destroyed
+    /// (an X connection's socket, say). The feature destroys it by ``PlayerFeature/teardown()``
+    /// at the latest, before it closes `fd`.
+    public func watchInput(on fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
+        engine.loop.addReadWatch(fileDescriptor: fd, body)
     }
 
     /// Runs `work` on the loop thread, queued (`g_main_context_invoke_full`): the one way for a

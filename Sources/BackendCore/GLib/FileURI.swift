@@ -15,4 +15,10 @@ package enum FileURI {
         guard hostName == nil || hostName == "localhost" else { return nil }
         return path
     }
+
+    /// The `file://` URI of the absolute path `path`, percent-encoded (`g_filename_to_uri`); nil
+    /// for a relative path.
+    package static func uri(forPath path: String) -> String? {
+        String(takingGLibString: g_filename_to_uri(path, nil, nil))
+    }
 }

@@ -102,6 +102,20 @@ package final class MainLoopThread: @unchecked Sendable {
         return TimerSource(source: source)
     }
 
+    /// Watches `fd` on this context (`g_unix_fd_source_new` + `g_source_attach`): `body` runs on
+    /// the loop thread whenever `fd` is readable (or hung up), until it returns false or the
+    /// source is destroyed. Loop thread only.
+    func addReadWatch(fileDescriptor fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
+        let box = CallbackBox<(MainLoopThread, () -> Bool)>((self, body))
+        let source = CGStreamer_fd_watch_attach(context, fd, { _, _, data in
+            let (thread, body) = CallbackBox<(MainLoopThread, () -> Bool)>.from(data!).value
+            let keep = body()
+            thread.afterDispatch?()
+            return keep ? 1 : 0
+        }, box.retainedPointer, callbackBoxRelease)!
+        return TimerSource(source: source)
+    }
+
     /// Watches `bus` on this context (`gst_bus_create_watch` + `g_source_attach`): `handler`
     /// gets every message on the loop thread. Loop thread only.
     func addBusWatch(_ bus: UnsafeMutablePointer<GstBus>,

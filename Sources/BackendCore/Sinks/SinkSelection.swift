@@ -17,7 +17,8 @@ enum SinkSelection {
     /// The video description for `choice` (nil when disabled); an automatic choice is probed and
     /// appends a note to `notes` when it falls back to the fake sink.
     static func videoDescription(_ choice: SinkChoice, environment: [String: String], notes: inout [String]) -> String? {
-        resolve(choice, candidates: SinkProbe.videoCandidates(environment: environment), fallback: SinkProbe.fakeVideo,
+        preferX11ForGL(environment: environment)
+        return resolve(choice, candidates: SinkProbe.videoCandidates(environment: environment), fallback: SinkProbe.fakeVideo,
                 nothingToTry: SinkProbe.noDisplay, notes: &notes)
     }
 
@@ -26,6 +27,18 @@ enum SinkSelection {
         resolve(choice, candidates: SinkProbe.audioCandidates(environment: environment), fallback: SinkProbe.fakeAudio,
                 nothingToTry: SinkProbe.noAudioDevice, notes: &notes)
     }
+
+    /// On X without Wayland, GStreamer's GL library is told to use X (`GST_GL_WINDOW=x11`, unless
+    /// the user chose): left alone it tries Wayland first, and libwayland prints "error:
+    /// XDG_RUNTIME_DIR is invalid or not set in the environment." to stderr whenever
+    /// `glimagesink` is probed or used from a launcher without that variable (issue 22). Set once,
+    /// before any GL sink exists (`g_setenv` without overwriting); any thread.
+    static func preferX11ForGL(environment: [String: String]) {
+        guard !(environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty else { return }
+        _ = glWindowChosen
+    }
+
+    private static let glWindowChosen: Void = { g_setenv("GST_GL_WINDOW", "x11", 0) }()
 
     private static func resolve(_ choice: SinkChoice, candidates: @autoclosure () -> [String], fallback: String,
                                 nothingToTry: String, notes: inout [String]) -> String? {

@@ -44,7 +44,7 @@ enum WireEvents {
         var hasVideo: Bool
         var hasAudio: Bool
         var subtitleStreams: Int
-        var tags: WireTracks.Tags
+        var tags: WireTags.Tags
     }
     struct Buffering: Encodable, Sendable { var percent: Int }
     /// `waiting`: a live source sent nothing yet; `timeout` is when it gives up (seconds).
@@ -62,13 +62,21 @@ enum WireEvents {
         init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
     // Queue (issue #12): `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Equatable, Sendable { var uri: String; @Nullable var title: String?; @Nullable var id: Int? }
+    struct PlaylistEntry: Encodable, Equatable, Sendable {
+        var uri: String; @Nullable var title: String?; @Nullable var id: Int?
+        /// Issue 23 (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
+        var details: PlaylistDetails? = nil
+        func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
+    }
     struct Playlist: Encodable, Equatable, Sendable {
         @Nullable var current: Int?
         var loop: String
         var shuffle: Bool
         var gapless: Bool
         var items: [PlaylistEntry]
+        /// Issue 23, the `playlist` reply only (absent while no duration is known).
+        var totalDuration: Seconds? = nil
+        var knownDurations: Int? = nil
     }
     struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
@@ -106,8 +114,11 @@ enum WireEvents {
             return WireTracks.line(for: event) ?? ""
         case .feature(let feature) where feature.payload is ChaptersEvent:
             return feature.payload(as: ChaptersEvent.self).map(WireChapters.line(for:)) ?? ""
+        case .feature(let feature) where feature.payload is TagsEvent:
+            return feature.payload(as: TagsEvent.self).map { WireTags.line(for: $0, loadID: loadID) } ?? ""
         case .feature(let feature):
             if let queue = feature.payload(as: QueueEvent.self) { return Self.line(for: queue) }
+            if let mpris = feature.payload(as: MPRISEvent.self) { return WireMPRIS.line(for: mpris) }
             if case .status(let status)? = feature.payload(as: CacheEvent.self) { return line("cache", Cache(status)) }
             return line("feature", FeatureName(type: String(describing: type(of: feature.payload))))
         case .initialized:
@@ -144,7 +155,7 @@ enum WireEvents {
         case .mediaInfo(let info):
             return mediaLine("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
                                                 hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams,
-                                                tags: WireTracks.Tags(info.tags)))
+                                                tags: WireTags.Tags(info.tags, cover: info.coverArt)))
         case .statistics(let statistics):
             return line("statistics", WireStatistics(statistics))
         }

@@ -1,7 +1,7 @@
 import Backend
 
 /// The wire form of tracks, selections and cues (issue #11): the `tracks`, `track-selected` and
-/// `subtitle` events, the `tags` of `media-info` and the `tracks` reply. Pure; any thread.
+/// `subtitle` events and the `tracks` reply. Pure; any thread.
 enum WireTracks {
     /// One stream: `{"index":0,"type":"audio","codec":"Vorbis","language":"en",…}`.
     struct Track: Encodable, Sendable, Equatable {
@@ -63,20 +63,6 @@ enum WireTracks {
 
     struct Selected: Encodable, Sendable { var type: String; @Nullable var index: Int? }
     struct Cue: Encodable, Sendable { var text: String; var start: Seconds; var end: Seconds }
-
-    /// Global tags in `media-info`.
-    struct Tags: Encodable, Sendable, Equatable {
-        @Nullable var title: String?
-        @Nullable var artist: String?
-        @Nullable var album: String?
-        @Nullable var comment: String?
-        @Nullable var language: String?
-        @Nullable var container: String?
-        init(_ tags: MediaTags) {
-            title = tags.title; artist = tags.artist; album = tags.album
-            comment = tags.comment; language = tags.language; container = tags.container
-        }
-    }
 
     /// The line for a track event; nil for other events.
     static func line(for event: PlayerEvent) -> String? {

@@ -41,7 +41,7 @@ final class PlaylistFileTests: XCTestCase {
         """)
         let list = items(try PlaylistFile.load(path))
         XCTAssertEqual(list, [
-            QueueItem(uri: "file://\(dir)/a.ogg", title: "Artist – Song"),
+            QueueItem(uri: "file://\(dir)/a.ogg", title: "Artist – Song", duration: MediaTime(seconds: 123)),   // the #EXTINF length (issue 23)
             QueueItem(uri: "file://\(dir)/sub/b%20with%20space.ogg"),
             QueueItem(uri: "file:///abs/c.ogg"),
             QueueItem(uri: "http://127.0.0.1:8000/stream", title: "Radio"),

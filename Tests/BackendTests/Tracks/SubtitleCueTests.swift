@@ -206,8 +206,19 @@ final class SubtitleCueTests: XCTestCase {
         XCTAssertLessThan(took, 0.5)
     }
 
-    func testOverlayRenderingSendsNoCueEvents() throws {
+    /// Issue 22: subtitles drawn by playbin's `subtitleoverlay` (here into a fake sink) still
+    /// come out as cue events, read by the overlay tap's probe and held until due.
+    func testOverlayRenderingStillPublishesTheCuesWhenDue() throws {
         let cues = try playCues(standard: { $0.subtitleRendering = .overlay })
-        XCTAssertTrue(cues.isEmpty)
+        assertEmbeddedCues(cues, shiftedBy: 0)
+    }
+
+    /// Without a window (fake sinks) the automatic choice keeps the cheap events-only path: the cue sink.
+    func testAutomaticRenderingWithoutAWindowDrawsNothing() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, standard: { $0.subtitleRendering = .automatic })
+        defer { player.shutdown() }
+        XCTAssertTrue(eventually { player.snapshot.features[TracksSnapshot.self] != nil })
+        XCTAssertFalse(player.subtitlesDrawn)
     }
 }

@@ -15,7 +15,9 @@ final class XvfbServer: @unchecked Sendable {
 
     /// Starts the server; throws (making the test fail with the reason) when Xvfb is missing or
     /// does not come up within `timeout` seconds. `make test` installs it (TEST_PACKAGES).
-    init(width: Int = 1280, height: Int = 1024, timeout: TimeInterval = 20) throws {
+    /// `resetsWhenIdle`: leave out `-noreset`, as a launcher's bare X server may run: the server
+    /// then resets (refusing connections for a moment) whenever its last client disconnects.
+    init(width: Int = 1280, height: Int = 1024, timeout: TimeInterval = 20, resetsWhenIdle: Bool = false) throws {
         self.width = width
         self.height = height
         guard let xvfb = XvfbServer.which("Xvfb") else {
@@ -23,7 +25,7 @@ final class XvfbServer: @unchecked Sendable {
         }
         let pipe = Pipe()
         process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+        process.arguments = ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"] + (resetsWhenIdle ? [] : ["-noreset"])
         process.standardOutput = pipe
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()

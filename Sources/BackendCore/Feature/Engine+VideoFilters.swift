@@ -1,0 +1,64 @@
+import CGStreamer
+
+/// The video filter slot features share (``FeatureContext/addVideoFilter(_:)``): playbin has one
+/// `video-filter`, placed by playsink between the decoded video and its subtitle overlay and
+/// sink. Several features want an element there (the window's crop, an on-screen display), so
+/// the core chains them in one bin once every feature attached.
+extension Engine {
+    /// Chains playbin's current `video-filter` (a feature may have set one directly) and the
+    /// elements features added, in that order, into one bin (`gst_bin_new`, `gst_element_link`,
+    /// ghost pads `sink`/`src`) set as `video-filter`; a single element is set as it is. Loop
+    /// thread, after ``attachFeatures()`` and before ``connectMediaSizeSignal()`` (which reads the
+    /// chain's `sink` pad: the stream's own size).
+    func installVideoFilters() {
+        let added = context.videoFilters
+        context.videoFilters = []
+        guard !added.isEmpty, sinks.video != nil, let playbin = pipeline?.object else { return }
+        var chain: [UnsafeMutablePointer<GstElement>] = []
+        if let existing = CGStreamer_get_object(playbin, "video-filter") {
+            chain.append(existing.assumingMemoryBound(to: GstElement.self)) // our reference, dropped below
+        }
+        defer { if let first = chain.first, chain.count > added.count { gst_object_unref(UnsafeMutableRawPointer(first)) } }
+        chain += added
+        guard chain.count > 1 else { return CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(chain[0])) }
+        guard let bin = gst_bin_new("gstplay-video-filters") else { return }
+        for element in chain { _ = gst_bin_add(CGStreamer_as_bin(UnsafeMutableRawPointer(bin)), element) }
+        for (upstream, downstream) in zip(chain, chain.dropFirst()) where gst_element_link(upstream, downstream) == 0 {
+            publish(.warning(PlayerError(kind: .missingPlugin, element: "video-filter",
+                                         message: "cannot link the video filters \(Self.name(of: upstream)) and \(Self.name(of: downstream))")))
+        }
+        for (element, name) in [(chain[0], "sink"), (chain[chain.count - 1], "src")] {
+            guard let pad = gst_element_get_static_pad(element, name) else { continue }
+            _ = gst_element_add_pad(bin, gst_ghost_pad_new(name, pad))
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+        }
+        CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(bin)) // playbin sinks the floating bin
+    }
+
+    private static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
+        String(takingGLibString: gst_object_get_name(CGStreamer_as_object(UnsafeMutableRawPointer(element)))) ?? "?"
+    }
+}
+
+extension FeatureContext {
+    /// Adds `element` to the chain of video filters in playbin's `video-filter` (after any the
+    /// feature set directly, in the order features add them): before the subtitle overlay and the
+    /// sink, so whatever it draws is drawn with every video sink. Call it from
+    /// ``PlayerFeature/attach(to:)`` only (the chain is built once every feature attached); the
+    /// feature keeps its own reference (the chain takes one of its own). Ignored when video is
+    /// disabled. Loop thread.
+    public func addVideoFilter(_ element: UnsafeMutablePointer<GstElement>) { videoFilters.append(element) }
+
+    /// Whether the video sink draws into a window: it, or an element of its bin, implements
+    /// `GstVideoOverlay` (`gst_bin_get_by_interface`); false for fake and disabled sinks. A feature
+    /// that draws on the picture (subtitles, an on-screen display) is only worth its cost then.
+    public var videoSinkDrawsIntoWindow: Bool {
+        guard let sink = videoSink else { return false }
+        let object = UnsafeMutableRawPointer(sink)
+        let overlayType = gst_video_overlay_get_type()
+        if g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), overlayType) != 0 { return true }
+        guard CGStreamer_is_bin(object) != 0, let found = gst_bin_get_by_interface(CGStreamer_as_bin(object), overlayType) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(found))
+        return true
+    }
+}

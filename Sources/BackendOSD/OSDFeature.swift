@@ -1,0 +1,115 @@
+import BackendCore
+import CGStreamer
+
+/// An on-screen display (issue 22), as mpv's: the state, position/duration and a bar on a seek,
+/// the volume, the rate, and messages that other features' events turn into (track or chapter
+/// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden.
+/// Drawn by a `textoverlay` in the video filter chain (``OSDOverlay``), only when the video sink
+/// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
+///
+/// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
+/// queues its work there. `@unchecked Sendable` because `Player` holds it.
+public final class OSDFeature: PlayerFeature, @unchecked Sendable {
+    /// Turns an event (a feature's) into an OSD message, with the snapshot as it stands.
+    public typealias Describe = @Sendable (PlayerEvent, PlayerSnapshot) -> String?
+
+    let settings: OSDSettings
+    private let describe: Describe
+    private var context: FeatureContext?
+    private var overlay: OSDOverlay?
+    private var hideTimer: TimerSource?
+    /// What is shown: a message and whether the progress lines are (loop thread).
+    private var message: String?
+    private var showsProgress = false
+    private var position: MediaTime = .zero
+    private var duration: MediaTime?
+
+    /// An OSD drawn with `settings`; `describe` turns events into messages (nil: none).
+    public init(settings: OSDSettings = OSDSettings(), describe: @escaping Describe = { _, _ in nil }) {
+        self.settings = settings
+        self.describe = describe
+    }
+
+    /// Adds the `textoverlay` to the video filter chain when the video sink draws into a window.
+    public func attach(to context: FeatureContext) {
+        self.context = context
+        guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
+        let overlay = OSDOverlay(settings: settings)
+        guard let element = overlay.element else { return }
+        context.addVideoFilter(element)
+        self.overlay = overlay
+    }
+
+    /// Removes the hide timer and drops the element's reference.
+    public func teardown() {
+        hideTimer?.destroy()
+        hideTimer = nil
+        overlay?.release()
+        overlay = nil
+    }
+
+    /// A new load hides the OSD and forgets the old position.
+    public func resetForNewMedia(uri: String?) {
+        position = .zero
+        duration = nil
+        hide()
+    }
+
+    /// A seek is sent: the bar with the target shows before the frame at the target is drawn.
+    public func seekIssued(to position: MediaTime) {
+        self.position = position
+        show(message: message, progress: true)
+    }
+
+    /// State (paused/playing), seek landings, volume, rate, positions while shown, and messages
+    /// from ``init(settings:describe:)`` for other events.
+    public func observe(_ event: PlayerEvent) {
+        switch event {
+        case .position(let now, let total):
+            position = now
+            duration = total
+            if showsProgress { refresh() }
+        case .durationChanged(let total): duration = total
+        case .stateChanged(from: .playing, to: .paused): show(message: "Paused", progress: true)
+        case .stateChanged(from: .paused, to: .playing): show(message: "Playing", progress: false)
+        case .seekDone(let landed):
+            position = landed
+            if showsProgress { refresh() }
+        case .volumeChanged(let volume, let muted): show(message: OSDText.volume(volume, muted: muted), progress: false)
+        case .rateChanged(let rate): show(message: OSDText.rate(rate), progress: false)
+        case .feature:
+            if let context, let text = describe(event, context.snapshot) { show(message: text, progress: false) }
+        default: break
+        }
+    }
+
+    /// Shows `message` and/or the progress lines for ``OSDSettings/duration`` (from the last call).
+    func show(message: String?, progress: Bool) {
+        guard overlay != nil, let context else { return }
+        self.message = message
+        showsProgress = progress
+        refresh()
+        hideTimer?.destroy()
+        hideTimer = context.addTimer(every: settings.duration) { [unowned self] in
+            self.hideTimer = nil
+            self.hide()
+            return false
+        }
+    }
+
+    /// The text now shown (empty when hidden), for tests.
+    var shownText: String { overlay?.text ?? "" }
+
+    private func refresh() {
+        let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
+        overlay?.show(OSDText.markup(message: message, progress: progress))
+    }
+
+    private func hide() {
+        hideTimer?.destroy()
+        hideTimer = nil
+        message = nil
+        showsProgress = false
+        overlay?.show("")
+    }
+}

@@ -1,0 +1,74 @@
+import Backend
+import BackendCore
+import Synchronization
+
+/// `--input-ipc-server PATH`: the control socket, one transport of the ``ControlHub``. A Unix
+/// stream socket (``UnixSocketServer``: GIO on a thread of its own, mode 0600, a stale file
+/// replaced, a live one refused, a bounded outbox per client) whose bytes are cut into lines
+/// (``LineSplitter``, 64 KiB a line: a longer one gets an error reply and is skipped). Every
+/// client speaks gstplay's JSON protocol and the mpv IPC subset (``ControlDialect/gstplayAndMpv``).
+///
+/// **Thread:** ``init(path:hub:outboxLimit:)`` and ``close()`` from any thread; the socket's
+/// events arrive on the socket thread and go straight to the hub.
+final class ControlSocket: Sendable {
+    /// The longest request line (bytes), as on the console.
+    static let maxLineLength = 64 * 1024
+
+    private let server: UnixSocketServer
+
+    /// Listens at `path`; throws ``UnixSocketError`` (in use, not a socket, cannot bind).
+    /// `outboxLimit`: bytes that may wait for one client before it is dropped.
+    init(path: String, hub: ControlHub, outboxLimit: Int = 1 << 20) throws(UnixSocketError) {
+        let router = Router(hub: hub)
+        server = try UnixSocketServer(path: path, outboxLimit: outboxLimit) { server, event in router.handle(event, server: server) }
+    }
+
+    /// The path it listens at.
+    var path: String { server.path }
+
+    /// Removes the socket file (if still ours) without waiting: a signal's last words.
+    func removeSocketFile() { server.removeSocketFile() }
+
+    /// Disconnects every client, stops listening and removes the socket file. Idempotent.
+    func close() { server.close() }
+
+    /// One client of the socket, as the hub sees it.
+    private struct Connection: ControlConnection {
+        let server: UnixSocketServer
+        let number: Int
+        func deliver(_ line: String) { server.send(Array((line + "\n").utf8), to: number) }
+        func disconnect() { server.disconnect(number) }
+    }
+
+    /// The socket's events turned into the hub's calls, with a line splitter per connection.
+    /// Socket thread (the table is locked all the same).
+    private final class Router: Sendable {
+        private struct Entry { let id: ControlClientID; var splitter: LineSplitter }
+        private let hub: ControlHub
+        private let entries = Mutex<[Int: Entry]>([:])
+
+        init(hub: ControlHub) { self.hub = hub }
+
+        func handle(_ event: UnixSocketServer.Event, server: UnixSocketServer) {
+            switch event {
+            case .connected(let number):
+                let id = hub.connect(Connection(server: server, number: number), dialect: .gstplayAndMpv)
+                entries.withLock { $0[number] = Entry(id: id, splitter: LineSplitter(maxLength: ControlSocket.maxLineLength)) }
+            case .received(let number, let bytes):
+                guard let (id, items) = entries.withLock({ entries -> (ControlClientID, [LineSplitter.Item])? in
+                    guard entries[number] != nil else { return nil }
+                    return (entries[number]!.id, entries[number]!.splitter.feed(bytes))
+                }) else { return }
+                for item in items {
+                    switch item {
+                    case .line(let line): hub.received(line, from: id)
+                    case .tooLong(let limit): hub.lineTooLong(limit: limit, from: id)
+                    }
+                }
+            case .disconnected(let number, let reason):
+                guard let entry = entries.withLock({ $0.removeValue(forKey: number) }) else { return }
+                hub.disconnected(entry.id, reason: reason)
+            }
+        }
+    }
+}

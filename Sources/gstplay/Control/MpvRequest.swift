@@ -1,0 +1,161 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One command of the mpv JSON IPC subset gstplay answers (docs/PROTOCOL.md, "mpv IPC").
+/// A plain value; any thread.
+enum MpvCommand: Equatable, Sendable {
+    /// How `loadfile` adds the file.
+    enum LoadMode: String, Equatable, Sendable { case replace, append, appendPlay = "append-play" }
+    /// What a `seek` target means.
+    enum SeekMode: String, Equatable, Sendable {
+        case relative, absolute
+        case absolutePercent = "absolute-percent"
+        case relativePercent = "relative-percent"
+    }
+
+    case getProperty(String, asText: Bool)
+    case setProperty(String, JSONValue)
+    case observe(id: Int64, name: String, asText: Bool)
+    case unobserve(id: Int64)
+    case clientName
+    case getVersion
+    case getTimeMicroseconds
+    case requestLogMessages
+    case setEvent(String, enabled: Bool)
+    case loadFile(String, LoadMode)
+    case cycle(String)
+    case add(String, Double)
+    case seek(Double, SeekMode)
+    case playlistNext
+    case playlistPrevious
+    case quit(Int32?)
+}
+
+/// Recognises and parses mpv IPC requests: `{"command": ["get_property", "pause"], "request_id": 1}`.
+/// A line is mpv's when its command's first word is one of ``names``; for `seek` also when it
+/// has a flags argument or a JSON number as target (`["seek", 10]` is mpv's relative seek, while
+/// `["seek", "+10"]`/`"1:30"` stay gstplay's); `quit` with an exit code. Every other line is
+/// gstplay's (``JSONProtocol``). Pure; any thread.
+enum MpvRequest {
+    /// The mpv commands answered (also the `command-list` property).
+    static let names = ["get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
+                        "observe_property_string", "unobserve_property", "client_name", "get_version", "get_time_us",
+                        "request_log_messages", "enable_event", "disable_event", "loadfile", "cycle", "set", "add",
+                        "seek", "playlist-next", "playlist-prev", "quit"]
+    /// mpv's error strings.
+    static let invalidParameter = "invalid parameter"
+
+    /// The request's id and command (or mpv's error text), nil when the line is not an mpv request.
+    static func parse(_ line: String) -> (id: RequestID, command: Result<MpvCommand, MpvFailure>)? {
+        let trimmed = line.trimmingWhitespaceAndNewlines()
+        guard trimmed.first == "{", let value = try? JSONValue.parse(trimmed), case .array(let words)? = value["command"],
+              case .string(let name)? = words.first, isMpv(name, arguments: Array(words.dropFirst())) else { return nil }
+        var id = RequestID.absent
+        switch value["request_id"] {
+        case nil: id = .absent
+        case .int(let number)?: id = .int(number)
+        case .double(let number)?: id = .double(number)
+        case .string(let text)?: id = .string(text)
+        case .null?: id = .null
+        default: return (.absent, .failure(MpvFailure(invalidParameter)))
+        }
+        return (id, command(name, Array(words.dropFirst())).mapError { $0 })
+    }
+
+    private static func isMpv(_ name: String, arguments: [JSONValue]) -> Bool {
+        switch name {
+        case "seek":
+            if arguments.count >= 2 { return true }
+            if case .int? = arguments.first { return true }
+            if case .double? = arguments.first { return true }
+            return false
+        case "quit": return !arguments.isEmpty
+        default: return names.contains(name)
+        }
+    }
+
+    private static func command(_ name: String, _ arguments: [JSONValue]) -> Result<MpvCommand, MpvFailure> {
+        let invalid = Result<MpvCommand, MpvFailure>.failure(MpvFailure(invalidParameter))
+        func text(_ index: Int) -> String? {
+            guard index < arguments.count else { return nil }
+            switch arguments[index] {
+            case .string(let value): return value
+            case .int, .double: return arguments[index].numberWord
+            case .bool(let flag): return flag ? "yes" : "no"
+            default: return nil
+            }
+        }
+        func number(_ index: Int) -> Double? {
+            guard index < arguments.count else { return nil }
+            switch arguments[index] {
+            case .int(let value): return Double(value)
+            case .double(let value): return value.isFinite ? value : nil
+            case .string(let value): return Double(value.trimmingWhitespace()).flatMap { $0.isFinite ? $0 : nil }
+            default: return nil
+            }
+        }
+        switch name {
+        case "get_property", "get_property_string":
+            guard arguments.count == 1, let property = text(0) else { return invalid }
+            return .success(.getProperty(property, asText: name.hasSuffix("_string")))
+        case "set_property", "set_property_string", "set":
+            guard arguments.count == 2, let property = text(0) else { return invalid }
+            return .success(.setProperty(property, arguments[1]))
+        case "observe_property", "observe_property_string":
+            guard arguments.count == 2, let id = number(0), id == id.rounded(), let property = text(1) else { return invalid }
+            return .success(.observe(id: Int64(id), name: property, asText: name.hasSuffix("_string")))
+        case "unobserve_property":
+            guard arguments.count == 1, let id = number(0), id == id.rounded() else { return invalid }
+            return .success(.unobserve(id: Int64(id)))
+        case "client_name": return .success(.clientName)
+        case "get_version": return .success(.getVersion)
+        case "get_time_us": return .success(.getTimeMicroseconds)
+        case "request_log_messages": return .success(.requestLogMessages)
+        case "enable_event", "disable_event":
+            guard arguments.count == 1, let event = text(0) else { return invalid }
+            return .success(.setEvent(event, enabled: name == "enable_event"))
+        case "loadfile":
+            guard (1...4).contains(arguments.count), let location = text(0), !location.isEmpty else { return invalid }
+            let flag = text(1) ?? "replace"
+            guard let mode = MpvCommand.LoadMode(rawValue: flag) else { return invalid }
+            return .success(.loadFile(location, mode))
+        case "cycle":
+            guard (1...2).contains(arguments.count), let property = text(0) else { return invalid }
+            return .success(.cycle(property))
+        case "add":
+            guard (1...2).contains(arguments.count), let property = text(0) else { return invalid }
+            guard arguments.count == 1 || number(1) != nil else { return invalid }
+            return .success(.add(property, number(1) ?? 1))
+        case "seek":
+            guard (1...3).contains(arguments.count), let target = number(0) else { return invalid }
+            // Flags such as "absolute+exact" or "relative+keyframes": the first word decides.
+            let flags = (text(1) ?? "relative").split(separator: "+").map(String.init)
+            guard let mode = flags.lazy.compactMap(MpvCommand.SeekMode.init(rawValue:)).first ?? (flags.allSatisfy { ["exact", "keyframes"].contains($0) } ? .relative : nil)
+            else { return invalid }
+            return .success(.seek(target, mode))
+        case "playlist-next": return .success(.playlistNext)
+        case "playlist-prev": return .success(.playlistPrevious)
+        case "quit":
+            guard arguments.count <= 1 else { return invalid }
+            guard let code = number(0) else { return arguments.isEmpty ? .success(.quit(nil)) : invalid }
+            guard code == code.rounded(), (0...255).contains(code) else { return invalid }
+            return .success(.quit(Int32(code)))
+        default:
+            return invalid
+        }
+    }
+}
+
+/// An mpv command that cannot run, with mpv's error string (`invalid parameter`, `property not
+/// found`, `property unavailable`, …). A plain value; any thread.
+struct MpvFailure: Error, Equatable, Sendable {
+    var message: String
+    init(_ message: String) { self.message = message }
+    static let notFound = MpvFailure("property not found")
+    static let unavailable = MpvFailure("property unavailable")
+    static let badFormat = MpvFailure("unsupported format for accessing property")
+    static let commandFailed = MpvFailure("error running command")
+}

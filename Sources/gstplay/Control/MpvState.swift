@@ -1,0 +1,118 @@
+import Backend
+
+/// The mpv side of the CLI actor's state: what only events tell (``MpvTracker``) and each mpv
+/// client's observers and event switches (``MpvSession``). Owned by ``PlaybackController``.
+struct MpvState: Sendable {
+    var tracker = MpvTracker()
+    var sessions: [ControlClientID: MpvSession] = [:]
+}
+
+/// One client's mpv state: its property observers (with the value last sent, so a change is
+/// sent once) and the events it turned off (`disable_event`). A plain value; the CLI actor.
+struct MpvSession: Sendable {
+    struct Observer: Sendable {
+        var id: Int64
+        var name: String
+        var asText: Bool
+        /// nil until the first `property-change`; then the data sent (`.some(nil)`: unavailable).
+        var last: MpvValue??
+    }
+
+    var observers: [Observer] = []
+    private var disabled: Set<String> = []
+    private var allDisabled = false
+
+    /// `enable_event` / `disable_event` (`all` switches every event).
+    mutating func setEvent(_ name: String, enabled: Bool) {
+        if name == "all" {
+            allDisabled = !enabled
+            disabled.removeAll()
+        } else if enabled {
+            disabled.remove(name)
+        } else {
+            disabled.insert(name)
+        }
+    }
+
+    /// Whether the client wants the mpv event `name`.
+    func wants(_ name: String) -> Bool { !allDisabled && !disabled.contains(name) }
+}
+
+/// What mpv's events and properties need that the snapshot does not hold, followed from the
+/// Backend's events: the user's pause (mpv's `pause` does not flip during a seek or buffering),
+/// the current media's tags, whether it reached its end, and where the file's life is (so
+/// `start-file`, `file-loaded` and `end-file` come once each per load, in that order).
+/// A plain value; the CLI actor.
+struct MpvTracker: Sendable {
+    /// Paused by the user: set by `paused`/`playing` states and by the pause commands.
+    var paused = false
+    /// The current media's global tags (`media-info`).
+    private(set) var tags: MediaTags?
+    /// The current item reached its end.
+    private(set) var eofReached = false
+    private var entryID: Int64 = 0
+    private var fileLoaded = false
+    private var ended = true
+
+    /// The mpv event lines `event` makes (in order), updating the state. `entryID` is the queue
+    /// item the event belongs to (mpv's `playlist_entry_id`).
+    mutating func lines(for event: PlayerEvent, entryID: Int64) -> [MpvEventLine] {
+        switch event {
+        case .uriLoaded:
+            var lines = ended ? [] : [endFile("stop")]
+            ended = false
+            fileLoaded = false
+            eofReached = false
+            tags = nil
+            self.entryID = entryID
+            lines.append(MpvEventLine("start-file", WireMpv.StartFile(playlistEntryId: entryID)))
+            return lines
+        case .mediaInfo(let info):
+            tags = info.tags
+            guard !fileLoaded && !ended else { return [] }
+            fileLoaded = true
+            return [MpvEventLine("file-loaded"), MpvEventLine("playback-restart")]
+        case .stateChanged(_, let to):
+            if to == .playing { paused = false }
+            if to == .paused { paused = true }
+            return to == .seeking && fileLoaded ? [MpvEventLine("seek")] : []
+        case .seekDone:
+            eofReached = false
+            return fileLoaded ? [MpvEventLine("playback-restart")] : []
+        case .endOfStream:
+            eofReached = true
+            guard !ended else { return [] }
+            ended = true
+            return [endFile("eof")]
+        case .error(let error):
+            guard !ended else { return [] }
+            ended = true
+            return [endFile("error", error: error.message)]
+        default:
+            return []
+        }
+    }
+
+    /// At shutdown: `end-file` (reason `quit`) for a file still open, then `shutdown`.
+    mutating func shutdownLines() -> [MpvEventLine] {
+        var lines = ended ? [] : [endFile("quit")]
+        ended = true
+        lines.append(MpvEventLine("shutdown"))
+        return lines
+    }
+
+    private func endFile(_ reason: String, error: String? = nil) -> MpvEventLine {
+        MpvEventLine("end-file", WireMpv.EndFile(reason: reason, playlistEntryId: entryID, fileError: error))
+    }
+}
+
+/// An mpv event: its name (for `disable_event`) and its JSON line. A plain value; any thread.
+struct MpvEventLine: Sendable, Equatable {
+    let name: String
+    let line: String
+
+    init(_ name: String, _ payload: some Encodable & Sendable = NoFields()) {
+        self.name = name
+        self.line = WireMpv.event(name, payload)
+    }
+}

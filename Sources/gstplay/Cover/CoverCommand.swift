@@ -1,0 +1,40 @@
+import ArgumentParser
+import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// `gstplay cover <file> -o out.png`: writes the media's cover art (its `image` tag: an ID3
+/// picture, a FLAC/Vorbis picture…) as PNG, or JPEG for a `.jpg`/`.jpeg` name (issue 23).
+/// Routed by ``CommandRouting``; runs in the process's main task and exits the process.
+struct CoverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cover",
+        abstract: "Write the cover art embedded in a media file to a PNG or JPEG file.",
+        usage: "gstplay cover <file> -o out.png",
+        discussion: """
+            The file is read with GStreamer's discoverer, not played. The front cover is taken \
+            when there are several pictures. A picture already in the wanted format is written \
+            as it is; otherwise it is decoded and encoded again.
+            Exit status: 0 written; 1 the media could not be read or the file not written; \
+            2 usage error; 3 the media has no cover art.
+            """)
+
+    @Argument(help: ArgumentHelp("The media file or URI.", valueName: "file"))
+    var location: String
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the picture to this file (.png, or .jpg/.jpeg for JPEG).", valueName: "out.png"))
+    var output: String
+
+    mutating func validate() throws {
+        guard !location.trimmingWhitespace().isEmpty else { throw ValidationError("empty file name") }
+        guard !output.trimmingWhitespace().isEmpty else { throw ValidationError("-o needs a file name") }
+    }
+
+    func run() async throws {
+        Glibc.exit(CoverFile.run(location: location, path: output, output: Output()))
+    }
+}

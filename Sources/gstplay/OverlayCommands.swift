@@ -1,0 +1,71 @@
+import ArgumentParser
+import Backend
+
+/// Drawn subtitles and the on-screen display on the console and keys (issue 22):
+/// `sub-visibility [yes|no|toggle]` (key `v`) and `osd [text]` (key `o`). Parsing is pure; running
+/// is on the CLI actor like the other commands.
+enum OverlayCommands {
+    /// `sub-visibility yes|no|toggle` (nil: toggle; no word toggles too).
+    static func parseVisibility(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
+        switch arguments.words.map({ $0.lowercased() }) {
+        case [], ["toggle"]: return .success(.subVisibility(nil))
+        case ["yes"], ["on"]: return .success(.subVisibility(true))
+        case ["no"], ["off"]: return .success(.subVisibility(false))
+        default: return .failure(ConsoleError("sub-visibility: expected yes, no or toggle, got '\(ConsoleCommand.printable(arguments.rest))'"))
+        }
+    }
+
+    /// `osd` (the progress bar) or `osd some text` (the text, no bar).
+    static func parseOSD(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
+        .success(.osd(arguments.rest.isEmpty ? nil : arguments.rest))
+    }
+
+    /// Runs `sub-visibility` or `osd`.
+    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+        switch command {
+        case .subVisibility(let wanted):
+            let visible = wanted ?? !player.subtitleStyle.visible
+            player.setSubtitlesVisible(visible)
+            let drawn = player.subtitlesDrawn ? "" : " (not drawn: no video window)"
+            return PlaybackController.Outcome(text: [visible ? "Subtitles shown\(drawn)" : "Subtitles hidden\(drawn)"])
+        case .osd(let text):
+            player.showOSD(message: text, progress: text == nil)
+            return PlaybackController.Outcome(text: [])
+        default:
+            return .success
+        }
+    }
+}
+
+/// `--sub-visibility`, `--sub-scale`, `--sub-position`: how drawn subtitles look. Parsed by
+/// ArgumentParser; any thread.
+struct SubtitleStyleOptions: ParsableArguments {
+    @Option(name: .customLong("sub-visibility"), help: ArgumentHelp(
+        "Draw subtitles on the video (yes, the default with a window) or not (cue lines still print).", valueName: "yes|no"))
+    var visibility: String?
+
+    @Option(name: .customLong("sub-scale"), help: ArgumentHelp("Size of drawn subtitles (1 = Sans 28 at 640 px wide video).", valueName: "F"))
+    var scale: Double?
+
+    @Option(name: .customLong("sub-position"), help: ArgumentHelp("Height of drawn subtitles: 100 the bottom, 0 the top (mpv's sub-pos).", valueName: "0-100"))
+    var position: Double?
+
+    /// The checked style; `ValidationError` (exit 2) for bad values.
+    func style() throws -> SubtitleStyle {
+        var style = SubtitleStyle()
+        switch visibility?.lowercased() {
+        case nil, "yes", "on": break
+        case "no", "off": style.visible = false
+        default: throw ValidationError("--sub-visibility must be yes or no (got '\(visibility ?? "")')")
+        }
+        if let scale {
+            guard scale.isFinite, (0.1...10).contains(scale) else { throw ValidationError("--sub-scale must be within 0.1…10 (got \(scale))") }
+            style.scale = scale
+        }
+        if let position {
+            guard position.isFinite, (0...100).contains(position) else { throw ValidationError("--sub-position must be within 0…100 (got \(position))") }
+            style.position = position
+        }
+        return style
+    }
+}

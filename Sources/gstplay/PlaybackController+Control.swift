@@ -1,0 +1,99 @@
+import Backend
+
+/// The one dispatcher of JSON requests — `--json` stdin and every control client — and the way
+/// back: each reply to the client that asked, events to every client (``ControlHub``).
+///
+/// **Thread:** the ``PlaybackController`` actor.
+extension PlaybackController {
+    /// One request line from `client` (``ControlClientID/console``: `--json` stdin). An mpv IPC
+    /// request (``MpvRequest``, for clients speaking ``ControlDialect/gstplayAndMpv``) runs as
+    /// mpv's and gets mpv's reply; every other line is gstplay's protocol (``JSONProtocol``),
+    /// exactly as on stdin. Blank lines are ignored.
+    func dispatch(_ line: String, from client: ControlClientID) async {
+        guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
+        if client != .console && control?.isConnected(client) != true { return }     // it left: nobody to answer
+        if client != .console, control?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {
+            return await run(request, from: client)
+        }
+        let request = JSONProtocol.parseRequest(line)
+        switch request.command {
+        case .failure(let error):
+            reply(Reply(id: request.id, error: error.message).line, to: client)
+        case .success(let command):
+            let outcome = await execute(command)
+            reply(Reply(id: request.id, error: outcome.error, data: outcome.data).line, to: client)
+        }
+        notifyObservers()
+    }
+
+    /// A reply line to `client`: stdout for the console, else through the hub.
+    func reply(_ line: String, to client: ControlClientID) {
+        if client == .console {
+            output.out(line)
+        } else {
+            control?.send(line, to: client)
+        }
+    }
+
+    /// After a Backend event was reported: the mpv events it makes, to the mpv clients that
+    /// want them, then every observer whose property changed.
+    func reportToMpvClients(_ event: PlayerEvent, record: PlayerEventRecord) {
+        guard let control else { return }
+        let queue = record.snapshot.features[QueueSnapshot.self]
+        let entry = queue?.currentIndex.flatMap { queue?.items[$0].id } ?? 0
+        let lines = mpv.tracker.lines(for: event, entryID: Int64(entry))
+        let clients = control.clientIDs(speaking: .gstplayAndMpv)
+        guard !clients.isEmpty else { return }
+        for line in lines {
+            for client in clients where mpv.sessions[client]?.wants(line.name) ?? true {
+                control.send(line.line, to: client)
+            }
+        }
+        notifyObservers()
+    }
+
+    /// The view the mpv properties are read from: the player's snapshot now, plus the tracker's;
+    /// volume, mute and speed as last asked for (``PlaybackController/Requested``), so a
+    /// `get_property` right after a `set_property` sees the new value, as in mpv.
+    func mpvView() -> MpvView {
+        var snapshot = player.snapshot
+        snapshot.volume = requested.linearVolume
+        snapshot.muted = requested.muted
+        snapshot.rate = requested.rate
+        return MpvView(snapshot: snapshot, paused: mpv.tracker.paused, tags: mpv.tracker.tags,
+                       eofReached: mpv.tracker.eofReached, names: names)
+    }
+
+    /// Sends `property-change` for every observed property whose value differs from the one
+    /// last sent to that observer (the first evaluation always sends: mpv's initial change).
+    func notifyObservers() {
+        guard let control, mpv.sessions.values.contains(where: { !$0.observers.isEmpty }) else { return }
+        let view = mpvView()
+        var values: [String: MpvValue?] = [:]
+        for client in Array(mpv.sessions.keys) {
+            guard var session = mpv.sessions[client] else { continue }
+            for index in session.observers.indices {
+                let observer = session.observers[index]
+                let value = values[observer.name] ?? (try? MpvProperties.value(of: observer.name, in: view).get())
+                values[observer.name] = value
+                let data = observer.asText ? value.flatMap { $0.text.map(MpvValue.string) } : value
+                if let last = observer.last, last == data { continue }
+                session.observers[index].last = .some(data)
+                if session.wants("property-change") {
+                    control.send(WireMpv.propertyChange(id: observer.id, name: observer.name, value: data), to: client)
+                }
+            }
+            mpv.sessions[client] = session
+        }
+    }
+
+    /// On the way out: mpv clients get `end-file` (if a file is open) and `shutdown`.
+    func controlShutdown() {
+        guard let control else { return }
+        for line in mpv.tracker.shutdownLines() {
+            for client in control.clientIDs(speaking: .gstplayAndMpv) where mpv.sessions[client]?.wants(line.name) ?? true {
+                control.send(line.line, to: client)
+            }
+        }
+    }
+}

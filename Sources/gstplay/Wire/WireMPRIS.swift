@@ -1,0 +1,33 @@
+import Backend
+
+/// MPRIS's part of the `--json` protocol: the `mpris` event (``MPRISEvent``). Pure; any thread.
+///
+/// `{"event":"mpris","state":"exported","bus_name":"org.mpris.MediaPlayer2.gstplay.instance42"}`,
+/// `{"event":"mpris","state":"unavailable","reason":"…"}`, `{"event":"mpris","state":"quit-requested"}`.
+enum WireMPRIS {
+    /// The `mpris` event's fields.
+    struct Fields: Encodable, Sendable {
+        var state: String
+        var busName: String?
+        var reason: String?
+
+        enum CodingKeys: String, CodingKey { case state, busName = "bus_name", reason }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(state, forKey: .state)
+            try container.encode(busName, forKey: .busName)
+            try container.encode(reason, forKey: .reason)
+        }
+    }
+
+    /// The line for an MPRIS event.
+    static func line(for event: MPRISEvent) -> String {
+        let fields = switch event {
+        case .exported(let busName): Fields(state: "exported", busName: busName)
+        case .unavailable(let reason): Fields(state: "unavailable", reason: reason)
+        case .quitRequested: Fields(state: "quit-requested")
+        }
+        return Wire.line(WireEvent(event: "mpris", payload: fields))
+    }
+}

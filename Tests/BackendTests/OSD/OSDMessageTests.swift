@@ -1,0 +1,26 @@
+import Backend
+import XCTest
+
+/// The umbrella's wiring of other features' events to OSD messages (`StandardFeatures.osdMessage`,
+/// pure): track selections and chapter changes (issue 22, with issue 23's chapters).
+final class OSDMessageTests: XCTestCase {
+    func testTrackSelectionsAndChapterChangesBecomeMessages() {
+        var snapshot = PlayerSnapshot()
+        var tracks = TracksSnapshot()
+        tracks.tracks = [MediaTrack(index: 0, kind: .audio, languageName: "English"), MediaTrack(index: 1, kind: .audio, title: "Deutsch-mono")]
+        snapshot.features[TracksSnapshot.self] = tracks
+        let chapters = [Chapter(index: 0, uid: "a", title: "Opening", start: .zero), Chapter(index: 1, uid: "b", title: "Middle", start: MediaTime(seconds: 1))]
+        snapshot.features[ChaptersSnapshot.self] = ChaptersSnapshot(chapters: chapters)
+
+        XCTAssertEqual(StandardFeatures.osdMessage(for: .tracks(.trackSelected(.audio, index: 0)), snapshot: snapshot), "Audio: English")
+        XCTAssertEqual(StandardFeatures.osdMessage(for: .tracks(.trackSelected(.audio, index: 1)), snapshot: snapshot), "Audio: Deutsch-mono")
+        XCTAssertEqual(StandardFeatures.osdMessage(for: .tracks(.trackSelected(.subtitle, index: nil)), snapshot: snapshot), "Subtitles off")
+        XCTAssertEqual(StandardFeatures.osdMessage(for: .tracks(.trackSelected(.subtitle, index: 3)), snapshot: snapshot), "Subtitles: track 3")
+        let chapterEvent = { (chapter: Chapter) in PlayerEvent.feature(FeatureEvent(ChaptersEvent.chapterChanged(chapter))) }
+        XCTAssertEqual(StandardFeatures.osdMessage(for: chapterEvent(chapters[1]), snapshot: snapshot), "Chapter 2/2: Middle")
+        XCTAssertNil(StandardFeatures.osdMessage(for: chapterEvent(chapters[0]), snapshot: snapshot), "the first chapter as a load starts")
+        snapshot.position = MediaTime(seconds: 3)
+        XCTAssertEqual(StandardFeatures.osdMessage(for: chapterEvent(chapters[0]), snapshot: snapshot), "Chapter 1/2: Opening")
+        XCTAssertNil(StandardFeatures.osdMessage(for: .rateChanged(2), snapshot: snapshot))
+    }
+}

@@ -1,0 +1,62 @@
+import Backend
+import CGStreamer
+import TestSupport
+import XCTest
+
+/// Issue 22: the style of drawn subtitles reaches playbin's own `subtitleoverlay` and its text
+/// renderer (a real pipeline with fake sinks and ``SubtitleRendering/overlay``), and changes at once.
+final class SubtitleStyleTests: XCTestCase {
+    func testTheStyleReachesTheOverlayAndItsRendererAndVisibilityToggles() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, standard: {
+            $0.subtitleRendering = .overlay
+            $0.subtitleStyle = SubtitleStyle(visible: true, scale: 2, position: 80)
+        })
+        defer { player.shutdown() }
+        player.load(TestMedia.tracks)
+        recorder.waitFor("the first cue") { $0.contains { $0.cue != nil } }
+        XCTAssertTrue(player.subtitlesDrawn)
+
+        var seen = overlayProperties(of: player)
+        XCTAssertEqual(seen.count, 1, "one subtitleoverlay")
+        XCTAssertEqual(seen.first?.silent, false)
+        XCTAssertEqual(seen.first?.font, "Sans 56.0")
+        XCTAssertEqual(seen.first?.rendererYPosition ?? -1, 0.8, accuracy: 0.001)
+
+        player.toggleSubtitleVisibility()
+        XCTAssertTrue(eventually { !player.subtitleStyle.visible })
+        seen = overlayProperties(of: player)
+        XCTAssertEqual(seen.first?.silent, true, "v hides the drawn subtitles")
+        player.setSubtitlesVisible(true)
+        XCTAssertTrue(eventually { player.subtitleStyle.visible })
+        XCTAssertEqual(overlayProperties(of: player).first?.silent, false)
+    }
+
+    /// `silent`, `font-desc` of each `subtitleoverlay` in playbin and `ypos` of its `textoverlay`
+    /// renderer (valignment `position`), read on the loop thread.
+    private func overlayProperties(of player: Player) -> [(silent: Bool, font: String?, rendererYPosition: Double?)] {
+        nonisolated(unsafe) var found: [(silent: Bool, font: String?, rendererYPosition: Double?)] = []
+        player.withFeatureAndWait(TracksFeature.self) { _, context in
+            guard let playbin = context.playbin else { return }
+            Self.each("subtitleoverlay", in: UnsafeMutableRawPointer(playbin)) { overlay in
+                var y: Double?
+                Self.each("textoverlay", in: overlay) { renderer in
+                    if CGStreamer_get_int(renderer, "valignment") == 3 { y = CGStreamer_get_double(renderer, "ypos") } // 3: "position"
+                }
+                found.append((CGStreamer_get_boolean(overlay, "silent") != 0, String(takingGLibString: CGStreamer_get_string(overlay, "font-desc")), y))
+            }
+        }
+        return found
+    }
+
+    private static func each(_ factory: String, in bin: UnsafeMutableRawPointer, _ body: (UnsafeMutableRawPointer) -> Void) {
+        guard let iterator = gst_bin_iterate_all_by_element_factory_name(CGStreamer_as_bin(bin), factory) else { return }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let element = g_value_get_object(&value) { body(element) }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+    }
+}
