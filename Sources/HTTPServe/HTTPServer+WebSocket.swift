@@ -19,8 +19,8 @@ public struct WebSocketLimits: Sendable {
     /// A message longer than this closes its client (libsoup's max incoming payload size: close code 1009).
     public var maxMessage = 64 * 1024
     /// A client with more than this many bytes not yet delivered (it does not read) is dropped.
-    public var maxBacklog = 1 << 20
-    /// The defaults: 32 clients, 64 KiB a message, 1 MiB of backlog.
+    public var maxBacklog = 256 * 1024
+    /// The defaults: 32 clients, 64 KiB a message, 256 KiB of backlog.
     public init() {}
 }
 
@@ -33,6 +33,8 @@ struct WebSocketTable {
         var handlers: [gulong]
     }
     var clients: [Int: Client] = [:]
+    /// Why libsoup is closing a client (its `error` signal), until its `closed`.
+    var errors: [Int: String] = [:]
     var nextID = 1
     var limits = WebSocketLimits()
     var handler: (@Sendable (HTTPServer, WebSocketEvent) -> Void)?
@@ -120,16 +122,25 @@ extension HTTPServer {
             let owner = CallbackBox<Owner>.from(data).value
             owner.server?.deliver(.received(owner.id, text))
         }
-        let onClosed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { connection, data in
+        let onClosed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
             guard let data else { return }
             let owner = CallbackBox<Owner>.from(data).value
-            let code = connection.map { soup_websocket_connection_get_close_code($0) } ?? 0
-            owner.server?.forget(owner.id, reason: code == UInt16(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue) ? "a message over the size limit" : nil)
+            owner.server?.forget(owner.id)
+        }
+        // libsoup reports why it closes a client (a message over the limit: code 1009) here first.
+        let onError: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void = { _, error, data in
+            guard let data, let error else { return }
+            let owner = CallbackBox<Owner>.from(data).value
+            let message = String(cString: error.pointee.message)
+            let tooBig = error.pointee.code == Int32(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue)
+            owner.server?.sockets.errors[owner.id] = tooBig ? "a message over the size limit (\(message))" : message
         }
         let handlers = [
             g_signal_connect_data(UnsafeMutableRawPointer(connection), "message", unsafeBitCast(onMessage, to: GCallback.self),
                                   CallbackBox(Owner(self, id: id)).retainedPointer, { data, _ in callbackBoxRelease(data) }, GConnectFlags(0)),
             g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(onClosed, to: GCallback.self),
+                                  CallbackBox(Owner(self, id: id)).retainedPointer, { data, _ in callbackBoxRelease(data) }, GConnectFlags(0)),
+            g_signal_connect_data(UnsafeMutableRawPointer(connection), "error", unsafeBitCast(onError, to: GCallback.self),
                                   CallbackBox(Owner(self, id: id)).retainedPointer, { data, _ in callbackBoxRelease(data) }, GConnectFlags(0)),
         ]
         let fd = socket.map { g_socket_get_fd($0) } ?? -1
@@ -140,7 +151,8 @@ extension HTTPServer {
     private func deliver(_ event: WebSocketEvent) { sockets.handler?(self, event) }
 
     /// Client `id` closed (or libsoup closed it): release it and tell the handler.
-    private func forget(_ id: Int, reason: String?) {
+    private func forget(_ id: Int) {
+        let reason = sockets.errors.removeValue(forKey: id)
         guard let client = sockets.clients.removeValue(forKey: id) else { return }
         release(client)
         deliver(.closed(id, reason: reason))
@@ -148,6 +160,7 @@ extension HTTPServer {
 
     /// Closes client `id` ourselves: it is forgotten now (its `closed` signal then finds nothing).
     private func drop(_ id: Int, reason: String?) {
+        sockets.errors[id] = nil
         guard let client = sockets.clients.removeValue(forKey: id) else { return }
         if soup_websocket_connection_get_state(client.connection) == SOUP_WEBSOCKET_STATE_OPEN {
             soup_websocket_connection_close(client.connection, UInt16(reason == nil ? 1000 : 1008), reason.map { String($0.prefix(120)) })

@@ -1,5 +1,6 @@
 import Backend
 import BackendCore
+import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -53,6 +54,19 @@ struct App {
         if options.volumePercent != nil { player.setVolume(initialVolume) }
         if options.mute { player.setMuted(true) }
         if let chapter = options.startChapter { player.setStartChapter(chapter) }
+        let remote: WebRemote?
+        do {
+            remote = try options.remote.map { settings throws(HTTPServeError) in try WebRemote(settings: settings, hub: control, player: player) }
+        } catch {
+            output.err("gstplay: error: --remote: \(error)")
+            player.shutdown()
+            return ExitStatus.remote
+        }
+        defer { remote?.close() }
+        if let remote, let settings = options.remote {
+            if settings.exposed { output.err("gstplay: warning: the web remote listens on \(settings.bind): the network can reach it (the token still guards it)") }
+            output.err("gstplay: web remote: \(remote.url)")
+        }
 
         let controller = PlaybackController(
             player: player,
@@ -63,7 +77,7 @@ struct App {
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1,
-            control: socket == nil ? nil : control)
+            control: socket == nil && remote == nil ? nil : control)
 
         let resumeAtExit = controller.resumeAtExit
         if resumeAtExit != nil || socket != nil {

@@ -11,6 +11,9 @@ enum ExitStatus {
     /// The control socket (`--input-ipc-server`) could not be made: in use by a running player,
     /// the path is not a socket, or binding failed.
     static let controlSocket: Int32 = 4
+    /// The web remote (`--remote`) could not listen: the address is not an IP address of this
+    /// machine, or the port is taken (issue 25).
+    static let remote: Int32 = 5
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).

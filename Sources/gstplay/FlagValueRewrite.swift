@@ -3,7 +3,8 @@
 /// `--NAME-mode VALUE` option before parsing. The bare flag stays a flag. Pure; any thread.
 enum FlagValueRewrite {
     /// The flags with an optional value, and the hidden option each `--NAME=VALUE` becomes.
-    static let hiddenOptions = ["loop": LoopArgument.hiddenName, "cache": NetworkOptions.hiddenModeName]
+    static let hiddenOptions = ["loop": LoopArgument.hiddenName, "cache": NetworkOptions.hiddenModeName,
+                                "remote": RemoteOptions.hiddenPortName]
 
     /// The arguments with every `--NAME=VALUE` of those flags before a `--` rewritten.
     static func rewrite(_ arguments: [String]) -> [String] {

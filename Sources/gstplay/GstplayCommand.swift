@@ -114,6 +114,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Control socket")
     var control: ControlOptions
 
+    @OptionGroup(title: "Web remote")
+    var remote: RemoteOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -182,6 +185,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.visualization = try Self.visualization(visualization)
         options.mpris = mprisOptions.mpris
         options.ipcSocket = try control.path()
+        options.remote = try remote.settings()
         return options
     }
 

@@ -37,6 +37,8 @@ struct RunOptions: Equatable, Sendable {
     var mpris: Bool?
     /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
     var ipcSocket: String?
+    /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote (issue 25).
+    var remote: RemoteSettings?
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend

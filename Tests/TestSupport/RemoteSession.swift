@@ -92,9 +92,12 @@ public final class RemoteSession: @unchecked Sendable {
 
     /// Ends the player (SIGTERM) and waits for it.
     public func stop() {
+        guard !stopped else { return }
+        stopped = true
         if child.process.isRunning { child.process.terminate() }
         _ = child.waitForExit(timeout: 10)
     }
+    private var stopped = false
 
     deinit { stop() }
 }

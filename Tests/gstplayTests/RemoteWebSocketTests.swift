@@ -31,7 +31,8 @@ final class RemoteWebSocketTests: XCTestCase {
     func testAMessageOver64KiBClosesThatClient() throws {
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
         let result = session.client(["big", session.base, "--token", session.token]).json
-        XCTAssertEqual(result?["close"] as? Int, 1009, "close code 'message too big': \(result ?? [:])")
+        // libsoup closes it (close code 1009, or a reset when the rest of the message was unread).
+        XCTAssertTrue(result?["close"] as? Int == 1009 || result?["error"] as? String == "ConnectionResetError", "\(result ?? [:])")
         XCTAssertTrue(session.child.waitFor { _, err in err.contains("a message over the size limit") }, session.child.stderr)
         // The player goes on serving others.
         XCTAssertEqual(session.client(["upgrade", session.base, "--token", session.token]).json?["status"] as? Int, 101)
@@ -54,7 +55,8 @@ final class RemoteWebSocketTests: XCTestCase {
 
         let positions = session.child.jsonLines.dropFirst(before)
             .filter { $0["event"] as? String == "position" }.compactMap { $0["position"] as? Double }
-        let deviations = zip(positions, positions.dropFirst()).filter { $1 > $0 }.map { abs(($1 - $0) * 1000 - 250) }.sorted()
+        // Steady ticks only: not across the loop's restart of the 10 s clip.
+        let deviations = zip(positions, positions.dropFirst()).filter { $0 >= 0.5 && $1 > $0 && $1 <= 9.5 }.map { abs(($1 - $0) * 1000 - 250) }.sorted()
         XCTAssertGreaterThanOrEqual(deviations.count, 12, "\(positions)")
         let p99 = deviations[min(deviations.count - 1, Int((Double(deviations.count) * 0.99).rounded(.up)) - 1)]
         print("remote crowd: \(deviations.count) tick intervals, p99 |deviation| \(p99) ms, max \(deviations.last ?? 0) ms; "

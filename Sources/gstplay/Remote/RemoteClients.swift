@@ -1,0 +1,39 @@
+import HTTPServe
+import Synchronization
+
+/// The web remote's WebSocket clients as clients of the ``ControlHub``: each WebSocket is one
+/// more client speaking gstplay's JSON protocol (``ControlDialect/gstplay``), one request per
+/// text message, each reply and every event one text message back.
+///
+/// **Thread:** ``handle(_:server:)`` runs on the HTTP server's thread; the hub's calls into a
+/// ``Connection`` come from any thread and only queue a send.
+final class RemoteClients: Sendable {
+    private let hub: ControlHub
+    private let ids = Mutex<[Int: ControlClientID]>([:])
+
+    init(hub: ControlHub) { self.hub = hub }
+
+    /// One WebSocket, as the hub sees it.
+    private struct Connection: ControlConnection {
+        let server: HTTPServer
+        let number: Int
+        func deliver(_ line: String) { server.send(line, to: number) }
+        func disconnect() { server.disconnect(number) }
+    }
+
+    /// A server event turned into the hub's call.
+    func handle(_ event: WebSocketEvent, server: HTTPServer) {
+        switch event {
+        case .connected(let number):
+            // Registered first, so that a message right after the handshake finds its id.
+            let id = hub.connect(Connection(server: server, number: number), dialect: .gstplay)
+            ids.withLock { $0[number] = id }
+        case .received(let number, let text):
+            guard let id = ids.withLock({ $0[number] }) else { return }
+            hub.received(text, from: id)
+        case .closed(let number, let reason):
+            guard let id = ids.withLock({ $0.removeValue(forKey: number) }) else { return }
+            hub.disconnected(id, reason: reason.map { "web remote: \($0)" })
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import HTTPServe
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What `--remote` asks for (issue 25): the port (0: a free one), the address to bind and the
+/// token. A plain value; any thread.
+struct RemoteSettings: Equatable, Sendable {
+    var port: UInt16 = 0
+    /// `127.0.0.1` unless `--remote-bind` says otherwise.
+    var bind = "127.0.0.1"
+    /// From `--remote-token-file`; nil: a fresh random one at start.
+    var token: String?
+    /// True when `--remote-bind` was given (a warning is printed).
+    var exposed: Bool { bind != "127.0.0.1" && bind != "::1" }
+}
+
+/// `--remote[=PORT]`, `--remote-bind ADDR`, `--remote-token-file FILE` (docs/CLI.md, "Web remote").
+/// Parsed by ArgumentParser on the main thread; a plain value.
+struct RemoteOptions: ParsableArguments {
+    /// The hidden option `--remote=PORT` becomes (``FlagValueRewrite``).
+    static let hiddenPortName = "remote-port"
+
+    @Flag(name: .customLong("remote"), help: ArgumentHelp(
+        "Serve a web remote (page, HTTP API, WebSocket) on 127.0.0.1; --remote=PORT picks the port (0: a free one, the default). The URL with its token is printed on stderr."))
+    var remote = false
+
+    @Option(name: .customLong(hiddenPortName), help: .hidden)
+    var remotePort: String?
+
+    @Option(name: .customLong("remote-bind"), help: ArgumentHelp(
+        "Listen on this IP address instead of 127.0.0.1 (the network can then reach the remote; a warning says so).",
+        valueName: "addr"))
+    var remoteBind: String?
+
+    @Option(name: .customLong("remote-token-file"), help: ArgumentHelp(
+        "Read the remote's token from this file instead of making a fresh random one.", valueName: "file"))
+    var remoteTokenFile: String?
+
+    /// The settings, or nil without `--remote`; throws `ValidationError` (exit 2) for a bad
+    /// port, a bind or token file without `--remote`, or an unreadable/empty token file.
+    func settings() throws -> RemoteSettings? {
+        guard remote || remotePort != nil else {
+            if remoteBind != nil { throw ValidationError("--remote-bind needs --remote") }
+            if remoteTokenFile != nil { throw ValidationError("--remote-token-file needs --remote") }
+            return nil
+        }
+        var settings = RemoteSettings()
+        if let remotePort {
+            guard let port = UInt16(remotePort) else {
+                throw ValidationError("--remote=PORT needs a port number 0 to 65535 (got '\(remotePort)')")
+            }
+            settings.port = port
+        }
+        if let remoteBind {
+            guard !remoteBind.isEmpty else { throw ValidationError("--remote-bind needs an IP address") }
+            settings.bind = remoteBind
+        }
+        if let remoteTokenFile {
+            guard let data = FileManager.default.contents(atPath: remoteTokenFile) else {
+                throw ValidationError("--remote-token-file: cannot read '\(remoteTokenFile)'")
+            }
+            let token = AccessToken(String(decoding: data, as: UTF8.self)).text
+            guard token.count >= 16, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ValidationError("--remote-token-file: the token must be 16 or more letters, digits, '-' or '_'")
+            }
+            settings.token = token
+        }
+        return settings
+    }
+}

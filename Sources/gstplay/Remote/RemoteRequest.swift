@@ -1,0 +1,61 @@
+import Dispatch
+import HTTPServe
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One HTTP API request run through the ``ControlHub`` like any client's: a short-lived hub
+/// client sends one JSON request with its own `request_id` and answers the HTTP request with
+/// the reply line (`application/json`; 200 on `"error":"success"`, else 400). Events reaching
+/// it meanwhile are ignored. After 10 s without a reply: 504.
+///
+/// **Thread:** any; ``deliver(_:)`` is called by the hub under its lock, so leaving the hub is
+/// queued (`DispatchQueue.global`), never done inline.
+final class RemoteRequest: ControlConnection, Sendable {
+    private static let counter = Atomic<Int>(1)
+
+    private let hub: ControlHub
+    private let responder: HTTPResponder
+    private let requestID: String
+    private let id = Mutex<ControlClientID?>(nil)
+    private let answered = Atomic<Bool>(false)
+
+    private init(hub: ControlHub, responder: HTTPResponder) {
+        self.hub = hub
+        self.responder = responder
+        requestID = "http-\(RemoteRequest.counter.add(1, ordering: .relaxed).oldValue)"
+    }
+
+    /// Runs `command` (a console command such as `pause` or `seek 50%`, or `status`) and
+    /// answers `responder` with its reply.
+    static func run(_ command: String, hub: ControlHub, responder: HTTPResponder) {
+        let request = RemoteRequest(hub: hub, responder: responder)
+        let clientID = hub.connect(request, dialect: .gstplay)
+        request.id.withLock { $0 = clientID }
+        let quoted = (try? JSONEncoder().encode(command)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+        hub.received("{\"command\":\(quoted),\"request_id\":\"\(request.requestID)\"}", from: clientID)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+            request.finish(.text("504 no reply from the player\n", status: 504))
+        }
+    }
+
+    /// A line for this client: the reply it waits for ends with its `request_id` (replies'
+    /// keys are sorted: `data`, `error`, `request_id`).
+    func deliver(_ line: String) {
+        guard line.hasSuffix("\"request_id\":\"\(requestID)\"}") else { return }
+        let success = line.contains("\"error\":\"success\",\"request_id\"")
+        finish(HTTPResponse(status: success ? 200 : 400, contentType: "application/json", body: Array((line + "\n").utf8)))
+    }
+
+    func disconnect() { finish(.text("503 the player is closing\n", status: 503)) }
+
+    private func finish(_ response: HTTPResponse) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        responder.respond(response)
+        let hub = self.hub, clientID = id.withLock { $0 }
+        DispatchQueue.global().async { if let clientID { hub.disconnected(clientID, reason: nil) } }
+    }
+}
