@@ -10,7 +10,7 @@ extension RemotePage {
     function enable(on){controls().forEach(c=>c.disabled=!on)}
     function notice(text){$('notice').hidden=!text;$('notice').textContent=text||''}
     function send(command){if(ws&&ws.readyState===1)ws.send(JSON.stringify({command:command,request_id:nextId++}))}
-    function setState(s){state=s;$('state').textContent=s;$('playpause').innerHTML=s==='playing'?'&#9208;':'&#9654;'}
+    function setState(s){state=s;$('state').textContent=s;$('playpause').textContent=s==='playing'?'pause':'play'}
     function setPosition(p,d){if(d>0)duration=d;$('position').textContent=fmt(p);$('duration').textContent=fmt(duration);
       if(!dragging&&duration>0)$('seek').value=Math.round(1000*p/duration)}
     function setVolume(v,m){$('volume').value=Math.round(v);$('mute').textContent=m?'unmute':'mute'}

@@ -6,7 +6,7 @@ extension RemotePage {
     h2{font-size:16px;margin:16px 0 6px}.badge{background:#2d6cdf;border-radius:10px;padding:2px 10px;font-size:14px}
     #notice{background:#8a1c1c;padding:8px;border-radius:6px}section{background:#1f232b;border-radius:8px;padding:10px;margin-top:10px}
     .row{display:flex;justify-content:space-between;align-items:center;gap:8px}.buttons{justify-content:center;margin:8px 0}
-    button{font-size:22px;min-width:56px;min-height:44px;border:0;border-radius:8px;background:#343a46;color:#fff}
+    button{font-size:18px;min-width:64px;min-height:44px;border:0;border-radius:8px;background:#343a46;color:#fff}
     button:disabled,select:disabled,input:disabled{opacity:.4}input[type=range]{width:100%}#seekwrap{position:relative}
     #seek{height:32px}label{display:flex;gap:8px;align-items:center;margin:6px 0}select{flex:1;font-size:16px;padding:4px}
     #preview{position:absolute;bottom:36px;transform:translateX(-50%);background:#000;padding:2px;border-radius:4px;text-align:center;font-size:12px}

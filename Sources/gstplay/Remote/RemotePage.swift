@@ -19,9 +19,9 @@ enum RemotePage {
             <div id="preview" hidden><img id="previewimg" alt=""><span id="previewtime"></span></div></div>
           <div class="row"><span id="position">0:00</span><span id="duration">0:00</span></div>
           <div class="row buttons">
-            <button id="prev" aria-label="previous">&#9198;</button>
-            <button id="playpause" aria-label="play or pause">&#9199;</button>
-            <button id="next" aria-label="next">&#9197;</button>
+            <button id="prev" aria-label="previous">prev</button>
+            <button id="playpause" aria-label="play or pause">play</button>
+            <button id="next" aria-label="next">next</button>
             <button id="mute" aria-label="mute">mute</button>
           </div>
           <label>volume <input id="volume" type="range" min="0" max="100" value="100"></label>
