@@ -34,6 +34,10 @@ TEST_PACKAGES += python3-venv
 # python-mpv-jsonipc drives the control socket as an existing mpv IPC client (MpvClientTests).
 PY_TEST_PACKAGES := python-mpv-jsonipc==1.5.0
 TEST_VENV := .build/test-venv
+# Issue 25: the web remote's tests drive Debian's headless Chromium through chromium-driver with
+# Selenium, and talk WebSocket with websocket-client (Tests/Scripts/remote_*.py).
+TEST_PACKAGES += chromium chromium-driver
+PY_TEST_PACKAGES += selenium==4.51.0 websocket-client==1.8.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -192,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -64,6 +64,18 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertEqual(long, [], "files over 300 lines")
     }
 
+    /// Issue 25: HTTPServe is a utility (the web remote's and casting's server): it uses the core's
+    /// GLib plumbing only, never a feature or the umbrella.
+    func testHTTPServeImportsNoFeature() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources/HTTPServe") {
+            for (number, line) in try Self.codeLines(of: file) where line.hasPrefix("import Backend") && line != "import BackendCore" {
+                found.append("\(file.lastPathComponent):\(number): \(line)")
+            }
+        }
+        XCTAssertEqual(found, [], "HTTPServe knows no feature")
+    }
+
     // MARK: Helpers
 
     private static func swiftFiles(under relative: String) throws -> [URL] {

@@ -4,7 +4,7 @@
 HTTP through urllib, WebSocket through the websocket-client package (the test venv,
 PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.
 
-  http METHOD URL [--token T] [--body TEXT]        -> {"status": N, "body": "...", "type": "..."}
+  http METHOD URL [--token T] [--body TEXT] [--range A-B] -> {"status": N, "body": "...", "type": "...", "length": N, "sum": N}
   upgrade BASE [--token T] [--origin O]            -> {"status": N} (101 when accepted)
   big BASE --token T                               -> {"close": code} after a 70 KiB message
   crowd BASE --token T [--clients 20] [--seconds 5] -> readers' counts, the stalled client's fate
@@ -18,12 +18,14 @@ def http(args):
                                      data=args.body.encode() if args.body is not None else None)
     if args.token:
         request.add_header("Authorization", "Bearer " + args.token)
+    if args.range:
+        request.add_header("Range", "bytes=" + args.range)
     try:
         with urllib.request.urlopen(request, timeout=15) as response:
             body, status, ctype = response.read(), response.status, response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as error:
         body, status, ctype = error.read(), error.code, error.headers.get("Content-Type", "")
-    out = {"status": status, "type": ctype, "length": len(body)}
+    out = {"status": status, "type": ctype, "length": len(body), "sum": sum(body) % 65536}
     if ctype.startswith("image/") and args.save:
         open(args.save, "wb").write(body)
     elif not ctype.startswith("image/"):
@@ -122,6 +124,7 @@ def main():
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("http"); p.add_argument("method"); p.add_argument("url")
     p.add_argument("--token"); p.add_argument("--body"); p.add_argument("--save")
+    p.add_argument("--range")
     p = sub.add_parser("upgrade"); p.add_argument("base"); p.add_argument("--token"); p.add_argument("--origin")
     p = sub.add_parser("big"); p.add_argument("base"); p.add_argument("--token", required=True)
     p = sub.add_parser("crowd"); p.add_argument("base"); p.add_argument("--token", required=True)
