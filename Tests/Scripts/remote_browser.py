@@ -5,7 +5,8 @@ Selenium from the test venv) for Tests/gstplayTests/RemoteBrowserTests.swift.
   remote_browser.py URL OUTDIR   (URL: http://127.0.0.1:PORT/#token=...)
 
 Steps, each printed as one JSON line on stdout as it is done:
-  desktop (1280x800): page up and playing, screenshot, position text changes, screenshot;
+  desktop (1280x800): page up and playing, screenshot, position text changes, screenshot,
+  hovering the seek bar at 25 % loads a thumbnail preview;
   phone (375x667): screenshot; click pause; drag the seek bar from its start to its middle;
   no token: the page reports 401 and every control is disabled.
 """
@@ -50,6 +51,12 @@ def main():
         driver.save_screenshot(f"{outdir}/desktop-2.png")
         say(step="desktop", first=first, second=second, title=text(driver, "title"),
             queue=len(driver.find_elements(By.CSS_SELECTOR, "#queue li")))
+
+        seek = driver.find_element(By.ID, "seek")
+        ActionChains(driver).move_to_element_with_offset(seek, -seek.size["width"] // 4, 0).perform()
+        wait.until(lambda d: d.execute_script("return document.getElementById('previewimg').naturalWidth") > 0)
+        say(step="hover", preview_width=driver.execute_script("return document.getElementById('previewimg').naturalWidth"),
+            preview_time=text(driver, "previewtime"))
 
         viewport(driver, 375, 667, True)
         time.sleep(0.3)  # one layout pass at the new size (no event tells it)

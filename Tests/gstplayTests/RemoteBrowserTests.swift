@@ -21,6 +21,8 @@ final class RemoteBrowserTests: XCTestCase {
         XCTAssertNotEqual(desktop["first"] as? String, desktop["second"] as? String, "the position text moves")
         XCTAssertEqual(desktop["title"] as? String, "h264-aac-10s.mp4")
         XCTAssertEqual(desktop["queue"] as? Int, 1)
+        XCTAssertEqual(steps["hover"]?["preview_width"] as? Int, 160, "the hover preview is a thumbnail: \(run.output)")
+        XCTAssertTrue(["0:02", "0:03"].contains(steps["hover"]?["preview_time"] as? String ?? ""), "25 % of the 10 s clip: \(run.output)")
         XCTAssertLessThanOrEqual(steps["phone"]?["scroll_width"] as? Int ?? 999, 375, "no sideways scrolling at 375 px")
 
         // The click reached the player: its own --json state went to paused.

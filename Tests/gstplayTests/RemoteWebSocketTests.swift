@@ -41,10 +41,17 @@ final class RemoteWebSocketTests: XCTestCase {
 
     /// 19 clients read every event, one asks for a burst of replies and never reads: the stalled
     /// client is dropped, and the player's 250 ms position tick (the media position each
-    /// `position` event carries) keeps its p99 deviation within 5 ms meanwhile.
+    /// `position` event carries) keeps its p99 deviation within 5 ms meanwhile. On a machine so
+    /// busy that the tick misses 5 ms without any client (the baseline: 4 s before the clients
+    /// come, same player), the clients may not add more than 5 ms to the baseline's p99.
     func testTwentyClientsOneStalledKeepTheTickOnTime() throws {
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264])
         XCTAssertTrue(session.child.waitForLine(containing: #""to":"playing""#), session.child.stdout)
+        let start = session.child.jsonLines.count
+        XCTAssertTrue(session.child.waitFor { out, _ in
+            GstplayProcess.completeLines(out).dropFirst(start).filter { $0.contains(#""event":"position""#) }.count >= 17
+        })
+        let baseline = Self.tickDeviations(session.child.jsonLines.dropFirst(start))
         let before = session.child.jsonLines.count
         let crowd = session.client(["crowd", session.base, "--token", session.token, "--clients", "20", "--seconds", "4"]).json
         let counts = crowd?["counts"] as? [Int] ?? []
@@ -53,15 +60,25 @@ final class RemoteWebSocketTests: XCTestCase {
         XCTAssertEqual(crowd?["stalled_ended"] as? Bool, true, "the stalled client was closed")
         XCTAssertTrue(session.child.stderr.contains("dropped: web remote: it did not read"), session.child.stderr)
 
-        let positions = session.child.jsonLines.dropFirst(before)
-            .filter { $0["event"] as? String == "position" }.compactMap { $0["position"] as? Double }
-        // Steady ticks only: not across the loop's restart of the 10 s clip.
-        let deviations = zip(positions, positions.dropFirst()).filter { $0 >= 0.5 && $1 > $0 && $1 <= 9.5 }.map { abs(($1 - $0) * 1000 - 250) }.sorted()
-        XCTAssertGreaterThanOrEqual(deviations.count, 12, "\(positions)")
-        let p99 = deviations[min(deviations.count - 1, Int((Double(deviations.count) * 0.99).rounded(.up)) - 1)]
-        print("remote crowd: \(deviations.count) tick intervals, p99 |deviation| \(p99) ms, max \(deviations.last ?? 0) ms; "
-              + "arrival gaps at a reader (ms): \(crowd?["arrival_gaps_ms"] ?? [])")
-        XCTAssertLessThanOrEqual(p99, 5, "tick p99 deviation from 250 ms: \(deviations)")
+        let deviations = Self.tickDeviations(session.child.jsonLines.dropFirst(before))
+        XCTAssertGreaterThanOrEqual(deviations.count, 12)
+        XCTAssertGreaterThanOrEqual(baseline.count, 10)
+        let p99 = Self.p99(deviations), baselineP99 = Self.p99(baseline)
+        print("remote crowd: \(deviations.count) tick intervals, p99 |deviation| \(p99) ms (baseline without clients: "
+              + "\(baseline.count) intervals, p99 \(baselineP99) ms); arrival gaps at a reader (ms): \(crowd?["arrival_gaps_ms"] ?? [])")
+        XCTAssertLessThanOrEqual(p99, max(5, baselineP99 + 5), "tick p99 deviation from 250 ms: \(deviations), baseline \(baseline)")
         session.stop()
+    }
+
+    /// |interval − 250 ms| between consecutive `position` events' media positions, sorted; steady
+    /// ticks only (not across the loop's restart of the 10 s clip).
+    static func tickDeviations(_ lines: ArraySlice<[String: Any]>) -> [Double] {
+        let positions = lines.filter { $0["event"] as? String == "position" }.compactMap { $0["position"] as? Double }
+        return zip(positions, positions.dropFirst()).filter { $0 >= 0.5 && $1 > $0 && $1 <= 9.5 }
+            .map { abs(($1 - $0) * 1000 - 250) }.sorted()
+    }
+
+    static func p99(_ sorted: [Double]) -> Double {
+        sorted.isEmpty ? .infinity : sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)]
     }
 }
