@@ -3,7 +3,7 @@
 # 20 s without clients and with 20 WebSocket clients (19 reading, 1 stalled), p99 |interval - 250 ms|
 # from the media positions on stdout (steady ticks only).  Tests/Scripts/remote-tick.sh path/to/gstplay
 set -e
-G=$1; PY=.build/test-venv/bin/python3; cd "$(dirname "$0")/../.."
+G=$(realpath "$1"); PY=.build/test-venv/bin/python3; cd "$(dirname "$0")/../.."
 for mode in none crowd; do
   $G --json --loop --remote=0 Fixtures/h264-aac-10s.mp4 > /tmp/tick-$mode.out 2> /tmp/tick-$mode.err & pid=$!
   sleep 2; url=$(grep -o 'http://[^ ]*' /tmp/tick-$mode.err); base=${url%%/#*}; token=${url##*token=}
