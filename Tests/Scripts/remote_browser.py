@@ -9,8 +9,12 @@ Steps, each printed as one JSON line on stdout as it is done:
   hovering the seek bar at 25 % loads a thumbnail preview;
   phone (375x667): screenshot; click pause; drag the seek bar from its start to its middle;
   no token: the page reports 401 and every control is disabled.
+
+  remote_browser.py reconnect OUTDIR GSTPLAY ARGS...   (ARGS with a fixed --remote=PORT and a token file)
+  starts gstplay --json ARGS, opens the page, stops gstplay (SIGTERM), sees the page say
+  "reconnecting", starts gstplay again with the same ARGS and sees the page playing again.
 """
-import json, sys, time
+import json, subprocess, sys, time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -31,14 +35,55 @@ def text(driver, element_id):
     return driver.find_element(By.ID, element_id).text
 
 
-def main():
-    url, outdir = sys.argv[1], sys.argv[2]
+def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--no-first-run", "--disable-extensions", "--disable-background-networking"):
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def start_player(command):
+    """gstplay --json ARGS; returns the process and the URL it printed on stderr."""
+    player = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in player.stderr:
+        if "#token=" in line:
+            return player, line[line.index("http://"):].strip()
+    raise RuntimeError("gstplay printed no URL")
+
+
+def reconnect(outdir, command):
+    driver = browser()
+    wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+    first, url = start_player(command)
+    try:
+        driver.get(url)
+        wait.until(lambda d: text(d, "state") == "playing")
+        first.terminate()
+        first.wait(10)
+        wait.until(lambda d: text(d, "state") == "reconnecting")
+        say(step="lost")
+        started = time.monotonic()
+        second, again = start_player(command)
+        try:
+            wait.until(lambda d: text(d, "state") == "playing")
+            say(step="reconnected", same_url=again == url, seconds=round(time.monotonic() - started, 2))
+            driver.save_screenshot(f"{outdir}/reconnected.png")
+        finally:
+            second.terminate()
+            second.wait(10)
+    finally:
+        if first.poll() is None:
+            first.terminate()
+        driver.quit()
+
+
+def main():
+    if sys.argv[1] == "reconnect":
+        return reconnect(sys.argv[2], sys.argv[3:4] + ["--json"] + sys.argv[4:])
+    url, outdir = sys.argv[1], sys.argv[2]
+    driver = browser()
     wait = WebDriverWait(driver, 20, poll_frequency=0.05)
     try:
         viewport(driver, 1280, 800, False)

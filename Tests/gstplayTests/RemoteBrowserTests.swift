@@ -50,4 +50,21 @@ final class RemoteBrowserTests: XCTestCase {
         XCTAssertGreaterThan(second.differingPixels(from: first), 20, "the position text changed on screen")
         session.stop()
     }
+
+    /// The page reconnects (with backoff) when gstplay restarts on the same port with the same token.
+    func testPageReconnectsWhenThePlayerRestarts() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        let port = try XCTUnwrap(LocalSockets.refusingTCPPort())
+        let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("remote-token").path
+        try "reconnect-token-0123456789".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let directory = FileManager.default.temporaryDirectory.path
+        let run = RemoteSession.script("remote_browser.py", ["reconnect", directory, GstplayProcess.binary.path,
+                                                             "--remote=\(port)", "--remote-token-file", tokenFile, "--loop", TestMedia.vp8],
+                                       timeout: 90)
+        XCTAssertEqual(run.status, 0, run.output)
+        let steps = run.output.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        XCTAssertEqual(steps.map { $0["step"] as? String }, ["lost", "reconnected"], run.output)
+        XCTAssertEqual(steps.last?["same_url"] as? Bool, true)
+        XCTAssertLessThan(steps.last?["seconds"] as? Double ?? 99, 15, "the backoff is at most 8 s")
+    }
 }
