@@ -85,7 +85,7 @@ final class RemoteCLITests: XCTestCase {
         for (arguments, code, text) in [
             (["--remote=http", TestMedia.vp8], Int32(2), "--remote=PORT needs a port number"),
             (["--remote-bind", "127.0.0.1", TestMedia.vp8], 2, "--remote-bind needs --remote"),
-            (["--remote", "--remote-bind", "not-an-address", TestMedia.vp8], 4, "is not an IP address"),
+            (["--remote", "--remote-bind", "not-an-address", TestMedia.vp8], 5, "is not an IP address"),
             (["--remote", "--remote-token-file", "/nonexistent/token", TestMedia.vp8], 2, "cannot read"),
         ] {
             let result = try GstplayProcess.run(arguments, timeout: 20)
