@@ -8,6 +8,7 @@ Steps, each printed as one JSON line on stdout as it is done:
   desktop (1280x800): page up and playing, screenshot, position text changes, screenshot,
   hovering the seek bar at 25 % loads a thumbnail preview;
   phone (375x667): screenshot; click pause; drag the seek bar from its start to its middle;
+  mute; remove the queue's second item;
   no token: the page reports 401 and every control is disabled.
 
   remote_browser.py reconnect OUTDIR GSTPLAY ARGS...   (ARGS with a fixed --remote=PORT and a token file)
@@ -119,6 +120,13 @@ def main():
             .move_to_element(seek).release().perform()
         wait.until(lambda d: abs(int(seek.get_attribute("value")) - 500) <= 30)
         say(step="dragged", value=int(seek.get_attribute("value")))
+
+        driver.find_element(By.ID, "mute").click()
+        wait.until(lambda d: text(d, "mute") == "unmute")  # the player's volume event came back
+        say(step="muted")
+        driver.find_elements(By.CSS_SELECTOR, "#queue li button")[1].click()
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#queue li")) == 1)
+        say(step="removed", title=text(driver, "title"))
 
         viewport(driver, 1280, 800, False)
         driver.get(url.split("#")[0])

@@ -9,7 +9,7 @@ final class RemoteBrowserTests: XCTestCase {
     func testPageDrivesThePlayer() throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make setup-test installs chromium-driver")
-        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264])
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264, TestMedia.vp8])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remote-browser").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let run = RemoteSession.script("remote_browser.py", [session.url, directory], timeout: 120)
@@ -20,7 +20,7 @@ final class RemoteBrowserTests: XCTestCase {
         let desktop = try XCTUnwrap(steps["desktop"], run.output)
         XCTAssertNotEqual(desktop["first"] as? String, desktop["second"] as? String, "the position text moves")
         XCTAssertEqual(desktop["title"] as? String, "h264-aac-10s.mp4")
-        XCTAssertEqual(desktop["queue"] as? Int, 1)
+        XCTAssertEqual(desktop["queue"] as? Int, 2)
         XCTAssertEqual(steps["hover"]?["preview_width"] as? Int, 160, "the hover preview is a thumbnail: \(run.output)")
         XCTAssertTrue(["0:02", "0:03"].contains(steps["hover"]?["preview_time"] as? String ?? ""), "25 % of the 10 s clip: \(run.output)")
         XCTAssertLessThanOrEqual(steps["phone"]?["scroll_width"] as? Int ?? 999, 375, "no sideways scrolling at 375 px")
@@ -34,6 +34,13 @@ final class RemoteBrowserTests: XCTestCase {
         let landed = session.child.waitForJSON { $0["event"] as? String == "seek-done" }
         let position = try XCTUnwrap(landed?["position"] as? Double, session.child.stdout)
         XCTAssertEqual(position, 5, accuracy: 0.6, "seek-done near the middle")
+
+        // Mute and remove went through the player: its own events say so.
+        XCTAssertNotNil(steps["muted"], run.output)
+        XCTAssertNotNil(session.child.waitForJSON { $0["event"] as? String == "volume" && $0["muted"] as? Bool == true }, session.child.stdout)
+        XCTAssertEqual(steps["removed"]?["title"] as? String, "h264-aac-10s.mp4", run.output)
+        XCTAssertNotNil(session.child.waitForJSON { $0["event"] as? String == "playlist" && ($0["items"] as? [Any])?.count == 1 },
+                        session.child.stdout)
 
         let noToken = try XCTUnwrap(steps["no-token"], run.output)
         XCTAssertTrue((noToken["notice"] as? String)?.contains("401") == true, "\(noToken)")
