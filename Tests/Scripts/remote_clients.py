@@ -8,6 +8,7 @@ PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.
   upgrade BASE [--token T] [--origin O]            -> {"status": N} (101 when accepted)
   big BASE --token T                               -> {"close": code} after a 70 KiB message
   crowd BASE --token T [--clients 20] [--seconds 5] -> readers' counts, the stalled client's fate
+  many BASE --token T [--count 33]                 -> {"statuses": [101, …]} for clients held open at once
 """
 import argparse, json, socket, sys, threading, time, urllib.request, urllib.error
 import websocket  # websocket-client
@@ -119,6 +120,20 @@ def crowd(args):
             "arrival_gaps_ms": [round(g * 1000, 2) for g in gaps], "stalled_ended": ended}
 
 
+def many(args):
+    """Opens --count clients at once and keeps them open; the status of each upgrade, in order."""
+    held, statuses = [], []
+    for _ in range(args.count):
+        try:
+            held.append(websocket.create_connection(ws_url(args.base, args.token), timeout=10, suppress_origin=True))
+            statuses.append(101)
+        except websocket.WebSocketBadStatusException as error:
+            statuses.append(error.status_code)
+    for ws in held:
+        ws.close()
+    return {"statuses": statuses}
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="what", required=True)
@@ -127,11 +142,13 @@ def main():
     p.add_argument("--range")
     p = sub.add_parser("upgrade"); p.add_argument("base"); p.add_argument("--token"); p.add_argument("--origin")
     p = sub.add_parser("big"); p.add_argument("base"); p.add_argument("--token", required=True)
+    p = sub.add_parser("many"); p.add_argument("base"); p.add_argument("--token", required=True)
+    p.add_argument("--count", type=int, default=33)
     p = sub.add_parser("crowd"); p.add_argument("base"); p.add_argument("--token", required=True)
     p.add_argument("--clients", type=int, default=20); p.add_argument("--seconds", type=float, default=5)
     p.add_argument("--requests", type=int, default=800)
     args = parser.parse_args()
-    print(json.dumps({"http": http, "upgrade": upgrade, "big": big, "crowd": crowd}[args.what](args)))
+    print(json.dumps({"http": http, "upgrade": upgrade, "big": big, "crowd": crowd, "many": many}[args.what](args)))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,17 @@ final class RemoteWebSocketTests: XCTestCase {
         session.stop()
     }
 
+    func testAtMost32Clients() throws {
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
+        let statuses = session.client(["many", session.base, "--token", session.token, "--count", "33"]).json?["statuses"] as? [Int]
+        XCTAssertEqual(statuses, Array(repeating: 101, count: 32) + [503])
+        // Once they left, there is room again.
+        XCTAssertTrue(eventually(timeout: .seconds(10)) {
+            session.client(["upgrade", session.base, "--token", session.token]).json?["status"] as? Int == 101
+        })
+        session.stop()
+    }
+
     func testAMessageOver64KiBClosesThatClient() throws {
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
         let result = session.client(["big", session.base, "--token", session.token]).json
