@@ -110,4 +110,43 @@ final class StateModelTests: XCTestCase {
         }
         XCTAssertEqual(refused, [], "derivation produces edges the table refuses")
     }
+
+    /// Preroll ends with the user's wish already known (a pause, a seek or the end asked for while
+    /// opening, e.g. space typed into the window before the first frame): the state passes through
+    /// `ready` instead of being refused and stuck at `opening` (seen in ChapterWindowKeysTests).
+    func testPrerollWithAPendingWishPassesThroughReady() {
+        var playback = PlaybackState()
+        playback.state = .opening
+        playback.inputs = PlayerStateInputs(loaded: true, prerolled: true, intent: .pause, leftReady: true)
+        XCTAssertEqual(steps(&playback), ["opening → ready", "ready → paused"])
+        let intents: [PlayerStateInputs.Intent] = [.none, .play, .pause]
+        for bits in 0..<(1 << 5) {
+            for intent in intents {
+                var inputs = PlayerStateInputs(loaded: true, prerolled: true, intent: intent)
+                inputs.ended = bits & 1 != 0; inputs.seeking = bits & 2 != 0; inputs.buffering = bits & 4 != 0
+                inputs.pipelinePlaying = bits & 8 != 0; inputs.leftReady = bits & 16 != 0 || inputs.pipelinePlaying
+                for start in [PlayerState.opening, .buffering] {
+                    var playback = PlaybackState()
+                    playback.state = start
+                    playback.inputs = inputs
+                    let path = steps(&playback)
+                    XCTAssertFalse(path.contains { $0.hasPrefix("refused") }, "\(start) with \(inputs): \(path)")
+                    XCTAssertEqual(playback.state, inputs.derivedState)
+                }
+            }
+        }
+    }
+
+    /// Advances until nothing moves; each step as `from → to` or `refused from → to`.
+    private func steps(_ playback: inout PlaybackState) -> [String] {
+        var path: [String] = []
+        for _ in 0..<4 {
+            switch playback.advance() {
+            case .none: return path
+            case .allowed(let from, let to): path.append("\(from) → \(to)")
+            case .refused(let from, let to): path.append("refused \(from) → \(to)"); return path
+            }
+        }
+        return path
+    }
 }

@@ -115,15 +115,18 @@ final class Engine: @unchecked Sendable {
     /// Re-derives the explicit state and publishes it when it moved along an edge of
     /// ``PlayerStateMachine``; refuses (and counts) any other move.
     func updateState() {
-        switch playback.advance() {
-        case .none: return
-        case .refused(let from, let to):
-            statistics.current.rejectedStateTransitions += 1
-            publish(.warning(PlayerError(kind: .other, message: "internal: refused state transition \(from.rawValue) → \(to.rawValue)",
-                                         debug: String(describing: playback.inputs))))
-        case .allowed(let from, let to):
-            hub.updateSnapshot { $0.state = to }
-            publish(.stateChanged(from: from, to: to))
+        for _ in 0..<3 {   // at most two steps (through `ready`), then nothing moves
+            switch playback.advance() {
+            case .none: return
+            case .refused(let from, let to):
+                statistics.current.rejectedStateTransitions += 1
+                publish(.warning(PlayerError(kind: .other, message: "internal: refused state transition \(from.rawValue) → \(to.rawValue)",
+                                             debug: String(describing: playback.inputs))))
+                return
+            case .allowed(let from, let to):
+                hub.updateSnapshot { $0.state = to }
+                publish(.stateChanged(from: from, to: to))
+            }
         }
     }
 

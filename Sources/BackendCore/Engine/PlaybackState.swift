@@ -26,13 +26,22 @@ struct PlaybackState {
     mutating func resetForNewMedia() { inputs = PlayerStateInputs() }
 
     /// The next explicit state if it differs from the current one: `.allowed` when it is an
-    /// edge of ``PlayerStateMachine`` (and is now current), `.refused` otherwise.
+    /// edge of ``PlayerStateMachine`` (and is now current), or the step to `ready` when the
+    /// derived state is only reachable through it after preroll (call again for the rest);
+    /// `.refused` otherwise.
     enum Transition { case none, allowed(from: PlayerState, to: PlayerState), refused(from: PlayerState, to: PlayerState) }
     mutating func advance() -> Transition {
         let next = inputs.derivedState
         guard next != state else { return .none }
-        guard PlayerStateMachine.isAllowed(from: state, to: next) else { return .refused(from: state, to: next) }
         let previous = state
+        guard PlayerStateMachine.isAllowed(from: state, to: next) else {
+            // Preroll finished with the user's wish already known (a pause, a seek or the end
+            // reached while opening): pass through `ready`; the caller advances again.
+            guard inputs.prerolled, PlayerStateMachine.isAllowed(from: state, to: .ready),
+                  PlayerStateMachine.isAllowed(from: .ready, to: next) else { return .refused(from: state, to: next) }
+            state = .ready
+            return .allowed(from: previous, to: .ready)
+        }
         state = next
         return .allowed(from: previous, to: next)
     }
