@@ -154,7 +154,13 @@ let package = Package(
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
         .executableTarget(
             name: "gstplay-bench",
-            dependencies: ["Backend", "CGStreamer", "ProcessProbe"],
+            dependencies: ["Backend", "CGStreamer", "ProcessProbe", "StreamingQoE"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Issue 26: bandwidth traces and the linear QoE score (MPC/Pensieve), pure Swift, for
+        // the bench and the tests' trace-shaped server.
+        .target(
+            name: "StreamingQoE",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Test support: one /proc reader for the tests and the bench (a plain library under
@@ -170,9 +176,9 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
             path: "Tests/TestSupport",
-            exclude: ["http_test_server.py"],
+            exclude: ["http_test_server.py", "http_trace.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Desktop (issue #10): an X11 window made with Xlib that the Backend plays into.
@@ -183,7 +189,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "TestSupport", "StreamingQoE"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

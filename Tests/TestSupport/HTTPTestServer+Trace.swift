@@ -1,0 +1,29 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StreamingQoE
+
+/// The trace-driven network of `http_test_server.py` (issue 26): one shared link whose rate
+/// follows a `BandwidthTrace`, which every `/file` and `/hls` response body goes through
+/// (concurrent responses share it), plus an optional added round-trip time before each
+/// response's headers. Any thread.
+extension HTTPTestServer {
+    /// The directory of the committed traces, `Fixtures/traces` (made by its `make-traces.py`).
+    public static let tracesDirectory = TestMedia.root.appendingPathComponent("Fixtures/traces")
+
+    /// A committed trace by name (`step-down` reads `Fixtures/traces/step-down.txt`).
+    public static func trace(named name: String) throws -> BandwidthTrace {
+        try BandwidthTrace(contentsOf: tracesDirectory.appendingPathComponent("\(name).txt"))
+    }
+
+    /// Shapes every response from now on to `trace` (its clock starts now, at 0 s, and repeats
+    /// after its period), each response waiting `rttMilliseconds` before its headers; nil lifts
+    /// the shaping (and the RTT). Returns whether the server confirmed; transfers under way
+    /// follow the new trace from their next chunk.
+    @discardableResult
+    public func shape(to trace: BandwidthTrace?, rttMilliseconds: Int = 0) -> Bool {
+        let query = trace.map { "steps=\($0.queryValue)&rtt=\(rttMilliseconds)" } ?? "steps="
+        return (try? Data(contentsOf: URL(string: url("/control/trace?\(query)"))!)) != nil
+    }
+}
