@@ -17,13 +17,16 @@ extension HTTPTestServer {
         try BandwidthTrace(contentsOf: tracesDirectory.appendingPathComponent("\(name).txt"))
     }
 
-    /// Shapes every response from now on to `trace` (its clock starts now, at 0 s, and repeats
-    /// after its period), each response waiting `rttMilliseconds` before its headers; nil lifts
-    /// the shaping (and the RTT). Returns whether the server confirmed; transfers under way
-    /// follow the new trace from their next chunk.
+    /// Shapes every response from now on to `trace`, which is at `seconds` now (its clock runs
+    /// from there and repeats after its period), each response waiting `rttMilliseconds` before
+    /// its headers; nil lifts the shaping (and the RTT). Transfers under way follow the new
+    /// trace from their next chunk. Returns the server's monotonic time of the trace's 0 s (the
+    /// clock of `HLSRequest.start`/`end`), nil when the server did not confirm.
     @discardableResult
-    public func shape(to trace: BandwidthTrace?, rttMilliseconds: Int = 0) -> Bool {
-        let query = trace.map { "steps=\($0.queryValue)&rtt=\(rttMilliseconds)" } ?? "steps="
-        return (try? Data(contentsOf: URL(string: url("/control/trace?\(query)"))!)) != nil
+    public func shape(to trace: BandwidthTrace?, rttMilliseconds: Int = 0, startingAt seconds: Double = 0) -> Double? {
+        let query = trace.map { "steps=\($0.queryValue)&rtt=\(rttMilliseconds)&start=\(seconds)" } ?? "steps="
+        struct Reply: Decodable { var origin: Double }
+        guard let data = try? Data(contentsOf: URL(string: url("/control/trace?\(query)"))!) else { return nil }
+        return (try? JSONDecoder().decode(Reply.self, from: data))?.origin
     }
 }

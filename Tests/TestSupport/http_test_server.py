@@ -29,7 +29,8 @@ Control (not logged):
                                           rate=0 lifts it. Overrides the rate= of the URL.
   /log[?clear=1]                          the requests so far as a JSON array of
                                           {"method", "path", "range", "status"} (then cleared);
-                                          /hls responses add "bytes", "start", "end" (monotonic s)
+                                          /hls responses add "start" (monotonic s, on arrival),
+                                          "bytes" and "end" (when the response ends)
 
 Adaptive streaming (issue 14), over the ladder `Fixtures/make-fixtures.sh --hls DIR` makes; start
 the server with `--hls DIR/hls`:
@@ -56,7 +57,9 @@ Trace-driven network (issue 26, http_trace.py):
                                           through one shared link following the trace (S seconds
                                           at K kbit/s each, repeating; its clock starts now), each
                                           response waiting MS ms before its headers; steps= empty
-                                          lifts it. A bad trace gets 400
+                                          lifts it; &start=T starts the trace T s in. Answers
+                                          {"origin": the monotonic time of the trace's 0 s, as
+                                          in /log}; a bad trace gets 400
 """
 import json
 import os
@@ -109,11 +112,11 @@ class Handler(BaseHTTPRequestHandler):
             body = b"{}"
         elif kind == "control" and name == "trace":
             try:
-                LINK.set(query.get("steps", ""), query.get("rtt", 0))
+                origin = LINK.set(query.get("steps", ""), query.get("rtt", 0), query.get("start", 0))
             except (ValueError, IndexError, ZeroDivisionError):
                 self.send_error(400)
                 return True
-            body = b"{}"
+            body = json.dumps({"origin": round(origin, 4)}).encode()
         elif kind == "control" and name == "throttle":
             rate = float(query.get("rate", 0))
             with LOG_LOCK:
@@ -366,6 +369,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def serve_hls(self, path, name, head):
         began = time.monotonic()
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with LOG_LOCK:
+                entry["start"] = round(began, 4)  # known on arrival; bytes and end when it ends
         parts = name.split("/")
         status = self.take_failure(path)
         body = None

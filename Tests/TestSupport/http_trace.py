@@ -24,8 +24,9 @@ class TraceLink:
         self.free_at = 0.0     # monotonic time the link finishes what it was given
         self.rtt = 0.0         # seconds
 
-    def set(self, steps_text, rtt_ms):
-        """steps_text: "seconds:kbps,..." (empty: lift the shaping). Raises ValueError when bad."""
+    def set(self, steps_text, rtt_ms, start=0):
+        """steps_text: "seconds:kbps,..." (empty: lift the shaping); start: the trace's time now,
+        in seconds. Returns the monotonic time of the trace's 0 s. Raises ValueError when bad."""
         steps = None
         if steps_text:
             steps = [(float(s), float(k) * 1000) for s, k in (p.split(":") for p in steps_text.split(","))]
@@ -33,8 +34,10 @@ class TraceLink:
                 raise ValueError("bad trace")
         with self.lock:
             self.steps = steps
-            self.origin = self.free_at = time.monotonic()
+            self.free_at = time.monotonic()
+            self.origin = self.free_at - float(start or 0)
             self.rtt = max(0.0, float(rtt_ms or 0)) / 1000 if steps else 0.0
+            return self.origin
 
     def active(self):
         with self.lock:
