@@ -166,6 +166,12 @@ let package = Package(
             dependencies: ["Backend", "CGStreamer", "ProcessProbe"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Issue 26: bandwidth traces and the linear QoE score (MPC/Pensieve), pure Swift: the
+        // tests' trace-shaped server uses it now, the QoE bench (gstplay-bench) is to use it.
+        .target(
+            name: "StreamingQoE",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Test support: one /proc reader for the tests and the bench (a plain library under
         // Sources/, so the shipped bench does not link test code or XCTest).
         .target(
@@ -179,9 +185,9 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
             path: "Tests/TestSupport",
-            exclude: ["http_test_server.py"],
+            exclude: ["http_test_server.py", "http_trace.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Desktop (issue #10): an X11 window made with Xlib that the Backend plays into.
@@ -192,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -29,7 +29,8 @@ Control (not logged):
                                           rate=0 lifts it. Overrides the rate= of the URL.
   /log[?clear=1]                          the requests so far as a JSON array of
                                           {"method", "path", "range", "status"} (then cleared);
-                                          /hls responses add "bytes", "start", "end" (monotonic s)
+                                          /hls responses add "start" (monotonic s, on arrival),
+                                          "bytes" and "end" (when the response ends)
 
 Adaptive streaming (issue 14), over the ladder `Fixtures/make-fixtures.sh --hls DIR` makes; start
 the server with `--hls DIR/hls`:
@@ -50,6 +51,15 @@ the server with `--hls DIR/hls`:
   /control/fail?match=S&status=C&count=N  the next N (default: all) /hls requests whose path contains
                                           S get status C; count=0 lifts it
   /control/clear                          lifts every match throttle and failure
+
+Trace-driven network (issue 26, http_trace.py):
+  /control/trace?steps=S:K,S:K,...&rtt=MS every /file and /hls response body from now on goes
+                                          through one shared link following the trace (S seconds
+                                          at K kbit/s each, repeating; its clock starts now), each
+                                          response waiting MS ms before its headers; steps= empty
+                                          lifts it; &start=T starts the trace T s in. Answers
+                                          {"origin": the monotonic time of the trace's 0 s, as
+                                          in /log}; a bad trace gets 400
 """
 import json
 import os
@@ -61,6 +71,8 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
+
+from http_trace import LINK
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures")
 HITS = {}
@@ -98,6 +110,13 @@ class Handler(BaseHTTPRequestHandler):
         if kind == "control" and name in ("throttle", "fail", "clear") and (name != "throttle" or "match" in query):
             self.hls_control(name, query)
             body = b"{}"
+        elif kind == "control" and name == "trace":
+            try:
+                origin = LINK.set(query.get("steps", ""), query.get("rtt", 0), query.get("start", 0))
+            except (ValueError, IndexError, ZeroDivisionError):
+                self.send_error(400)
+                return True
+            body = json.dumps({"origin": round(origin, 4)}).encode()
         elif kind == "control" and name == "throttle":
             rate = float(query.get("rate", 0))
             with LOG_LOCK:
@@ -159,8 +178,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.end_headers()
                 self.wfile.write(body)
             elif kind in ("file", "reset", "stall", "flaky"):
+                LINK.round_trip(STOP)
                 self.serve_file(kind, name, query, head)
             elif kind == "hls":
+                LINK.round_trip(STOP)
                 self.serve_hls(url.path, name, head)
             else:
                 self.send_error(404)
@@ -239,7 +260,7 @@ class Handler(BaseHTTPRequestHandler):
         began, paced, current = time.monotonic(), 0, None
         while sent < len(body) and not STOP.is_set():
             piece = body[sent:sent + chunk]
-            self.wfile.write(piece)
+            LINK.send(self.wfile.write, piece, STOP)
             sent += len(piece)
             # The rate may change while the transfer runs (/control/throttle): pace from then on,
             # looking again at least every 50 ms.
@@ -348,6 +369,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def serve_hls(self, path, name, head):
         began = time.monotonic()
+        entry = getattr(self, "log_entry", None)
+        if entry is not None:
+            with LOG_LOCK:
+                entry["start"] = round(began, 4)  # known on arrival; bytes and end when it ends
         parts = name.split("/")
         status = self.take_failure(path)
         body = None
@@ -390,7 +415,7 @@ class Handler(BaseHTTPRequestHandler):
             chunk = 4096
             while sent < len(body) and not STOP.is_set():
                 piece = body[sent:sent + chunk]
-                self.wfile.write(piece)
+                LINK.send(self.wfile.write, piece, STOP)
                 sent += len(piece)
                 owed = float(len(piece))
                 while owed > 0 and not STOP.is_set():
