@@ -4,7 +4,7 @@ import CGStreamer
 /// An on-screen display (issue 22), as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
 /// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden.
-/// Drawn by a `textoverlay` added as a video overlay (``OSDOverlay``, `FeatureContext.addVideoOverlay`:
+/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
 /// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
 ///

@@ -39,7 +39,7 @@ extension Player {
         }
     }
 
-    /// ``snapshot(format:maxSize:)`` for callers that cannot `await`: blocks until the loop
+    /// ``snapshot(format:maxSize:includingOverlays:)`` for callers that cannot `await`: blocks until the loop
     /// thread has taken it, like `currentPosition()`. Same results and errors; on the loop
     /// thread itself (a queue-less callback), which cannot wait for itself, it throws `.noFrame`.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {
