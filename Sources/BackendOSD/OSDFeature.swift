@@ -4,7 +4,8 @@ import CGStreamer
 /// An on-screen display (issue 22), as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
 /// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden.
-/// Drawn by a `textoverlay` in the video filter chain (``OSDOverlay``), only when the video sink
+/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
+/// snapshots leave it out unless asked), only when the video sink
 /// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
 ///
 /// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
@@ -36,7 +37,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
         let overlay = OSDOverlay(settings: settings)
         guard let element = overlay.element else { return }
-        context.addVideoFilter(element)
+        context.addVideoOverlay(element) // after the filters; snapshots leave it out unless asked
         self.overlay = overlay
     }
 

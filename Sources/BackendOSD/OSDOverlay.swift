@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The OSD's element: a `textoverlay` in the video filter chain (`FeatureContext.addVideoFilter`),
+/// The OSD's element: a `textoverlay` in the video filter chain, as an overlay (`FeatureContext.addVideoOverlay`),
 /// top left, in ``OSDSettings/colour`` on a shaded box, scaled with the picture (`auto-resize`).
 /// Drawn by GStreamer into the frames, so it shows with every video sink; while paused a new text
 /// shows with the next frame drawn (a seek, or playing on).

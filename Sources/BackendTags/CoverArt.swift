@@ -71,7 +71,7 @@ public struct CoverArt: Sendable, Hashable, Encodable {
     }
 
     /// The picture as a PNG or JPEG file of its own size: the bytes as they are when already in
-    /// that encoding, else decoded (``CoverArtDecoder``) and encoded again
+    /// that encoding, else decoded (`CoverArtDecoder`) and encoded again
     /// (`gst_video_convert_sample`). **Thread:** any but a player's loop thread (it blocks for
     /// the decoding, a few milliseconds for a small picture).
     public func encoded(as encoding: Encoding) throws(CoverArtError) -> CoverArt {

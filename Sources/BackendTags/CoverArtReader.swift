@@ -2,7 +2,7 @@ import BackendCore
 import CGStreamer
 
 /// Reads a media file's cover art without playing it (`gstplay cover`): GStreamer's discoverer
-/// (`gst_discoverer_discover_uri`, pbutils) reads its tags, and ``TagReader`` picks the picture
+/// (`gst_discoverer_discover_uri`, pbutils) reads its tags, and `TagReader` picks the picture
 /// from the container's tags, then each stream's. **Thread:** any but a player's loop thread:
 /// it blocks until the file is read (at most `timeout`).
 public enum CoverArtReader {

@@ -9,7 +9,7 @@ import CGStreamer
 /// Publishes ``TagsEvent/tagsChanged(_:coverArt:)`` at preroll and on every later change,
 /// keeps ``TagsSection`` in the snapshot (`Player.mediaTags`, `Player.coverArt`) and in the media
 /// info (`MediaInfo.tags`, `MediaInfo.coverArt`). With a ``AudioVisualization`` other than
-/// `.none` and a window sink, audio-only media gets a picture in the window (``AudioPicture``).
+/// `.none` and a window sink, audio-only media gets a picture in the window (`AudioPicture`).
 ///
 /// **Thread:** every method runs on the loop thread; `@unchecked Sendable` because `Player`
 /// holds it, while its state is touched only there.
@@ -52,7 +52,7 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
         picture.show(nil)
     }
 
-    /// playbin's `vis` flag and `vis-plugin` for this load (``AudioPicture``).
+    /// playbin's `vis` flag and `vis-plugin` for this load (`AudioPicture`).
     public func willPreroll(uri: String) { picture.prepare() }
 
     /// `GST_MESSAGE_TAG`: global lists are merged into the media's tags; after preroll every

@@ -19,11 +19,16 @@ extension Player {
     ///   the player is shut down or when it has no ``ThumbnailsFeature``; `.noVideo` for media
     ///   without video or a player with video disabled; `.conversion` when GStreamer cannot
     ///   encode the frame.
-    public func snapshot(format: ImageFormat = .png, maxSize: ImageSize? = nil) async throws -> Image {
+    ///
+    /// The OSD (and any other video overlay a feature added with `FeatureContext.addVideoOverlay`)
+    /// is left out unless `includingOverlays` (issue 22), and so are subtitles playbin draws (its
+    /// subtitle overlay comes after the video filters): the frame as decoded.
+    public func snapshot(format: ImageFormat = .png, maxSize: ImageSize? = nil, includingOverlays: Bool = false) async throws -> Image {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Image, any Error>) in
             let queued = withFeature(ThumbnailsFeature.self) { feature, context in
                 do throws(ImageError) {
-                    continuation.resume(returning: try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize))
+                    continuation.resume(returning: try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize,
+                                                                          includingOverlays: includingOverlays))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -34,7 +39,7 @@ extension Player {
         }
     }
 
-    /// ``snapshot(format:maxSize:)`` for callers that cannot `await`: blocks until the loop
+    /// ``snapshot(format:maxSize:includingOverlays:)`` for callers that cannot `await`: blocks until the loop
     /// thread has taken it, like `currentPosition()`. Same results and errors; on the loop
     /// thread itself (a queue-less callback), which cannot wait for itself, it throws `.noFrame`.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {

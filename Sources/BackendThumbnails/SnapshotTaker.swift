@@ -5,7 +5,9 @@ import CGStreamer
 /// `playbin.sample` (the video sink's `last-sample`, so the sink must keep
 /// `enable-last-sample` on — `fakesink`, `fakevideosink` and the display sinks do by default),
 /// then asks playbin's `convert-sample` action signal for an encoded image of the display size
-/// (pixel aspect ratio applied, square pixels) fitted into the maximum size.
+/// (pixel aspect ratio applied, square pixels) fitted into the maximum size. Unless overlays are
+/// asked for, the frame is the one before the video overlays drew on it (the OSD:
+/// `FeatureContext.sampleUnderOverlays(matching:)`), converted with `gst_video_convert_sample`.
 ///
 /// **Thread:** the thread that owns the playbin (a ``Player``'s loop thread). Blocks while
 /// GStreamer encodes (a few ms for a small frame, tens of ms for a large PNG). Works in PAUSED
@@ -14,7 +16,8 @@ enum SnapshotTaker {
     /// The encoded current frame. Throws `.noVideo` when the media has no video stream,
     /// `.noFrame` when none has been shown yet, `.conversion` when encoding fails.
     static func take(from playbin: UnsafeMutablePointer<GstElement>, format: ImageFormat,
-                     maximumSize: ImageSize?) throws(ImageError) -> Image {
+                     maximumSize: ImageSize?,
+                     underOverlays: (OpaquePointer) -> OpaquePointer? = { _ in nil }) throws(ImageError) -> Image {
         let object = UnsafeMutableRawPointer(playbin)
         guard let raw = CGStreamer_get_object(object, "sample") else {
             if CGStreamer_get_int(object, "n-video") == 0 {
@@ -32,7 +35,14 @@ enum SnapshotTaker {
             throw ImageError(kind: .conversion, message: "cannot build caps for \(format.rawValue)")
         }
         defer { gst_caps_unref(caps) }
-        guard let converted = CGStreamer_playbin_convert_sample(playbin, caps) else {
+        let converted: OpaquePointer?
+        if let clean = underOverlays(current) {
+            defer { gst_sample_unref(clean) }
+            converted = gst_video_convert_sample(clean, caps, 5 * 1_000_000_000, nil)
+        } else {
+            converted = CGStreamer_playbin_convert_sample(playbin, caps)
+        }
+        guard let converted else {
             throw ImageError(kind: .conversion, message: "playbin could not convert the current frame to \(format.rawValue)")
         }
         defer { gst_sample_unref(converted) }

@@ -15,7 +15,9 @@ public final class ThumbnailsFeature: PlayerFeature {
     /// The frame on screen now as an encoded image; see ``SnapshotTaker``. Throws `.noFrame`
     /// before anything has prerolled (or after a failure), `.noVideo` when video is disabled
     /// or the media has none.
-    func takeSnapshot(in context: FeatureContext, format: ImageFormat, maximumSize: ImageSize?) throws(ImageError) -> Image {
+    /// `includingOverlays`: with what the video overlays (the OSD) drew on the frame.
+    func takeSnapshot(in context: FeatureContext, format: ImageFormat, maximumSize: ImageSize?,
+                      includingOverlays: Bool = false) throws(ImageError) -> Image {
         if context.configuration.videoSink == .disabled {
             throw ImageError(kind: .noVideo, message: "video is disabled in this player")
         }
@@ -23,6 +25,8 @@ public final class ThumbnailsFeature: PlayerFeature {
         guard let playbin = context.playbin, progress.loaded, progress.prerolled, !progress.failed else {
             throw ImageError(kind: .noFrame, message: "no video frame has been shown yet")
         }
-        return try SnapshotTaker.take(from: playbin, format: format, maximumSize: maximumSize)
+        return try SnapshotTaker.take(from: playbin, format: format, maximumSize: maximumSize) { shown in
+            includingOverlays ? nil : context.sampleUnderOverlays(matching: shown)
+        }
     }
 }

@@ -155,7 +155,7 @@ public struct SubtitleCue: Sendable, Hashable, Codable {
     }
 }
 
-/// How text subtitles reach the user (``TracksFeature/init(subtitleRendering:flushOnTrackSwitch:)``,
+/// How text subtitles reach the user (``TracksFeature/init(subtitleRendering:flushOnTrackSwitch:subtitleStyle:)``,
 /// `StandardFeatures.subtitleRendering`).
 public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     /// Cues are delivered as ``TracksEvent/subtitleCue(_:)`` events (playbin `text-sink` is a
@@ -163,7 +163,7 @@ public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     case events
     /// playbin draws them (text and bitmap) into the video (its `subtitleoverlay` path, styled by
     /// ``SubtitleStyle``); text cues are still published as ``TracksEvent/subtitleCue(_:)``
-    /// events, read by a pad probe on the overlay's subtitle pad (``SubtitleOverlayTap``).
+    /// events, read by a pad probe on the overlay's subtitle pad (`SubtitleOverlayTap`).
     case overlay
     /// ``overlay`` when the video sink draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`),
     /// else ``events`` (fake sinks, no video): the cheap path where nothing would be seen.

@@ -40,7 +40,7 @@ enum ConsoleCommand: Equatable, Sendable {
     /// Adaptive streams: pin variant N (`nil`: automatic selection).
     case variant(Int?)
     /// Writes the frame on screen as PNG (or JPEG for a `.jpg` path); nil: the default name.
-    case snapshot(String?)
+    case snapshot(String?, osd: Bool = false)
     /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (QueueCommands.swift).
     case queue(QueueConsoleCommand)
     /// Tracks (issue #11): list; select (nil: subtitles off); add a subtitle file; offsets in ms.
@@ -147,8 +147,9 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "variants", syntax: "variants", summary: "adaptive stream: list the variants") { $0.none(.variants) },
         Registration(name: "variant", syntax: "variant <N|auto>", summary: "adaptive stream: pin variant N, or automatic") { AdaptiveCommands.parseVariant($0) },
-        Registration(name: "snapshot", syntax: "snapshot [path]", summary: "write the frame on screen to gstplay-<name>-<HH-MM-SS.mmm>.png (or path/dir)") { arguments in
-            .success(.snapshot(arguments.rest.isEmpty ? nil : arguments.rest))
+        Registration(name: "snapshot", syntax: "snapshot [path]",
+                     summary: "write the frame on screen to gstplay-<name>-<HH-MM-SS.mmm>.png (or path/dir); 'snapshot --osd [path]': with the OSD") { arguments in
+            SnapshotFile.parse(arguments.rest)
         },
         Registration(name: "tracks", syntax: "tracks", summary: "list the video, audio and subtitle tracks (* = selected)") { $0.none(.tracks) },
         Registration(name: "track", syntax: "track <type> <N|none>", summary: "select track N of audio, subtitle or video (none: subtitles off)") {

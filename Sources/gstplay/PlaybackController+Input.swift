@@ -125,8 +125,8 @@ extension PlaybackController {
             finish(policy.exitCode)
         case .variants, .variant:
             return AdaptiveCommands.execute(command, player: player)
-        case .snapshot(let path):
-            return await snapshot(to: path)
+        case .snapshot(let path, let osd):
+            return await snapshot(to: path, osd: osd)
         case .cover(let path):
             return cover(to: path)
         case .tracks, .track, .subFile, .subOffset, .audioOffset:

@@ -129,7 +129,9 @@ actor PlaybackController {
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
-        case .request(let client, let line): await dispatch(line, from: client)
+        case .request(let client, let line):
+            await dispatch(line, from: client)
+            control?.finished(client)
         case .requestTooLong(let client, let limit): lineTooLong(limit: limit, from: client)
         case .clientLeft(let client): mpv.sessions[client] = nil
         }

@@ -187,8 +187,7 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .variants: return ["variants"]
     case .variant(nil): return ["variant", "auto"]
     case .variant(let index?): return ["variant", String(index)]
-    case .snapshot(nil): return ["snapshot"]
-    case .snapshot(let path?): return ["snapshot", path]
+    case .snapshot(let path, let osd): return ["snapshot"] + (osd ? ["--osd"] : []) + (path.map { [$0] } ?? [])
     case .cover(nil): return ["cover"]
     case .cover(let path?): return ["cover", path]
     case .queue(.list): return ["playlist"]

@@ -82,8 +82,9 @@ final class ControlSocketTests: XCTestCase {
         let slow = try UnixSocketClient(path: path, reading: false)
         let other = try UnixSocketClient(path: path)
         XCTAssertNotNil(other.waitForObject(Self.isHello))
-        // ~2 KB replies, 4000 of them: far more than the socket buffer and the 1 MiB outbox.
-        let burst = (1...4000).map { #"{"command": "help", "request_id": \#($0)}"# }.joined(separator: "\n") + "\n"
+        // 64 ~2 KB replies (the requests a client may have in flight), then ~90-byte refusals:
+        // 20,000 lines in all, far more than the socket buffer and the 1 MiB outbox.
+        let burst = (1...20_000).map { #"{"command": "help", "request_id": \#($0)}"# }.joined(separator: "\n") + "\n"
         slow.send(Data(burst.utf8))
         XCTAssertTrue(child.waitFor(timeout: 20) { _, err in err.contains("control client ipc-1 dropped") }, child.stderr)
         other.send(#"{"command": ["get_property", "time-pos"], "request_id": 1}"#)

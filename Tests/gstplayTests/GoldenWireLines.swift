@@ -4,6 +4,16 @@ import Foundation
 
 /// The wire lines of ``GoldenSamples`` as the CLI writes them (Wire/).
 enum GoldenWireLines {
+    /// A `status` while the second of two chapters plays (the reply's `chapter`).
+    static var chapterStatus: StatusReport {
+        var snapshot = GoldenSamples.fullSnapshot
+        snapshot.features[ChaptersSnapshot.self] = ChaptersSnapshot(chapters: [
+            Chapter(index: 0, uid: "1", title: "Opening", start: .zero, end: MediaTime(seconds: 2)),
+            Chapter(index: 1, uid: "2", title: "Middle, part one", start: MediaTime(seconds: 2), end: MediaTime(seconds: 3)),
+        ], current: 1)
+        return StatusReport(snapshot: snapshot, index: 0, count: 2, location: "Fixtures/chapters.mkv")
+    }
+
     static func all() -> [(name: String, line: String)] {
         var lines: [(String, String)] = [("hello", WireEvents.hello(version: "0.1.0", gstreamer: "1.22.0"))]
         for sample in GoldenSamples.events {
@@ -24,6 +34,7 @@ enum GoldenWireLines {
             ("reply-mute", Reply(id: .int(1), error: nil, data: .muted(true)).line),
             ("reply-status", Reply(id: .int(2), error: nil, data: .status(status.wire)).line),
             ("reply-status-idle", Reply(id: .absent, error: nil, data: .status(emptyStatus.wire)).line),
+            ("reply-status-chapter", Reply(id: .int(2), error: nil, data: .status(GoldenWireLines.chapterStatus.wire)).line),
             ("reply-stats", Reply(id: .int(3), error: nil, data: .statistics(StatisticsReport(statistics: GoldenSamples.fullStatistics).wire)).line),
             ("reply-stats-empty", Reply(id: .int(4), error: nil, data: .statistics(StatisticsReport(statistics: PlayerStatistics()).wire)).line),
             ("reply-help", Reply(id: .int(5), error: nil, data: help).line),

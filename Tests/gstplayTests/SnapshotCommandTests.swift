@@ -65,5 +65,7 @@ final class SnapshotCommandTests: XCTestCase {
         XCTAssertEqual(ConsoleCommand.parse("snapshot"), .success(.snapshot(nil)))
         XCTAssertEqual(ConsoleCommand.parse("snapshot shots/a b.png"), .success(.snapshot("shots/a b.png")))
         XCTAssertEqual(ConsoleCommand.parse(words: ["snapshot", "x.jpg"]), .success(.snapshot("x.jpg")))
+        XCTAssertEqual(ConsoleCommand.parse("snapshot --osd"), .success(.snapshot(nil, osd: true)))
+        XCTAssertEqual(ConsoleCommand.parse(words: ["snapshot", "--osd", "x.jpg"]), .success(.snapshot("x.jpg", osd: true)))
     }
 }

@@ -76,7 +76,10 @@ extension Engine {
     func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }
 
     /// Tears every feature down (player shutdown).
-    func teardownFeatures() { for feature in features { feature.teardown() } }
+    func teardownFeatures() {
+        for feature in features { feature.teardown() }
+        context.framesUnderOverlays?.clear()
+    }
 
     /// The features' sections of the statistics.
     func featureStatistics() -> FeatureSections {

@@ -5,20 +5,29 @@ import CGStreamer
 /// sink. Several features want an element there (the window's crop, an on-screen display), so
 /// the core chains them in one bin once every feature attached.
 extension Engine {
-    /// Chains playbin's current `video-filter` (a feature may have set one directly) and the
-    /// elements features added, in that order, into one bin (`gst_bin_new`, `gst_element_link`,
+    /// Chains playbin's current `video-filter` (a feature may have set one directly), the
+    /// elements features added, then (after an `identity` whose frames ``FramesUnderOverlays``
+    /// keeps for snapshots) the overlays features added, in that order, into one bin (`gst_bin_new`, `gst_element_link`,
     /// ghost pads `sink`/`src`) set as `video-filter`; a single element is set as it is. Loop
     /// thread, after ``attachFeatures()`` and before ``connectMediaSizeSignal()`` (which reads the
     /// chain's `sink` pad: the stream's own size).
     func installVideoFilters() {
-        let added = context.videoFilters
+        var added = context.videoFilters
+        let overlays = context.videoOverlays
         context.videoFilters = []
-        guard !added.isEmpty, sinks.video != nil, let playbin = pipeline?.object else { return }
-        var chain: [UnsafeMutablePointer<GstElement>] = []
-        if let existing = CGStreamer_get_object(playbin, "video-filter") {
-            chain.append(existing.assumingMemoryBound(to: GstElement.self)) // our reference, dropped below
+        context.videoOverlays = []
+        guard !added.isEmpty || !overlays.isEmpty, sinks.video != nil, let playbin = pipeline?.object else { return }
+        if !overlays.isEmpty, let identity = gst_element_factory_make("identity", "gstplay-before-overlays") {
+            let frames = FramesUnderOverlays()
+            frames.watch(identity)
+            context.framesUnderOverlays = frames
+            added.append(identity) // floating: the bin below sinks it
         }
-        defer { if let first = chain.first, chain.count > added.count { gst_object_unref(UnsafeMutableRawPointer(first)) } }
+        added += overlays
+        var chain: [UnsafeMutablePointer<GstElement>] = []
+        let existing = CGStreamer_get_object(playbin, "video-filter")?.assumingMemoryBound(to: GstElement.self)
+        if let existing { chain.append(existing) } // our reference, dropped below
+        defer { if let existing { gst_object_unref(UnsafeMutableRawPointer(existing)) } }
         chain += added
         guard chain.count > 1 else { return CGStreamer_set_object(playbin, "video-filter", UnsafeMutableRawPointer(chain[0])) }
         guard let bin = gst_bin_new("gstplay-video-filters") else { return }

@@ -120,6 +120,10 @@ public final class FeatureContext: @unchecked Sendable {
     var inPrerolled = false
     /// The elements features gave ``addVideoFilter(_:)`` during attach (the engine chains them).
     var videoFilters: [UnsafeMutablePointer<GstElement>] = []
+    /// The elements features gave ``addVideoOverlay(_:)`` during attach (chained after the filters).
+    var videoOverlays: [UnsafeMutablePointer<GstElement>] = []
+    /// The frames before the overlays, kept for snapshots (set when an overlay was added).
+    var framesUnderOverlays: FramesUnderOverlays?
 
     /// A gapless hand-over reached the sinks: `uri` is the media playing now. The core forgets the
     /// old media's facts (duration, statistics), treats positions at or above `stalePositionsFrom`

@@ -50,6 +50,10 @@ final class ControlHub: Sendable {
     }
 
     private let clients = Mutex<[ControlClientID: Client]>([:])
+    /// Requests of each client queued in the inbox or running (``received(_:from:)``).
+    private let inFlight = Mutex<[ControlClientID: Int]>([:])
+    /// How many requests one client may have queued or running at once.
+    static let maxInFlight = 64
     private let nextID = Atomic<Int>(1)
     private let inbox: Inbox
     private let log: @Sendable (String) -> Void
@@ -71,9 +75,33 @@ final class ControlHub: Sendable {
         return id
     }
 
-    /// A request line from client `id`, queued for the CLI actor.
+    /// A request line from client `id`, queued for the CLI actor, unless the client already has
+    /// ``maxInFlight`` requests queued or running: then it is answered at once with an `error`
+    /// reply (its `request_id` kept) and not run, so a flooding client cannot fill the inbox and
+    /// hold back other clients' requests and the player's events (issue 24).
     func received(_ line: String, from id: ControlClientID) {
+        let admitted = inFlight.withLock { counts -> Bool in
+            guard counts[id, default: 0] < Self.maxInFlight else { return false }
+            counts[id, default: 0] += 1
+            return true
+        }
+        guard admitted else {
+            let request = JSONProtocol.parseRequest(line).id
+            let requestID = dialect(of: id) == .gstplayAndMpv ? MpvRequest.parse(line)?.id ?? request : request
+            // Outside the table's lock: on the socket thread, a full outbox drops the client
+            // inline, and that reaches ``disconnected(_:reason:)``, which takes the lock.
+            let connection = clients.withLock { $0[id]?.connection }
+            return connection?.deliver(Reply(id: requestID, error: "too many requests in flight (\(Self.maxInFlight)): wait for their replies").line) ?? ()
+        }
         inbox.send(.request(id, line))
+    }
+
+    /// The CLI actor is done with one request of client `id` (its reply is sent).
+    func finished(_ id: ControlClientID) {
+        inFlight.withLock { counts in
+            guard let count = counts[id] else { return }
+            counts[id] = count > 1 ? count - 1 : nil
+        }
     }
 
     /// Client `id` sent a line longer than `limit` bytes (discarded): it gets an error reply.
@@ -83,6 +111,7 @@ final class ControlHub: Sendable {
 
     /// Client `id` is gone; with a `reason` it was dropped, which is logged.
     func disconnected(_ id: ControlClientID, reason: String?) {
+        inFlight.withLock { _ = $0.removeValue(forKey: id) }
         guard clients.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
         if let reason { log("gstplay: control client \(id) dropped: \(reason)") }
         inbox.send(.clientLeft(id))

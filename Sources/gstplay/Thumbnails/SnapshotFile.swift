@@ -27,6 +27,14 @@ enum SnapshotFile {
         return (argument, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
     }
 
+    /// `snapshot [--osd] [path]`: `--osd` first asks for the OSD in the picture; the rest is the path.
+    static func parse(_ rest: String) -> Result<ConsoleCommand, ConsoleError> {
+        var path = Substring(rest)
+        let osd = path == "--osd" || path.hasPrefix("--osd ")
+        if osd { path = path.dropFirst(5).drop(while: { $0 == " " }) }
+        return .success(.snapshot(path.isEmpty ? nil : String(path), osd: osd))
+    }
+
     /// True for an existing directory.
     static func defaultIsDirectory(_ path: String) -> Bool {
         PathText.isDirectory(path)
@@ -35,10 +43,10 @@ enum SnapshotFile {
     /// Takes the player's current frame (``Player/snapshot(format:maxSize:)``, awaited: no thread
     /// waits for the loop thread) and writes it (temporary file + rename). Throws ``ImageError``
     /// or ``ImageFileWriter/Failure``.
-    static func take(from player: Player, argument: String?, location: String) async throws -> Written {
+    static func take(from player: Player, argument: String?, location: String, osd: Bool = false) async throws -> Written {
         let position = await player.currentPosition() ?? player.position ?? .zero
         let target = target(argument: argument, location: location, position: position)
-        let image = try await player.snapshot(format: target.format)
+        let image = try await player.snapshot(format: target.format, includingOverlays: osd)
         try ImageFileWriter.write(image.bytes, to: target.path)
         return Written(path: target.path, width: image.width, height: image.height)
     }

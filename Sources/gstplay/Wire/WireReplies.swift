@@ -99,6 +99,8 @@ struct WireStatus: Encodable, Equatable, Sendable {
     var live: Bool
     var seekable: Bool
     @Nullable var error: String?
+    /// The chapter playing now (index, title, start, end), null when none or without chapters.
+    @Nullable var chapter: WireChapters.Current?
 
     init(_ report: StatusReport) {
         let snapshot = report.snapshot
@@ -117,6 +119,8 @@ struct WireStatus: Encodable, Equatable, Sendable {
         live = snapshot.isLive
         seekable = snapshot.isSeekable
         error = snapshot.lastError?.message
+        let chapters = snapshot.features[ChaptersSnapshot.self]
+        chapter = chapters?.current.flatMap { index in chapters?.chapters.first { $0.index == index } }.map(WireChapters.Current.init)
     }
 }
 

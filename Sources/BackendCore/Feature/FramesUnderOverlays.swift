@@ -1,0 +1,91 @@
+import CGStreamer
+import Synchronization
+
+/// The last few frames as they were before the video overlays drew on them
+/// (``FeatureContext/addVideoOverlay(_:)``: an on-screen display), so a snapshot can leave the
+/// overlays out (issue 22: the OSD is in a snapshot only when asked).
+///
+/// A buffer probe (`gst_pad_add_probe`) on the src pad of an `identity` placed in front of the
+/// overlays keeps a reference to each frame and its caps. The video filter chain runs upstream of
+/// playsink's video queue, so the frame the sink shows is one of the last few that passed here:
+/// ``sample(matching:)`` finds it by its timestamp. Holding a reference makes an overlay that
+/// draws copy the frame first (`gst_buffer_make_writable`), one copy per frame while it shows.
+///
+/// **Threads:** the probe runs on the video streaming thread, ``sample(matching:)`` on the loop
+/// thread; the frames sit behind a `Mutex`. The probe's box is released by its destroy-notify
+/// when the pad goes; ``clear()`` (teardown) drops the frames earlier.
+final class FramesUnderOverlays: Sendable {
+    /// One kept frame: owned references to a buffer and its caps.
+    private struct Frame: @unchecked Sendable {
+        let buffer: UnsafeMutablePointer<GstBuffer>
+        let caps: UnsafeMutablePointer<GstCaps>
+
+        func release() {
+            gst_buffer_unref(buffer)
+            gst_caps_unref(caps)
+        }
+    }
+
+    /// How many frames are kept: playsink's video queue (3) plus the sink's and some slack.
+    static let kept = 6
+    private let frames = Mutex<[Frame]>([])
+
+    /// Adds the probe to `identity`'s `src` pad. Loop thread, while the chain is built.
+    func watch(_ identity: UnsafeMutablePointer<GstElement>) {
+        guard let pad = gst_element_get_static_pad(identity, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, { pad, info, data in
+            guard let pad, let info, let data, let buffer = CGStreamer_probe_info_buffer(info),
+                  let caps = gst_pad_get_current_caps(pad) else { return GST_PAD_PROBE_OK }
+            CallbackBox<FramesUnderOverlays>.from(data).value.keep(Frame(buffer: gst_buffer_ref(buffer), caps: caps))
+            return GST_PAD_PROBE_OK
+        }, CallbackBox(self).retainedPointer, callbackBoxRelease)
+    }
+
+    /// The kept frame with the timestamp (PTS) of `shown`'s buffer, as a new sample
+    /// (`gst_sample_new`, the caller unrefs it); nil when none matches. Newest first.
+    func sample(matching shown: OpaquePointer) -> OpaquePointer? {
+        guard let buffer = gst_sample_get_buffer(shown) else { return nil }
+        let pts = buffer.pointee.pts
+        return frames.withLock { kept in
+            guard let frame = kept.last(where: { $0.buffer.pointee.pts == pts }) else { return nil }
+            return gst_sample_new(frame.buffer, frame.caps, nil, nil)
+        }
+    }
+
+    /// Drops every kept frame (teardown, or the pipeline going down).
+    func clear() {
+        let dropped = frames.withLock { kept in defer { kept.removeAll() }; return kept }
+        dropped.forEach { $0.release() }
+    }
+
+    deinit { clear() }
+
+    private func keep(_ frame: Frame) {
+        let dropped = frames.withLock { kept -> [Frame] in
+            kept.append(frame)
+            let excess = kept.count - Self.kept
+            guard excess > 0 else { return [] }
+            defer { kept.removeFirst(excess) }
+            return Array(kept.prefix(excess))
+        }
+        dropped.forEach { $0.release() }
+    }
+}
+
+extension FeatureContext {
+    /// Adds `element` to the video filter chain after every ``addVideoFilter(_:)`` element, as an
+    /// overlay: it draws over the picture as shown (an on-screen display) and snapshots leave it
+    /// out unless asked (``sampleUnderOverlays(matching:)``). Same rules as
+    /// ``addVideoFilter(_:)``: from ``PlayerFeature/attach(to:)`` only, the feature keeps its own
+    /// reference. Loop thread.
+    public func addVideoOverlay(_ element: UnsafeMutablePointer<GstElement>) { videoOverlays.append(element) }
+
+    /// The frame in `shown` (a sample the video sink holds, `playbin.sample`) as it was before the
+    /// overlays drew on it, as a new `GstSample` the caller unrefs (`gst_sample_unref`); nil when
+    /// no overlay was added or the frame is no longer kept (then `shown` has no overlay of ours
+    /// either, or the caller must take it as it is). Loop thread.
+    public func sampleUnderOverlays(matching shown: OpaquePointer) -> OpaquePointer? {
+        framesUnderOverlays?.sample(matching: shown)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 22 item 2: the OSD is in a snapshot only when asked (`snapshot --osd`); a plain
+/// `snapshot` reads the frame as it was before the OSD was drawn on it. The OSD is found by its
+/// warm yellow (``PixelChecks/osdFraction(_:region:)``), under Xvfb (the OSD is only drawn for a
+/// sink that draws into a window).
+final class SnapshotOSDTests: XCTestCase {
+    func testASnapshotLeavesTheOSDOutUnlessAsked() throws {
+        let server = try XvfbServer(width: 800, height: 600)
+        let gstplay = try GstplayProcess(["--json", DisplayMedia.h264], environment: server.environment()).started()
+        defer { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 10) }
+        XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= 0.5 })
+        let directory = X11Tools.screenshotDirectory.appendingPathComponent("snapshot-osd")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var requestID = 0
+        func snapshot(_ name: String, osd: Bool) throws -> String {
+            requestID += 1
+            let path = directory.appendingPathComponent(name).path
+            gstplay.send(#"{"command":["snapshot",\#(osd ? #""--osd","# : "")"\#(path)"],"request_id":\#(requestID)}"#)
+            let id = requestID
+            let reply = gstplay.waitForJSON(timeout: 10) { ($0["request_id"] as? Int) == id }
+            XCTAssertEqual(reply?["error"] as? String, "success", "snapshot \(name): \(String(describing: reply))")
+            return path
+        }
+
+        gstplay.send("osd")   // the progress bar, shown for 1.5 s
+        // The frames queued before the OSD's text was set have none: ask until one has it (≤ 1 s).
+        let deadline = Date().addingTimeInterval(1)
+        var withOSD = ""
+        var shown = 0.0
+        repeat {
+            withOSD = try snapshot("with-osd-\(requestID).png", osd: true)
+            shown = try PixelChecks.osdFraction(withOSD)
+        } while shown <= 0.005 && Date() < deadline
+        XCTAssertGreaterThan(shown, 0.005, "snapshot --osd has no OSD: \(withOSD)")
+        let plain = try snapshot("plain.png", osd: false)
+        let after = try snapshot("with-osd-after.png", osd: true)
+        XCTAssertLessThan(try PixelChecks.osdFraction(plain), 0.001, "a plain snapshot has the OSD: \(plain)")
+        XCTAssertGreaterThan(try PixelChecks.osdFraction(after), 0.005, "the OSD was gone around the plain snapshot: \(after)")
+        print("snapshots: \(withOSD) \(plain) \(after)")
+    }
+}
