@@ -104,6 +104,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     private func refresh() {
         let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
         overlay?.show(OSDText.markup(message: message, progress: progress))
+        context?.setVideoOverlaysDrawing(true)
     }
 
     private func hide() {
@@ -112,5 +113,6 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         message = nil
         showsProgress = false
         overlay?.show("")
+        context?.setVideoOverlaysDrawing(false)
     }
 }

@@ -10,6 +10,9 @@ import Synchronization
 /// playsink's video queue, so the frame the sink shows is one of the last few that passed here:
 /// ``sample(matching:)`` finds it by its timestamp. Holding a reference makes an overlay that
 /// draws copy the frame first (`gst_buffer_make_writable`), one copy per frame while it shows.
+/// Frames are kept only while an overlay draws (``setKeeping(_:)``): the references are the
+/// decoder's buffers, and six held all the time could starve a fixed-size (hardware) decoder pool.
+/// When no overlay draws, the frame on screen has none of ours, so a snapshot takes it as it is.
 ///
 /// **Threads:** the probe runs on the video streaming thread, ``sample(matching:)`` on the loop
 /// thread; the frames sit behind a `Mutex`. The probe's box is released by its destroy-notify
@@ -29,6 +32,17 @@ final class FramesUnderOverlays: Sendable {
     /// How many frames are kept: playsink's video queue (3) plus the sink's and some slack.
     static let kept = 6
     private let frames = Mutex<[Frame]>([])
+    private let keeping = Atomic<Bool>(false)
+
+    /// Starts keeping frames (an overlay began to draw) or stops and drops them (it stopped). Any
+    /// thread (the loop thread, from ``FeatureContext/setVideoOverlaysDrawing(_:)``).
+    func setKeeping(_ keep: Bool) {
+        keeping.store(keep, ordering: .sequentiallyConsistent)
+        if !keep { clear() }
+    }
+
+    /// How many frames are held now (tests).
+    var keptCount: Int { frames.withLock { $0.count } }
 
     /// Adds the probe to `identity`'s `src` pad. Loop thread, while the chain is built.
     func watch(_ identity: UnsafeMutablePointer<GstElement>) {
@@ -62,6 +76,7 @@ final class FramesUnderOverlays: Sendable {
     deinit { clear() }
 
     private func keep(_ frame: Frame) {
+        guard keeping.load(ordering: .sequentiallyConsistent) else { return frame.release() }
         let dropped = frames.withLock { kept -> [Frame] in
             kept.append(frame)
             let excess = kept.count - Self.kept
@@ -88,4 +103,9 @@ extension FeatureContext {
     public func sampleUnderOverlays(matching shown: OpaquePointer) -> OpaquePointer? {
         framesUnderOverlays?.sample(matching: shown)
     }
+
+    /// Says whether an overlay added with ``addVideoOverlay(_:)`` draws now (the OSD shows):
+    /// frames for ``sampleUnderOverlays(matching:)`` are kept only meanwhile, so no decoder
+    /// buffer is held while nothing is drawn. Loop thread.
+    public func setVideoOverlaysDrawing(_ drawing: Bool) { framesUnderOverlays?.setKeeping(drawing) }
 }
