@@ -42,7 +42,8 @@ enum HelpText {
         {"request_id": 7, "error": "success", "data": ...}. See docs/PROTOCOL.md.
 
         EXIT CODES: 0 played to the end or quit; 1 an item failed to play; 2 usage error; \
-        4 the control socket (--input-ipc-server) could not be made; \
+        4 the control socket (--input-ipc-server) could not be made; 5 the web remote (--remote) \
+        could not listen; \
         130 SIGINT; 143 SIGTERM.
         """
     }
