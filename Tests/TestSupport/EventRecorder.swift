@@ -65,29 +65,32 @@ public final class EventRecorder: PlayerDelegate, Sendable {
     @discardableResult
     public func waitFor(_ what: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line,
                         _ predicate: ([PlayerEvent]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(events) {
-            if !condition.wait(until: deadline) {
-                if predicate(events) { return true }
-                XCTFail("timed out after \(timeout)s waiting for \(what); events: \(events.suffix(12))", file: file, line: line)
-                return false
-            }
+        if holds(predicate, before: Date().addingTimeInterval(timeout)) { return true }
+        XCTFail("timed out after \(timeout)s waiting for \(what); events: \(events.suffix(12))", file: file, line: line)
+        return false
+    }
+
+    /// Whether `predicate` holds over the events by `deadline`, evaluated again after every new
+    /// event. The predicate runs WITHOUT the condition's lock: it may wait for the player's loop
+    /// thread (a getter), and that thread takes the lock to deliver an event (holding it there
+    /// deadlocked, EventRecorderWaitTests). Only "no new event since the last look" is waited for
+    /// under the lock; an event recorded in between is seen as a changed count.
+    private func holds(_ predicate: ([PlayerEvent]) -> Bool, before deadline: Date) -> Bool {
+        while true {
+            let seen = count
+            if predicate(events) { return true }
+            condition.lock()
+            var timedOut = false
+            while count == seen, !timedOut { timedOut = !condition.wait(until: deadline) }
+            condition.unlock()
+            if timedOut { return predicate(events) }
         }
-        return true
     }
 
     /// True when `predicate` stays false over the events for the whole of `seconds` (woken on
     /// every event, so it returns false as soon as it becomes true): for "nothing happened" checks.
     public func staysFalse(for seconds: TimeInterval, _ predicate: ([PlayerEvent]) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !predicate(events) {
-            if !condition.wait(until: deadline) { return !predicate(events) }
-        }
-        return false
+        !holds(predicate, before: Date().addingTimeInterval(seconds))
     }
 
     /// Waits for an event after the first `index` ones for which `match` returns a value, and returns it.
