@@ -10,9 +10,7 @@ final class MPRISFeatureTests: XCTestCase {
     private var bus: SessionBus!
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"),
-                          "playerctl is not installed (make test installs it: TEST_PACKAGES)")
-        bus = try SessionBus()
+        bus = try SessionBus.withPlayerctl()
     }
 
     override func tearDown() {

@@ -34,6 +34,16 @@ public final class SessionBus: @unchecked Sendable {
     }
 
     /// `base` (default: this process's environment) with `DBUS_SESSION_BUS_ADDRESS` set to this bus.
+    /// A private bus for the MPRIS tests, which drive it with `playerctl`: throws (the test fails,
+    /// it is not skipped) when `playerctl` is missing — `make test` installs it (TEST_PACKAGES).
+    public static func withPlayerctl() throws -> SessionBus {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl") else {
+            throw NSError(domain: "SessionBus", code: 2, userInfo: [NSLocalizedDescriptionKey:
+                "playerctl is not installed: run the tests through `make test`, which installs it (TEST_PACKAGES)"])
+        }
+        return try SessionBus()
+    }
+
     public func environment(_ base: [String: String]? = nil) -> [String: String] {
         var environment = base ?? ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address

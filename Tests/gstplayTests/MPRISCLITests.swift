@@ -8,9 +8,7 @@ final class MPRISCLITests: XCTestCase {
     private var bus: SessionBus!
 
     override func setUpWithError() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"),
-                          "playerctl is not installed (make test installs it: TEST_PACKAGES)")
-        bus = try SessionBus()
+        bus = try SessionBus.withPlayerctl()
     }
 
     override func tearDown() {

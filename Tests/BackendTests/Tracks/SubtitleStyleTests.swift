@@ -1,4 +1,5 @@
 import Backend
+@testable import BackendTracks
 import CGStreamer
 import TestSupport
 import XCTest
@@ -38,25 +39,14 @@ final class SubtitleStyleTests: XCTestCase {
         nonisolated(unsafe) var found: [(silent: Bool, font: String?, rendererYPosition: Double?)] = []
         player.withFeatureAndWait(TracksFeature.self) { _, context in
             guard let playbin = context.playbin else { return }
-            Self.each("subtitleoverlay", in: UnsafeMutableRawPointer(playbin)) { overlay in
+            SubtitleOverlayTap.forEach(factory: "subtitleoverlay", in: playbin) { overlay in
                 var y: Double?
-                Self.each("textoverlay", in: overlay) { renderer in
+                SubtitleOverlayTap.forEach(factory: "textoverlay", in: overlay.assumingMemoryBound(to: GstElement.self)) { renderer in
                     if CGStreamer_get_int(renderer, "valignment") == 3 { y = CGStreamer_get_double(renderer, "ypos") } // 3: "position"
                 }
                 found.append((CGStreamer_get_boolean(overlay, "silent") != 0, String(takingGLibString: CGStreamer_get_string(overlay, "font-desc")), y))
             }
         }
         return found
-    }
-
-    private static func each(_ factory: String, in bin: UnsafeMutableRawPointer, _ body: (UnsafeMutableRawPointer) -> Void) {
-        guard let iterator = gst_bin_iterate_all_by_element_factory_name(CGStreamer_as_bin(bin), factory) else { return }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let element = g_value_get_object(&value) { body(element) }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
     }
 }
