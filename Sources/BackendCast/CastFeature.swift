@@ -133,9 +133,10 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         session.loadCurrent(start: start, andPlay: context.intent != .pause)
     }
 
-    /// The session accepted the media and was told to play.
+    /// The session accepted the media and was told to play: announced once per session.
     func started(_ session: CastSession) {
-        guard session === self.session else { return }
+        guard session === self.session, !session.announced else { return }
+        session.announced = true
         context?.publish(CastEvent.castStarted(session.renderer))
     }
 

@@ -34,6 +34,8 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// The item's end was reported to the core.
     var endReported = false
     var closed = false
+    /// ``CastEvent/castStarted(_:)`` was published (once per session, not per item).
+    var announced = false
 
     init(renderer: Renderer, control: RendererControl, feature: CastFeature) {
         self.renderer = renderer
