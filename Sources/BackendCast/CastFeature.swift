@@ -45,7 +45,7 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         waiting = nil
         session?.close(sendStop: true)
         session = nil
-        for old in closing { old.close(sendStop: false) }
+        for old in closing { old.abandon() }
         closing = []
         discovery?.onChange = nil
         discovery?.stop()
@@ -105,12 +105,13 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// Ends the cast: the renderer is told `Stop`, local playback resumes at its position.
-    func stopCasting() {
+    /// `done` runs once the renderer answered (or the call failed), at once when not casting.
+    func stopCasting(done: (() -> Void)? = nil) {
         waiting?.timer.destroy()
         waiting = nil
-        guard let session else { return }
+        guard let session else { done?(); return }
         let position = context?.routePosition
-        end(session)
+        end(session, done: done)
         context?.endRoute(resumeAt: position)
         context?.publish(CastEvent.castEnded(session.renderer, position: position))
     }
@@ -154,12 +155,15 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         context?.publish(CastEvent.castFailed(renderer: renderer, message: message))
     }
 
-    private func end(_ session: CastSession) {
+    private func end(_ session: CastSession, done: (() -> Void)? = nil) {
         self.session = nil
         section.casting = nil
         context?.updateSnapshot(section)
         closing.append(session)
-        session.close(sendStop: true) { [weak self] in self?.closing.removeAll { $0 === session } }
+        session.close(sendStop: true) { [weak self] in
+            self?.closing.removeAll { $0 === session }
+            done?()
+        }
     }
 
     // MARK: The player's calls

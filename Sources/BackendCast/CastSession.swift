@@ -34,6 +34,8 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// The item's end was reported to the core.
     var endReported = false
     var closed = false
+    /// Runs once the session is closed (``close(sendStop:done:)``).
+    var onClosed: (() -> Void)?
     /// ``CastEvent/castStarted(_:)`` was published (once per session, not per item).
     var announced = false
 
@@ -192,20 +194,31 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     func close(sendStop: Bool, done: (() -> Void)? = nil) {
         guard !closed else { return }
         closed = true
+        onClosed = done
         poll?.destroy()
         poll = nil
         control.unsubscribeLastChange()
         guard sendStop, !control.isGone else {
             control.cancelAll()
-            server?.close(); server = nil
-            done?()
+            finishClosing()
             return
         }
         control.stop { [self] _ in        // keeps the session (and its control) until answered
-            self.feature.later {
-                self.server?.close(); self.server = nil
-                done?()
-            }
+            self.feature.later { self.finishClosing() }
         }
+    }
+
+    /// Player teardown while a `Stop` is still out: cancel it and finish now.
+    func abandon() {
+        control.cancelAll()
+        finishClosing()
+    }
+
+    private func finishClosing() {
+        server?.close()
+        server = nil
+        let done = onClosed
+        onClosed = nil
+        done?()
     }
 }
