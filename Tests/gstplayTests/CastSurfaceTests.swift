@@ -7,7 +7,7 @@ import XCTest
 /// The command line's casting surface (issue 27) without a renderer: options, console commands,
 /// the `c` key, the status line, the exit codes, and two runs that find no renderer (the runs
 /// against real renderers are the test lab's).
-final class CastCLITests: XCTestCase {
+final class CastSurfaceTests: XCTestCase {
     private let tv = Renderer(udn: "uuid:tv", friendlyName: "Living Room TV", model: "Kodi", protocols: [],
                               location: "http://10.0.0.2/d.xml", hostAddress: "10.0.0.1")
 
