@@ -40,6 +40,11 @@ TEST_VENV := .build/test-venv
 # Selenium, and talk WebSocket with websocket-client (Tests/Scripts/remote_*.py).
 TEST_PACKAGES += chromium chromium-driver
 PY_TEST_PACKAGES += selenium==4.51.0 websocket-client==1.8.0
+# Issue 27 (casting): real UPnP renderers started by the tests in a network namespace
+# (Tests/TestSupport/RendererLab.swift), GSSDP's discovery tool, and async-upnp-client's
+# `upnp-client`, a control point nobody here wrote, to check the renderers' own state.
+TEST_PACKAGES += gmediarender rygel rygel-playbin gssdp-tools
+PY_TEST_PACKAGES += async-upnp-client==0.49.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -201,7 +201,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
             path: "Tests/TestSupport",
-            exclude: ["http_test_server.py", "http_trace.py"],
+            exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Desktop (issue #10): an X11 window made with Xlib that the Backend plays into.

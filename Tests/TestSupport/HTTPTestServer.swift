@@ -21,9 +21,12 @@ public final class HTTPTestServer: @unchecked Sendable {
     /// Starts the server and waits for its `PORT <n>` line (EOF when it dies first: no hang).
     /// `hls`: the HLS ladder directory served under `/hls` (see `HLSFixture`); `media`: a
     /// directory of extra files served under `/file/` (after `Fixtures/`), e.g. media a test made.
-    public init(hls: String? = nil, media: String? = nil) throws {
+    /// `bind`: the address to listen on (default 127.0.0.1; `"0.0.0.0"` also serves a renderer in a
+    /// ``RendererLab`` namespace at ``url(_:host:)``, while ``url(_:)`` and the controls keep working).
+    public init(hls: String? = nil, media: String? = nil, bind: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.script.path] + (hls.map { ["--hls", $0] } ?? []) + (media.map { ["--media", $0] } ?? [])
+            + (bind.map { ["--bind", $0] } ?? [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()
@@ -44,6 +47,10 @@ public final class HTTPTestServer: @unchecked Sendable {
 
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// `http://<host>:<port><path>`: for a server started with `bind: "0.0.0.0"`, reached at
+    /// another of this machine's addresses (a ``RendererLab``'s ``RendererLab/clientAddress``).
+    public func url(_ path: String, host: String) -> String { "http://\(host):\(port)\(path)" }
 
     /// `https://127.0.0.1:<port><path>`: TLS against this plain-HTTP server (a handshake failure).
     public func httpsURL(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }

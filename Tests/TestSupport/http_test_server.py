@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """A real HTTP server on 127.0.0.1 for gstplay's network tests, with faults on command.
+`--bind ADDR` listens on ADDR instead (0.0.0.0: every address, e.g. for a renderer in a
+network namespace; RendererLab).
 
 Started by the tests (Tests/TestSupport/HTTPTestServer.swift); prints "PORT <n>" once listening and exits when
 its stdin closes, so it never outlives the test process. Paths:
@@ -8,6 +10,9 @@ its stdin closes, so it never outlives the test process. Paths:
                                           start), Range-capable unless norange,
                                           throttled to B bytes/s when rate is given; with
                                           ETag and Last-Modified from the file's mtime and size;
+                                          mime=1: the Content-Type guessed from the name
+                                          (video/mp4) instead of application/octet-stream
+                                          (a DLNA renderer such as Rygel refuses the latter);
                                           cc=V adds "Cache-Control: V" (no-store, max-age=60);
                                           a matching If-None-Match (else an If-Modified-Since
                                           not older than the file) gets 304 with no body. A
@@ -62,6 +67,7 @@ Trace-driven network (issue 26, http_trace.py):
                                           in /log}; a bad trace gets 400
 """
 import json
+import mimetypes
 import os
 import re
 import socket
@@ -220,7 +226,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         body = data[start:end + 1]
         self.send_response(206 if ranged else 200)
-        self.send_header("Content-Type", "application/octet-stream")
+        guessed = mimetypes.guess_type(path)[0] if "mime" in query else None
+        self.send_header("Content-Type", guessed or "application/octet-stream")
         self.send_header("Content-Length", str(len(body)))
         if "norange" not in query:
             self.send_header("Accept-Ranges", "bytes")
@@ -437,13 +444,16 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     global HLS_ROOT, MEDIA_ROOT
     args = sys.argv[1:]
-    while len(args) >= 2 and args[0] in ("--hls", "--media"):
+    bind = "127.0.0.1"
+    while len(args) >= 2 and args[0] in ("--hls", "--media", "--bind"):
         if args[0] == "--hls":
             HLS_ROOT = args[1]
+        elif args[0] == "--bind":
+            bind = args[1]
         else:
             MEDIA_ROOT = args[1]
         args = args[2:]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer((bind, 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print("PORT %d" % server.server_address[1], flush=True)

@@ -1,0 +1,185 @@
+import Foundation
+import XCTest
+
+/// A renderer a ``RendererLab`` started in its namespace: Debian's `gmediarender` or Rygel with
+/// only its playbin renderer plugin. Both play through clock-synchronised fake sinks (real time,
+/// no device). Its output (gmediarender's log, Rygel's messages) is kept in ``log``. Any thread.
+public final class LabRenderer: @unchecked Sendable {
+    /// Which program.
+    public enum Kind: String, Sendable { case gmediarender, rygel }
+
+    /// Which program this is.
+    public let kind: Kind
+    /// Its `friendlyName` (the name the test gave gmediarender; Rygel's own, see
+    /// ``RendererLab/startRygel(timeout:)``), from its device description.
+    public private(set) var friendlyName: String
+    /// Its UDN (`uuid:…`), known once it answered an SSDP search.
+    public private(set) var udn = ""
+    /// Its device description URL, known once it answered an SSDP search.
+    public private(set) var location = ""
+    /// The running program (its pid: `process.process.processIdentifier`).
+    public let process: GstplayProcess
+
+    init(kind: Kind, friendlyName: String, process: GstplayProcess) {
+        self.kind = kind
+        self.friendlyName = friendlyName
+        self.process = process
+    }
+
+    /// Everything the renderer wrote so far (stdout, then stderr).
+    public var log: String { process.stdout + process.stderr }
+
+    /// Whether the program still runs.
+    public var isRunning: Bool { process.process.isRunning }
+
+    /// Waits until its log contains `text` (gmediarender logs `TransportState: PLAYING`).
+    @discardableResult
+    public func waitForLog(containing text: String, timeout: TimeInterval = 10) -> Bool {
+        process.waitFor(timeout: timeout) { out, err in out.contains(text) || err.contains(text) }
+    }
+
+    /// SIGKILL (no SSDP byebye: a renderer that vanishes) and waits for it. Idempotent.
+    public func kill() {
+        guard isRunning else { return }
+        Foundation.kill(process.process.processIdentifier, SIGKILL)
+        process.process.waitUntilExit()
+    }
+
+    /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after 3 s.
+    public func stop() {
+        guard isRunning else { return }
+        Foundation.kill(process.process.processIdentifier, SIGTERM)
+        if !eventually(timeout: .seconds(3), { !self.isRunning }) { kill() }
+        process.process.waitUntilExit()
+    }
+
+    func found(udn: String, location: String, friendlyName: String) {
+        self.udn = udn
+        self.location = location
+        self.friendlyName = friendlyName
+    }
+}
+
+public extension RendererLab {
+    /// Element ranks that leave `autoaudiosink`/`autovideosink` nothing real to pick, so they
+    /// fall back to a clock-synchronised `fakesink` (Rygel's playbin has no sink setting; a
+    /// real sink on this headless machine ends the renderer).
+    static let fakeSinkRanks = ["waylandsink", "gtkwaylandsink", "glimagesink", "glimagesinkelement", "xvimagesink",
+                                "ximagesink", "kmssink", "fbdevsink", "vulkansink", "dfbvideosink", "aasink", "cacasink",
+                                "v4l2sink", "decklinkvideosink", "pulsesink", "alsasink", "jackaudiosink", "openalsink",
+                                "oss4sink", "osssink", "decklinkaudiosink", "pipewiresink", "sdlvideosink"]
+        .map { "\($0):0" }.joined(separator: ",")
+
+    /// Starts `gmediarender` named `name` on the renderers' interface (fake sinks with
+    /// `sync=true`, its log on stderr) and waits until it answers an SSDP search.
+    func startGMediaRender(name: String, timeout: TimeInterval = 15) throws -> LabRenderer {
+        let uuid = UUID().uuidString.lowercased()
+        let arguments = ["gmediarender", "-I", rendererInterface, "-f", name, "-u", uuid,
+                         "--gstout-audiopipe", "fakesink sync=true", "--gstout-videopipe", "fakesink sync=true",
+                         "--logfile", "stderr"]
+        return try start(.gmediarender, name: name, arguments: arguments, environment: nil, timeout: timeout) { found, _ in
+            found.udn == "uuid:\(uuid)"
+        }
+    }
+
+    /// Starts Rygel with only the playbin renderer plugin, bound to the renderers' interface,
+    /// with a configuration file and XDG directories of its own under ``directory`` and no
+    /// D-Bus session (it needs none), and waits until it answers an SSDP search. Its name is
+    /// Rygel's own, `Audio/Video playback on <hostname>`: Rygel 0.42's playbin plugin ignored
+    /// both `title=` in its section and `--title Playbin:NAME` when tried; one Rygel per lab.
+    func startRygel(timeout: TimeInterval = 20) throws -> LabRenderer {
+        let home = directory.appendingPathComponent("rygel-\(UUID().uuidString.prefix(8))")
+        var environment = ProcessInfo.processInfo.environment
+        for (variable, sub) in [("HOME", ""), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
+                                ("XDG_CACHE_HOME", "cache"), ("XDG_RUNTIME_DIR", "runtime")] {
+            let path = sub.isEmpty ? home : home.appendingPathComponent(sub)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            environment[variable] = path.path
+        }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        environment["GST_PLUGIN_FEATURE_RANK"] = Self.fakeSinkRanks
+        let config = home.appendingPathComponent("rygel.conf")
+        let disabled = ["MediaExport", "Tracker", "Tracker3", "LMS", "GstLaunch", "MPRIS", "External", "Ruih"]
+        let text = """
+            [general]
+            ipv6=false
+            enable-transcoding=false
+            media-engine=librygel-media-engine-gst.so
+            interface=\(rendererInterface)
+            port=0
+            log-level=*:4
+            allow-upload=false
+            allow-deletion=false
+            acl-fallback-policy=true
+
+            [Playbin]
+            enabled=true
+
+            """ + disabled.map { "[\($0)]\nenabled=false\n" }.joined(separator: "\n")
+        try text.write(to: config, atomically: true, encoding: .utf8)
+        let arguments = ["rygel", "-c", config.path, "-n", rendererInterface, "-d", "MediaExport"]
+        return try start(.rygel, name: "Rygel", arguments: arguments, environment: environment, timeout: timeout) { _, model in
+            model == "Rygel"
+        }
+    }
+
+    private func start(_ kind: LabRenderer.Kind, name: String, arguments: [String], environment: [String: String]?,
+                       timeout: TimeInterval, matches: (Found, String?) -> Bool) throws -> LabRenderer {
+        let line = rendererCommand(["setpriv", "--pdeathsig", "KILL", "--"] + arguments)
+        let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
+        let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
+        register(renderer)
+        try child.start()
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline && renderer.isRunning {
+            for found in searchRenderers(seconds: 2) {
+                guard let description = describe(found.location), matches(found, description.modelName) else { continue }
+                renderer.found(udn: found.udn, location: found.location, friendlyName: description.friendlyName)
+                return renderer
+            }
+        }
+        renderer.kill()
+        throw NSError(domain: "RendererLab", code: 2, userInfo: [NSLocalizedDescriptionKey:
+            "\(kind.rawValue) '\(name)' did not answer an SSDP search within \(timeout) s; its log:\n\(renderer.log)"])
+    }
+
+    /// One MediaRenderer an SSDP search found.
+    struct Found: Sendable, Equatable {
+        /// `uuid:…`.
+        public var udn: String
+        /// The device description URL.
+        public var location: String
+    }
+
+    /// Searches for `urn:schemas-upnp-org:device:MediaRenderer:1` from the client side with
+    /// GSSDP's own client (`gssdp-discover -i <client interface>`) for `seconds`; the renderers
+    /// that answered, one entry per UDN.
+    func searchRenderers(seconds: Int = 1) -> [Found] {
+        let output = runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
+                                      "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout
+        var result: [Found] = []
+        var udn: String?
+        for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("USN:") {
+                udn = line.dropFirst(4).trimmingCharacters(in: .whitespaces).components(separatedBy: "::").first
+            } else if line.hasPrefix("Location:"), let current = udn {
+                let location = line.dropFirst(9).trimmingCharacters(in: .whitespaces)
+                if !result.contains(where: { $0.udn == current }) { result.append(Found(udn: current, location: location)) }
+                udn = nil
+            }
+        }
+        return result
+    }
+
+    /// The friendly name and model name in the device description at `location`, fetched from
+    /// the client side (nil when it cannot be read).
+    func describe(_ location: String) -> (friendlyName: String, modelName: String?)? {
+        let script = "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=3).read().decode())"
+        let xml = runOnClientSide(["python3", "-c", script, location]).stdout
+        func element(_ name: String) -> String? {
+            guard let start = xml.range(of: "<\(name)>"), let end = xml.range(of: "</\(name)>", range: start.upperBound..<xml.endIndex) else { return nil }
+            return String(xml[start.upperBound..<end.lowerBound])
+        }
+        return element("friendlyName").map { ($0, element("modelName")) }
+    }
+}
