@@ -17,6 +17,8 @@ APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pu
 APT_PACKAGES += libsoup-3.0-dev
 # Issue 22: libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
 APT_PACKAGES += libxss-dev
+# Issue 27: GUPnP and GUPnP-AV for casting to UPnP/DLNA renderers (Modules/CGUPnP).
+APT_PACKAGES += libgupnp-1.6-dev libgupnp-av-1.0-dev
 BENCH_PACKAGES := mpv
 # Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer

@@ -46,6 +46,13 @@ let package = Package(
             pkgConfig: "libsoup-3.0",
             providers: [.apt(["libsoup-3.0-dev"])]
         ),
+        // Issue 27: GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast).
+        .systemLibrary(
+            name: "CGUPnP",
+            path: "Modules/CGUPnP",
+            pkgConfig: "gupnp-1.6 gupnp-av-1.0",
+            providers: [.apt(["libgupnp-1.6-dev", "libgupnp-av-1.0-dev"])]
+        ),
         // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, loop
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
@@ -99,11 +106,18 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Casting to UPnP/DLNA renderers (issue 27): discovery and control on GUPnP (UPnP/), the
+        // cast feature that routes playback to a renderer; local files served with HTTPServe.
+        .target(
+            name: "BackendCast",
+            dependencies: ["BackendCore", "HTTPServe", "CGStreamer", "CGUPnP"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The on-screen display (issue 22): a `textoverlay` in the video filter chain showing
@@ -198,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -11,3 +11,4 @@
 @_exported import BackendChapters
 @_exported import BackendTags
 @_exported import BackendMPRIS
+@_exported import BackendCast

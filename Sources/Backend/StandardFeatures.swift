@@ -1,5 +1,6 @@
 import BackendAdaptive
 import BackendCache
+import BackendCast
 import BackendChapters
 import BackendCore
 import BackendMPRIS
@@ -44,6 +45,10 @@ public struct StandardFeatures: Sendable {
     /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
     public var visualization: AudioVisualization = .none
 
+    /// Casting to UPnP/DLNA renderers (issue 27, ``CastFeature``): always present, idle (no network)
+    /// until discovery or a cast is asked for; `interfaces` limits discovery.
+    public var cast = CastSettings()
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -60,6 +65,7 @@ public struct StandardFeatures: Sendable {
         features.append(TagsFeature(visualization: visualization))
         if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
         features.append(OSDFeature(settings: osd, describe: StandardFeatures.osdMessage))
+        features.append(CastFeature(settings: cast, mediaTitle: { $0.tags.title }))
         return features
     }
 }

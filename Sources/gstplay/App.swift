@@ -29,6 +29,7 @@ struct App {
         }
         let interactive = !options.json && TerminalSize.isTerminal(STDIN_FILENO) && TerminalSize.isTerminal(STDOUT_FILENO)
         if options.json { output.out(WireEvents.hello()) }
+        if options.cast.listRenderers { return await RendererListing.run(options: options, output: output) }
 
         let expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
         if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
@@ -54,6 +55,7 @@ struct App {
         if options.volumePercent != nil { player.setVolume(initialVolume) }
         if options.mute { player.setMuted(true) }
         if let chapter = options.startChapter { player.setStartChapter(chapter) }
+        if let target = options.cast.target { player.cast(to: target) }      // casts the first item once found
         let remote: WebRemote?
         do {
             remote = try options.remote.map { settings throws(HTTPServeError) in try WebRemote(settings: settings, hub: control, player: player) }

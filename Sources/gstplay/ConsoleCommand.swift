@@ -57,6 +57,9 @@ enum ConsoleCommand: Equatable, Sendable {
     case chapter(ChapterArgument)
     /// Writes the media's cover art (issue 23); nil: `gstplay-<name>-cover.png`.
     case cover(String?)
+    /// Casting (issue 27): list the renderers (starts discovery); cast to one, or off.
+    case renderers
+    case cast(CastArgument)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -177,6 +180,10 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "cover", syntax: "cover [path]", summary: "write the media's cover art to gstplay-<name>-cover.png (or path/dir; .jpg: JPEG)") { arguments in
             .success(.cover(arguments.rest.isEmpty ? nil : arguments.rest))
+        },
+        Registration(name: "renderers", syntax: "renderers", summary: "list the UPnP/DLNA renderers found (starts looking; * = cast to)") { $0.none(.renderers) },
+        Registration(name: "cast", syntax: "cast <N|name|auto|off>", summary: "play on renderer N of 'renderers' (or by name, the first: auto); off: back here") {
+            CastCommands.parse($0)
         },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },

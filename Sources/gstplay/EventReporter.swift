@@ -121,6 +121,9 @@ final class EventReporter {
             updateStatus { _ in }
             let count = statusModel.snapshot.features[ChaptersSnapshot.self]?.chapters.count ?? 0
             if let text = feature.payload(as: ChaptersEvent.self).flatMap({ ChapterCommands.note(for: $0, count: count) }) { note(text) }
+        case .feature(let feature) where feature.payload is CastEvent:
+            updateStatus { _ in }   // the status line reads the renderer cast to from the snapshot
+            if let text = feature.payload(as: CastEvent.self).flatMap(CastCommands.note(for:)) { note(text) }
         case .feature(let feature) where feature.payload is TagsEvent:
             updateStatus { _ in }   // the status line reads the tags from the snapshot
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:

@@ -14,6 +14,11 @@ enum ExitStatus {
     /// The web remote (`--remote`) could not listen: the address is not an IP address of this
     /// machine, or the port is taken (issue 25).
     static let remote: Int32 = 5
+    /// `--list-renderers` found no renderer (issue 27).
+    static let noRenderers: Int32 = 6
+    /// Casting failed (`--cast` found no renderer, or the renderer refused the media, stopped
+    /// answering or went away); playback went on locally and no item failed (issue 27).
+    static let castFailed: Int32 = 7
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).

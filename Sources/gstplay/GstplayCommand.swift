@@ -117,6 +117,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Web remote")
     var remote: RemoteOptions
 
+    @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
+    var castOptions: CastOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -127,7 +130,7 @@ struct GstplayCommand: AsyncParsableCommand {
 
     /// The checked options; throws `ValidationError` (exit code 2) for bad values.
     func makeOptions() throws -> RunOptions {
-        guard !locations.isEmpty || forget else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        guard !locations.isEmpty || forget || castOptions.listRenderers else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
@@ -186,6 +189,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.mpris = mprisOptions.mpris
         options.ipcSocket = try control.path()
         options.remote = try remote.settings()
+        options.cast = try castOptions.settings()
         return options
     }
 

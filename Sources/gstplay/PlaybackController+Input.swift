@@ -74,6 +74,7 @@ extension PlaybackController {
         case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
         case .showOSD: outcome = await execute(.osd(nil))
         case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
+        case .cycleCast: outcome = CastCommands.cycle(player: player)
         }
         if let error = outcome.error { output.err("error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -135,6 +136,8 @@ extension PlaybackController {
             return OverlayCommands.execute(command, player: player)
         case .chapters, .chapter:
             return await ChapterCommands.execute(command, player: player)
+        case .renderers, .cast:
+            return CastCommands.execute(command, player: player)
         }
         return .success
     }

@@ -10,9 +10,11 @@ struct RunPolicy: Equatable, Sendable {
     var itemFailed = false
     /// The console input (stdin) ended: an emptied queue then ends the run.
     var inputEnded = false
+    /// Casting failed (issue 27): a run that would exit 0 exits ``ExitStatus/castFailed``.
+    var castFailed = false
 
-    /// The code for a run that ends now: 1 when an item failed, else 0.
-    var exitCode: Int32 { itemFailed ? ExitStatus.playbackError : ExitStatus.success }
+    /// The code for a run that ends now: 1 when an item failed, 7 when only casting failed, else 0.
+    var exitCode: Int32 { itemFailed ? ExitStatus.playbackError : castFailed ? ExitStatus.castFailed : ExitStatus.success }
 
     /// The code a run returns, given the `decided` one (nil: none yet): 0 becomes 1 when an item
     /// failed, also when its failure arrived after the decision (during the shutdown), so the
@@ -21,7 +23,8 @@ struct RunPolicy: Equatable, Sendable {
     /// codes stay.
     func finalCode(decided: Int32?) -> Int32 {
         let decided = decided ?? exitCode
-        return decided == ExitStatus.success && itemFailed ? ExitStatus.playbackError : decided
+        guard decided == ExitStatus.success else { return decided }
+        return itemFailed ? ExitStatus.playbackError : castFailed ? ExitStatus.castFailed : decided
     }
 }
 

@@ -245,6 +245,8 @@ actor PlaybackController {
             if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
         case .error(let error):
             failed(error, item: item(of: record))
+        case .feature(let feature) where feature.payload is CastEvent:
+            if case .castFailed(_, let message)? = feature.payload(as: CastEvent.self) { castFailed(message) }
         case .feature(let feature) where feature.payload(as: MPRISEvent.self) == .quitRequested:
             finish(policy.exitCode)                             // MPRIS Quit: like `quit`
         default:

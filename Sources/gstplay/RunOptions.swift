@@ -39,6 +39,8 @@ struct RunOptions: Equatable, Sendable {
     var ipcSocket: String?
     /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote (issue 25).
     var remote: RemoteSettings?
+    /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (issue 27).
+    var cast = CastRunSettings()
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
@@ -61,6 +63,7 @@ struct RunOptions: Equatable, Sendable {
         standard.adaptivePolicy = adaptivePolicy
         standard.subtitleStyle = subtitleStyle
         standard.visualization = json ? .none : visualization
+        standard.cast = cast.castSettings
         return standard
     }
 }

@@ -43,11 +43,17 @@ struct StatusLine: Equatable, Sendable {
         return "ch \(current.index + 1)/\(section.chapters.count) " + TerminalText.escaped(current.displayTitle)
     }
 
-    /// The non-default extras: the media's "Artist – Title" (``nowPlaying``), the chapter, `buffering 40%`,
+    /// The renderer the media plays on, `→ Living room`, from the snapshot's cast section (issue 27).
+    var castTarget: String? {
+        snapshot.features[CastSnapshot.self]?.casting.map { "→ " + TerminalText.escaped($0.friendlyName) }
+    }
+
+    /// The non-default extras: `→ NAME` while casting, the media's "Artist – Title" (``nowPlaying``), the chapter, `buffering 40%`,
     /// `rate 1.5`, `volume 80%`, `muted`, then the statistics `dropped 3` and `128 kb/s` (dropped before
     /// the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
+        if let castTarget { parts.append(castTarget) }
         if let nowPlaying { parts.append(nowPlaying) }
         if let chapter { parts.append(chapter) }
         if snapshot.bufferingPercent < 100 { parts.append("buffering \(snapshot.bufferingPercent)%") }

@@ -92,6 +92,8 @@ enum KeyAction: Equatable, Sendable {
     case showOSD
     /// The next / previous chapter (PgDn / PgUp as in mpv, and `]` / `[`).
     case chapter(forward: Bool)
+    /// Casting (issue 27): the first renderer, the next, then off (`c`).
+    case cycleCast
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -110,6 +112,7 @@ enum KeyAction: Equatable, Sendable {
         ("V", "next video track"),
         ("o", "on-screen display: position and bar"),
         ("PgDn / PgUp, ] / [", "next / previous chapter"),
+        ("c", "cast to the next renderer found, then off"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -144,6 +147,7 @@ enum KeyAction: Equatable, Sendable {
             case "o", "O": return .showOSD
             case "]": return .chapter(forward: true)
             case "[": return .chapter(forward: false)
+            case "c": return .cycleCast
             default: return nil
             }
         }

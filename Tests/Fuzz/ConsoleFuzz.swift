@@ -212,6 +212,10 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .chapter(.index(let index)): return ["chapter", String(index)]
     case .chapter(.next): return ["chapter", "next"]
     case .chapter(.previous): return ["chapter", "prev"]
+    case .renderers: return ["renderers"]
+    case .cast(.off): return ["cast", "off"]
+    case .cast(.index(let index)): return ["cast", String(index)]
+    case .cast(.target(let target)): return ["cast", target.text]
     }
 }
 

@@ -29,8 +29,8 @@ extension Engine {
             facts.duration = nil
             queryDuration()
             runFractionSeekWaitingForDuration()
-        case GST_MESSAGE_BUFFERING: handleBuffering(message)
-        case GST_MESSAGE_CLOCK_LOST: handleClockLost()
+        case GST_MESSAGE_BUFFERING: if routing == nil { handleBuffering(message) }   // routed: playbin only prerolls
+        case GST_MESSAGE_CLOCK_LOST: if routing == nil { handleClockLost() }
         case GST_MESSAGE_LATENCY:
             if let playbin = pipeline.object { _ = gst_bin_recalculate_latency(CGStreamer_as_bin(playbin)) }
         case GST_MESSAGE_REQUEST_STATE:
@@ -90,7 +90,7 @@ extension Engine {
         pipeline.noteTransition(from: old, to: new)
         if new == GST_STATE_PLAYING { playback.inputs.leftReady = true }
         let wasPlaying = playback.inputs.pipelinePlaying
-        playback.inputs.pipelinePlaying = new == GST_STATE_PLAYING
+        if routing == nil { playback.inputs.pipelinePlaying = new == GST_STATE_PLAYING }   // routed: the route's report
         if old == GST_STATE_READY && new == GST_STATE_PAUSED {
             checkMediaSize()
             if facts.isLive && !playback.inputs.prerolled { prerollCompleted() }

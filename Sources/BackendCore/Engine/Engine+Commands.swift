@@ -82,6 +82,7 @@ extension Engine {
         pipeline?.forgetTransitions()
         observers.playheadJumped(to: nil)
         hub.updateSnapshot { $0.resetMedia() }
+        routing?.forgetMedia()
         featuresReset(uri: uri)
         if hadSize { publish(.mediaSize(nil)) }
         failPendingResults(.replacedByLoad, keepingLoads: true)
@@ -109,6 +110,7 @@ extension Engine {
         if inputs.prerolled && !inputs.buffering && !playback.inputs.seeking {
             pipeline.setState(GST_STATE_PLAYING)
         }
+        routing?.route.routePlay()
         updateState()
     }
 
@@ -119,6 +121,7 @@ extension Engine {
         playback.inputs.leftReady = true
         playback.target = GST_STATE_PAUSED
         pipeline.setState(GST_STATE_PAUSED)
+        routing?.route.routePause()
         if playback.inputs.prerolled { reportPosition() }
         updateState()
     }
@@ -134,6 +137,8 @@ extension Engine {
         guard let pipeline, playback.inputs.loaded else { return }
         playback.inputs.stopping = true
         updateState()
+        routing?.route.routeStop()
+        routing?.playing = false
         timers.cancelMediaTimers()
         seeks.reset()
         featuresFinished()
@@ -151,6 +156,7 @@ extension Engine {
         guard let playbin = pipeline?.object else { return }
         playback.volume = value
         CGStreamer_set_double(playbin, "volume", value)
+        routing?.route.routeSetVolume(value, muted: playback.muted)
         hub.updateSnapshot { $0.volume = value }
         publish(.volumeChanged(volume: value, muted: playback.muted))
     }
@@ -160,6 +166,7 @@ extension Engine {
         guard let playbin = pipeline?.object else { return }
         playback.muted = value
         CGStreamer_set_boolean(playbin, "mute", value ? 1 : 0)
+        routing?.route.routeSetVolume(playback.volume, muted: value)
         hub.updateSnapshot { $0.muted = value }
         publish(.volumeChanged(volume: playback.volume, muted: value))
     }

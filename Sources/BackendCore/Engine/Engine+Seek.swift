@@ -22,7 +22,7 @@ extension Engine {
             reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the media cannot seek", uri: facts.uri)))
             return
         }
-        let current = pipeline.queryPosition() ?? hub.workingSnapshot.position ?? .zero
+        let current = routePosition() ?? pipeline.queryPosition() ?? hub.workingSnapshot.position ?? .zero
         if facts.isLiveWindow {
             guard let position = liveSeekPosition(target, current: current) else {
                 reply?.resolve(.failure(PlayerError(kind: .invalidArgument, message: "the live window cannot seek there", uri: facts.uri)))
@@ -84,6 +84,10 @@ extension Engine {
         guard let pipeline, let playbin = pipeline.element, playback.inputs.prerolled, !playback.inputs.failed else {
             return PlayerError(kind: .other, message: "nothing prerolled to seek in", uri: facts.uri)
         }
+        if let routing {
+            routeSeek(seek, on: routing)
+            return nil
+        }
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= seek.mode == .accurate ? GST_SEEK_FLAG_ACCURATE.rawValue
                                         : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
@@ -115,12 +119,12 @@ extension Engine {
         return nil
     }
 
-    /// ASYNC_DONE after a seek: report the landed position, restore the target state.
-    func seekCompleted() {
+    /// ASYNC_DONE after a seek (or a route's answer, `landedAt`): report the landed position, restore the target state.
+    func seekCompleted(landedAt: MediaTime? = nil) {
         guard let issued = seeks.issuedAt else { return }
         seeks.issuedAt = nil
         statistics.seekLanded(latencyNanoseconds: Engine.now() - issued)
-        let landed = pipeline?.queryPosition() ?? seeks.issuedPosition
+        let landed = landedAt ?? pipeline?.queryPosition() ?? seeks.issuedPosition
         hub.updateSnapshot { $0.position = landed }
         playback.inputs.seeking = false
         observers.playheadJumped(to: landed)

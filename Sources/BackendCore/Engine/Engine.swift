@@ -41,6 +41,8 @@ final class Engine: @unchecked Sendable {
     var results = CommandResults()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
     let features: [any PlayerFeature]
+    /// The route playing the media instead of `playbin` (``FeatureContext/beginRoute(_:)``), nil when local.
+    var routing: RouteState?
     /// What the features may see and do (made once, on first use).
     private(set) lazy var context = FeatureContext(engine: self)
 
@@ -100,6 +102,7 @@ final class Engine: @unchecked Sendable {
         teardownFeatures()
         closeResults()
         timers.cancelAll()
+        routing = nil
         observers.removeAll()
         pipeline.teardown()
         fifo.release()
@@ -149,6 +152,7 @@ final class Engine: @unchecked Sendable {
 
     /// The position timer: reports while PLAYING, when someone listens.
     private func positionTick() {
+        if routing != nil { return routeTick() }
         guard pipeline?.state == GST_STATE_PLAYING, playback.inputs.prerolled, !playback.inputs.seeking,
               !playback.inputs.ended, hub.hasListeners else { return }
         reportPosition()
@@ -157,7 +161,7 @@ final class Engine: @unchecked Sendable {
     /// Queries position (and the duration while unknown) and publishes a position event.
     func reportPosition() {
         if facts.duration == nil { queryDuration(); runFractionSeekWaitingForDuration() }
-        guard let position = pipeline?.queryPosition(), !facts.isStale(position) else { return }
+        guard let position = routePosition() ?? pipeline?.queryPosition(), !facts.isStale(position) else { return }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: facts.duration))
     }

@@ -18,6 +18,8 @@ final class PlaybinPipeline {
     /// its sinks, a feature's own text sink included (``FeatureContext/queryPositionFromSinks(_:)``); empty: ask playbin.
     /// Borrowed (the ``SinkSet`` owns them).
     var positionSinks: [UnsafeMutablePointer<GstElement>] = []
+    /// While a route plays the media (``Engine/beginRoute(_:)``): a request for PLAYING sets PAUSED.
+    var holdsPaused = false
     private var busWatch: TimerSource?
     private var signalHandlers: [(instance: UnsafeMutableRawPointer, id: gulong)] = []
 
@@ -49,7 +51,7 @@ final class PlaybinPipeline {
     @discardableResult
     func setState(_ target: GstState) -> GstStateChangeReturn {
         guard let element else { return GST_STATE_CHANGE_FAILURE }
-        let result = gst_element_set_state(element, target)
+        let result = gst_element_set_state(element, holdsPaused && target == GST_STATE_PLAYING ? GST_STATE_PAUSED : target)
         if target == GST_STATE_READY || target == GST_STATE_NULL { state = target }
         return result
     }

@@ -30,6 +30,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case seek(WireSeek)
     case chapters(WireChapters.List)
     case chapter(WireChapters.Landing)
+    case renderers(WireCast.List)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -50,6 +51,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .seek(let seek): try seek.encode(to: encoder)
         case .chapters(let list): try list.encode(to: encoder)
         case .chapter(let landing): try landing.encode(to: encoder)
+        case .renderers(let list): try list.encode(to: encoder)
         }
     }
 }

@@ -1,0 +1,89 @@
+import BackendCore
+
+/// The renderer's state and position, asked for ``CastSettings/pollInterval`` (4×/s by default:
+/// `GetTransportInfo`, then `GetPositionInfo`), plus its `LastChange` events where it sends
+/// them, turned into the core's route reports: playing or not, position and duration, the
+/// item's end (STOPPED after PLAYING that we did not ask for). A poll that fails with a timeout
+/// or because the renderer is gone ends the cast. **Thread:** the loop thread.
+extension CastSession {
+    func startPolling() {
+        guard poll == nil, !closed, let context else { return }
+        poll = context.addTimer(every: feature.settings.pollInterval) { [weak self] in
+            guard let self, !self.closed else { return false }
+            self.pollOnce()
+            return true
+        }
+        control.subscribeLastChange { [weak self] change in
+            guard let state = change.transportState else { return }
+            self?.feature.later { self?.transport(state) }
+        }
+    }
+
+    private func pollOnce() {
+        guard !polling else { return }
+        polling = true
+        control.transportInfo { [weak self] result in
+            self?.feature.later {
+                guard let self, !self.closed else { return }
+                switch result {
+                case .success(let info):
+                    self.transport(info.state)
+                    self.askPosition()
+                case .failure(let error):
+                    self.polling = false
+                    self.pollFailed(error, doing: "GetTransportInfo")
+                }
+            }
+        }
+    }
+
+    private func askPosition() {
+        control.positionInfo { [weak self] result in
+            self?.feature.later {
+                guard let self else { return }
+                self.polling = false
+                guard !self.closed else { return }
+                switch result {
+                case .success(let info):
+                    // A renderer still on the previous URI reports that one's position.
+                    if let track = info.trackURI, let served = self.servedURL, track != served, !self.playedItem { return }
+                    self.context?.routeReported(position: info.position.map { MediaTime(seconds: $0) },
+                                                duration: info.duration.flatMap { $0 > 0 ? MediaTime(seconds: $0) : nil })
+                case .failure(let error): self.pollFailed(error, doing: "GetPositionInfo")
+                }
+            }
+        }
+    }
+
+    private func pollFailed(_ error: CastError, doing action: String) {
+        switch error {
+        case .gone, .timeout, .transport: feature.fail(self, describe(error, doing: action))
+        case .renderer: break          // a renderer that refuses one query is still there
+        }
+    }
+
+    /// A transport state from a poll or a LastChange event.
+    func transport(_ state: TransportState) {
+        guard !closed, let context else { return }
+        switch state {
+        case .playing:
+            expectingStop = false
+            playedItem = true
+            context.routeReported(playing: true)
+            if let start = startAt {
+                startAt = nil
+                context.seek(.absolute(start))     // through the core: `seeking`, then seekDone
+            }
+        case .paused:
+            context.routeReported(playing: false)
+        case .stopped, .noMedia:
+            context.routeReported(playing: false)
+            if playedItem, !expectingStop, !endReported {
+                endReported = true
+                context.routeEnded()
+            }
+        case .transitioning, .other:
+            break
+        }
+    }
+}

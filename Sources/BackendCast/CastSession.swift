@@ -1,0 +1,209 @@
+import BackendCore
+import CGStreamer
+import Foundation
+import HTTPServe
+
+/// One cast to one renderer: the ``PlaybackRoute`` the core hands the player's commands to while
+/// casting. It gives the renderer each item (a local file served over HTTP on the interface that
+/// reaches it, an http(s) URI as it is), maps play/pause/seek/volume/mute/stop to AVTransport and
+/// RenderingControl, and polls the renderer's state and position (CastSession+Polling.swift)
+/// into the core's reports.
+///
+/// **Thread:** the player's loop thread only. The route calls come from the engine inside a
+/// handler; ``RendererControl`` completions come from GUPnP outside one, so each goes through
+/// ``CastFeature/later(_:)`` before it touches the player.
+final class CastSession: PlaybackRoute, @unchecked Sendable {
+    let renderer: Renderer
+    let control: RendererControl
+    unowned let feature: CastFeature
+    /// The player's URI of the item given to the renderer (the original, not the served one).
+    var currentURI: String?
+    /// The URL the renderer was given for it.
+    var servedURL: String?
+    /// The server of the current local file (only that file, a random path), nil for http(s) media.
+    var server: HTTPServer?
+    var poll: TimerSource?
+    /// A poll is in flight (one at a time).
+    var polling = false
+    /// The renderer reached PLAYING for the current item (a STOPPED after that is its end).
+    var playedItem = false
+    /// A `Stop` or a new URI was sent: the STOPPED that follows is ours, not the item's end.
+    var expectingStop = false
+    /// Where the item should start once the renderer plays it (a cast begun mid-item).
+    var startAt: MediaTime?
+    /// The item's end was reported to the core.
+    var endReported = false
+    var closed = false
+
+    init(renderer: Renderer, control: RendererControl, feature: CastFeature) {
+        self.renderer = renderer
+        self.control = control
+        self.feature = feature
+    }
+
+    var context: FeatureContext? { feature.context }
+
+    // MARK: Items
+
+    /// Gives the renderer the player's current item (`SetAVTransportURI` with DIDL-Lite: title,
+    /// duration, protocolInfo), then `Play` unless `andPlay` is false; `start` is sought once it plays.
+    func loadCurrent(start: MediaTime?, andPlay: Bool) {
+        guard let context, let uri = context.uri, !closed else { return }
+        currentURI = uri
+        playedItem = false
+        endReported = false
+        expectingStop = true
+        startAt = (start?.seconds ?? 0) >= 1 ? start : nil
+        let media: (url: String, mime: String)
+        switch serve(uri) {
+        case .media(let url, let mime): media = (url, mime)
+        case .refused(let message): return feature.fail(self, message)
+        }
+        servedURL = media.url
+        let metadata = CastMetadata(title: title(for: uri), duration: context.duration?.seconds, mimeType: media.mime,
+                                    protocolInfo: protocolInfo(for: media.mime))
+        context.trace("cast \(media.url) (\(media.mime)) to \(renderer.friendlyName)")
+        control.setURI(media.url, metadata: metadata) { [weak self] result in
+            self?.feature.later { self?.uriSet(result, for: uri, andPlay: andPlay) }
+        }
+        startPolling()
+    }
+
+    private func uriSet(_ result: Result<Void, CastError>, for uri: String, andPlay: Bool) {
+        guard !closed, uri == currentURI else { return }
+        switch result {
+        case .failure(let error): feature.fail(self, describe(error, doing: "SetAVTransportURI"))
+        case .success:
+            guard andPlay else { return feature.started(self) }
+            control.play { [weak self] result in
+                self?.feature.later {
+                    guard let self, !self.closed else { return }
+                    switch result {
+                    case .success: self.feature.started(self)
+                    case .failure(let error): self.feature.fail(self, self.describe(error, doing: "Play"))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The URL and MIME type the renderer gets for `uri`: a local file served on the address
+    /// that reaches the renderer (``Renderer/hostAddress``); http(s) as it is.
+    private enum Served { case media(url: String, mime: String), refused(String) }
+
+    private func serve(_ uri: String) -> Served {
+        server?.close()
+        server = nil
+        let lower = uri.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return .media(url: uri, mime: MediaType.guess(forName: URL(string: uri)?.lastPathComponent ?? uri))
+        }
+        guard let path = MediaType.localPath(of: uri) else { return .refused("cannot cast \(uri): only files and http(s) URIs can be cast") }
+        do {
+            let server = try HTTPServer(address: renderer.hostAddress, port: 0, token: AccessToken.random())
+            let mime = MediaType.guess(forName: path)
+            let served = server.serveFile(path, contentType: mime)
+            self.server = server
+            return .media(url: server.baseURL + served, mime: mime)
+        } catch {
+            return .refused("cannot serve \(path) to \(renderer.friendlyName): \(error)")
+        }
+    }
+
+    /// The item's title: its title tag when the player knows one, else the file name.
+    private func title(for uri: String) -> String {
+        let tagged = feature.currentTitle
+        if let tagged, !tagged.isEmpty { return tagged }
+        let name = URL(string: uri)?.lastPathComponent ?? uri
+        return name.removingPercentEncoding ?? name
+    }
+
+    /// The renderer's own protocolInfo for `mime` (its GetProtocolInfo sink list), nil when it lists none.
+    private func protocolInfo(for mime: String) -> String? {
+        renderer.protocols.first { $0.hasPrefix("http-get:") && $0.split(separator: ":").dropFirst(2).first.map(String.init) == mime }
+    }
+
+    /// One line for a failed call.
+    func describe(_ error: CastError, doing action: String) -> String {
+        switch error {
+        case .renderer(let code, _) where code == 714 || code == 716:
+            return "\(renderer.friendlyName) refused the media (\(action): \(error))"
+        default:
+            return "\(renderer.friendlyName): \(action): \(error)"
+        }
+    }
+
+    // MARK: PlaybackRoute (engine → renderer)
+
+    func routePlay() {
+        if endReported, let context, context.uri == currentURI {     // play again after the end
+            return loadCurrent(start: nil, andPlay: true)
+        }
+        control.play { [weak self] in self?.report($0, doing: "Play") }
+    }
+
+    func routePause() { control.pause { [weak self] in self?.report($0, doing: "Pause") } }
+
+    func routeSeek(to position: MediaTime) {
+        control.seek(toSeconds: position.seconds) { [weak self] result in
+            self?.feature.later {
+                guard let self, !self.closed else { return }
+                switch result {
+                case .success: self.context?.routeSeekDone(at: position)
+                case .failure(.renderer(let code, let text)):   // a refused seek is not the end of the cast
+                    self.context?.publish(.warning(PlayerError(kind: .other, message: "\(self.renderer.friendlyName): Seek: UPnP error \(code): \(text)")))
+                    self.context?.routeSeekDone(at: self.context?.routePosition ?? position)
+                case .failure(let error): self.feature.fail(self, self.describe(error, doing: "Seek"))
+                }
+            }
+        }
+    }
+
+    func routeSetVolume(_ volume: Double, muted: Bool) {
+        let percent = Int((VolumeScale.cubic(fromLinear: volume) * 100).rounded())
+        control.setVolume(min(max(percent, 0), 100)) { [weak self] in self?.report($0, doing: "SetVolume", fatal: false) }
+        control.setMute(muted) { [weak self] in self?.report($0, doing: "SetMute", fatal: false) }
+    }
+
+    func routeStop() {
+        expectingStop = true
+        control.stop { [weak self] in self?.report($0, doing: "Stop") }
+    }
+
+    /// A command's answer: a failure ends the cast unless `fatal` is false (then a warning).
+    private func report(_ result: Result<Void, CastError>, doing action: String, fatal: Bool = true) {
+        guard case .failure(let error) = result else { return }
+        feature.later { [weak self] in
+            guard let self, !self.closed else { return }
+            if fatal || error == .gone || error == .timeout {
+                self.feature.fail(self, self.describe(error, doing: action))
+            } else {
+                self.context?.publish(.warning(PlayerError(kind: .other, message: self.describe(error, doing: action))))
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Stops polling and, with `sendStop`, tells the renderer `Stop`; the file server closes
+    /// once that call returned (or at once). `done` runs on the loop thread when all is released.
+    func close(sendStop: Bool, done: (() -> Void)? = nil) {
+        guard !closed else { return }
+        closed = true
+        poll?.destroy()
+        poll = nil
+        control.unsubscribeLastChange()
+        guard sendStop, !control.isGone else {
+            control.cancelAll()
+            server?.close(); server = nil
+            done?()
+            return
+        }
+        control.stop { [self] _ in        // keeps the session (and its control) until answered
+            self.feature.later {
+                self.server?.close(); self.server = nil
+                done?()
+            }
+        }
+    }
+}

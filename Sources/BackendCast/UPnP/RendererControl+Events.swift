@@ -1,0 +1,21 @@
+import BackendCore
+import CGUPnP
+
+public extension RendererControl {
+    /// Subscribes (GENA) to `LastChange` of `AVTransport` and, where there is one, `RenderingControl`:
+    /// `handler` gets each change parsed (GUPnP-AV's `GUPnPLastChangeParser`) on the loop thread.
+    /// Replaces an earlier subscription; ends with ``unsubscribeLastChange()``, release, or when
+    /// the renderer goes. Renderers that send no events simply never call `handler`.
+    func subscribeLastChange(_ handler: @escaping (LastChange) -> Void) {
+        unsubscribeLastChange()
+        guard !isGone else { return }
+        let services = [avTransport] + (renderingControl.map { [$0] } ?? [])
+        lastChange = services.map { LastChangeSubscription(service: $0, handler: handler) }
+    }
+
+    /// Ends the `LastChange` subscription (`gupnp_service_proxy_set_subscribed` false). Idempotent.
+    func unsubscribeLastChange() {
+        for subscription in lastChange { subscription.cancel() }
+        lastChange = []
+    }
+}

@@ -1,0 +1,68 @@
+import Backend
+
+/// Casting's part of the `--json` protocol (issue 27): the `renderers`, `cast-started`,
+/// `cast-ended` and `cast-failed` events (``CastEvent``) and the `renderers` / `cast` replies.
+/// Pure; any thread.
+enum WireCast {
+    /// One renderer: `{"index":0,"name":"Living room","udn":"uuid:…","model":"gmediarender",…}`.
+    struct Entry: Encodable, Sendable, Equatable {
+        var index: Int
+        var name: String
+        var udn: String
+        @Nullable var model: String?
+        var location: String
+        var hostAddress: String
+        var protocols: [String]
+
+        init(_ renderer: Renderer, index: Int) {
+            self.index = index
+            name = renderer.friendlyName
+            udn = renderer.udn
+            model = renderer.model
+            location = renderer.location
+            hostAddress = renderer.hostAddress
+            protocols = renderer.protocols
+        }
+    }
+
+    /// The `renderers` event: every renderer found (after one appeared or left).
+    struct Changed: Encodable, Sendable, Equatable {
+        var renderers: [Entry]
+        init(_ renderers: [Renderer]) { self.renderers = renderers.enumerated().map { Entry($1, index: $0) } }
+    }
+
+    /// The `renderers` reply: every renderer found, and the UDN of the one cast to (null: none).
+    struct List: Encodable, Sendable, Equatable {
+        var renderers: [Entry]
+        @Nullable var casting: String?
+        init(_ renderers: [Renderer], casting: Renderer?) {
+            self.renderers = renderers.enumerated().map { Entry($1, index: $0) }
+            self.casting = casting?.udn
+        }
+    }
+
+    /// `cast-started` / `cast-ended` / `cast-failed`: the renderer (null when none was found),
+    /// the position local playback resumes at (`cast-ended`), the reason (`cast-failed`).
+    struct Change: Encodable, Sendable, Equatable {
+        @Nullable var name: String?
+        @Nullable var udn: String?
+        var position: Seconds?
+        var message: String?
+    }
+
+    /// The line for a cast event.
+    static func line(for event: CastEvent) -> String {
+        switch event {
+        case .renderersChanged(let renderers):
+            return Wire.line(WireEvent(event: "renderers", payload: Changed(renderers)))
+        case .castStarted(let renderer):
+            return Wire.line(WireEvent(event: "cast-started", payload: Change(name: renderer.friendlyName, udn: renderer.udn)))
+        case .castEnded(let renderer, let position):
+            return Wire.line(WireEvent(event: "cast-ended", payload: Change(name: renderer.friendlyName, udn: renderer.udn,
+                                                                             position: Seconds(position))))
+        case .castFailed(let renderer, let message):
+            return Wire.line(WireEvent(event: "cast-failed", payload: Change(name: renderer?.friendlyName, udn: renderer?.udn,
+                                                                              message: message)))
+        }
+    }
+}

@@ -1,0 +1,150 @@
+@testable import BackendCore
+import Backend
+import BackendQueue
+import CGStreamer
+import Synchronization
+import TestSupport
+import XCTest
+
+/// A route written in the test: a client of the core's ``PlaybackRoute`` protocol that records
+/// the commands it gets and reports what the test tells it to. Nothing of GStreamer is replaced:
+/// the player, its `playbin` and the fixtures are real.
+final class RecordingRoute: PlayerFeature, PlaybackRoute, @unchecked Sendable {
+    private let log = Mutex<[String]>([])
+    /// Set in attach, read on the loop thread only.
+    private(set) var context: FeatureContext?
+
+    func attach(to context: FeatureContext) { self.context = context }
+    /// The commands so far, in order.
+    var commands: [String] { log.withLock { $0 } }
+
+    func routePlay() { log.withLock { $0.append("play") } }
+    func routePause() { log.withLock { $0.append("pause") } }
+    func routeSeek(to position: MediaTime) { log.withLock { $0.append("seek \(position.formatted(fractionDigits: 1))") } }
+    func routeSetVolume(_ volume: Double, muted: Bool) { log.withLock { $0.append("volume \(volume) \(muted)") } }
+    func routeStop() { log.withLock { $0.append("stop") } }
+}
+
+/// The core's route extension point (issue 27): commands go to the route, its reports feed the
+/// state model, ticks and events, and ending it resumes `playbin` where the route was.
+final class PlaybackRouteTests: XCTestCase {
+    private func onLoop(_ player: Player, _ body: @escaping (RecordingRoute, FeatureContext) -> Void) {
+        XCTAssertTrue(player.withFeatureAndWait(RecordingRoute.self, body))
+    }
+
+    private func pipelineState(_ player: Player) -> GstState {
+        var state = GST_STATE_VOID_PENDING
+        onLoop(player) { _, context in state = context.pipelineState }
+        return state
+    }
+
+    private func startPlaying(_ player: Player, _ location: String = TestMedia.h264) async throws {
+        try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(location) }
+    }
+
+    func testARouteTakesTheCommandsAndItsReportsFeedTheStateModel() async throws {
+        let route = RecordingRoute()
+        let player = Player(configuration: .fakeSinks(), features: [route])
+        defer { player.shutdown() }
+        try await startPlaying(player)
+        // The route starts at 6 s (the local playhead is near 0): positions come from the route.
+        let routed = try await player.waitForValue("a position from the route", { event -> MediaTime? in
+            guard let position = event.position, position >= MediaTime(seconds: 6) else { return nil }
+            return position
+        }, after: {
+            onLoop(player) { route, context in
+                context.beginRoute(route)
+                context.routeReported(playing: true, position: MediaTime(seconds: 6), duration: nil)
+            }
+        })
+        XCTAssertLessThan(routed.seconds, 7.6)
+        XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED }, "playbin is held in PAUSED while routed")
+        var isRouted = false
+        onLoop(player) { _, context in isRouted = context.isRouted }
+        XCTAssertTrue(isRouted)
+
+        try await player.waitFor("paused", where: { $0.newState == .paused }) { player.pause() }
+        XCTAssertEqual(route.commands.last, "pause")
+        try await player.waitFor("playing", where: { $0.newState == .playing }) { player.play() }
+        XCTAssertEqual(route.commands.last, "play")
+        try await player.waitFor("volume", where: { if case .volumeChanged(0.5, false) = $0 { return true } else { return false } }) {
+            player.setVolume(0.5)
+        }
+        XCTAssertEqual(route.commands.last, "volume 0.5 false")
+
+        // A seek goes to the route and stays `seeking` until the route says where it landed.
+        try await player.waitFor("seeking", where: { $0.newState == .seeking }) { player.seek(to: MediaTime(seconds: 8)) }
+        XCTAssertEqual(route.commands.last, "seek 0:00:08.0")
+        let landed = try await player.waitForValue("seek done", { $0.seekDone }) {
+            onLoop(player) { _, context in context.routeSeekDone(at: MediaTime(seconds: 8)) }
+        }
+        XCTAssertEqual(landed, MediaTime(seconds: 8))
+        XCTAssertEqual(player.snapshot.state, .playing)
+        var local: MediaTime?
+        onLoop(player) { _, context in local = context.queryPosition() }
+        XCTAssertLessThan(local?.seconds ?? 0, 3, "playbin did not move while the route played")
+        XCTAssertEqual(pipelineState(player), GST_STATE_PAUSED)
+    }
+
+    func testEndingTheRouteResumesLocallyAtTheRoutesPosition() async throws {
+        let route = RecordingRoute()
+        let player = Player(configuration: .fakeSinks(), features: [route])
+        defer { player.shutdown() }
+        try await startPlaying(player)
+        onLoop(player) { route, context in
+            context.beginRoute(route)
+            context.routeReported(playing: true, position: MediaTime(seconds: 7), duration: nil)
+        }
+        XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED })
+        let resumed = try await player.waitForValue("a local position at 7 s", { event -> MediaTime? in
+            guard let position = event.position, position >= MediaTime(seconds: 7) else { return nil }
+            return position
+        }, after: { onLoop(player) { _, context in context.endRoute() } })
+        XCTAssertLessThan(resumed.seconds, 8.6)
+        XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PLAYING }, "playbin plays again")
+        let before = route.commands.count
+        try await player.waitFor("paused", where: { $0.newState == .paused }) { player.pause() }
+        XCTAssertEqual(route.commands.count, before, "an ended route gets no more commands")
+        XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED })
+    }
+
+    func testTheRoutesEndOfItemTakesTheEndOfStreamPath() async throws {
+        let route = RecordingRoute()
+        let player = Player(configuration: .fakeSinks(), features: [route])
+        defer { player.shutdown() }
+        try await startPlaying(player)
+        onLoop(player) { route, context in
+            context.beginRoute(route)
+            context.routeReported(playing: true, position: MediaTime(seconds: 9.5), duration: nil)
+        }
+        let end = try await player.waitForValue("end of stream", { event -> MediaTime? in
+            if case .endOfStream(let position) = event { return position } else { return nil }
+        }, after: { onLoop(player) { _, context in context.routeEnded() } })
+        XCTAssertGreaterThanOrEqual(end.seconds, 9.5)
+        XCTAssertLessThan(end.seconds, 10.5)
+        XCTAssertEqual(player.snapshot.state, .ended)
+    }
+
+    func testAQueueMovesOnWhenTheRouteEndsAnItemAndTheNextItemStaysRouted() async throws {
+        let route = RecordingRoute()
+        let player = Player(configuration: .fakeSinks(), features: [QueueFeature(), route])
+        defer { player.shutdown() }
+        let second = FileURI.uri(forPath: TestMedia.theora)!
+        try await player.waitFor("playing", where: { $0.newState == .playing }) {
+            try? player.setQueue([QueueItem(uri: FileURI.uri(forPath: TestMedia.vp8)!), QueueItem(uri: second)])
+        }
+        onLoop(player) { route, context in
+            context.beginRoute(route)
+            context.routeReported(playing: true, position: MediaTime(seconds: 3.9), duration: nil)
+        }
+        try await player.waitFor("the second item's media info", where: { event in
+            if case .mediaInfo(let info) = event { return info.uri == second } else { return false }
+        }) { onLoop(player) { _, context in context.routeEnded() } }
+        XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED }, "the next item prerolls, held in PAUSED")
+        XCTAssertNotEqual(player.snapshot.state, .playing, "not playing before the route says so")
+        try await player.waitFor("playing", where: { $0.newState == .playing }) {
+            onLoop(player) { _, context in context.routeReported(playing: true, position: .zero) }
+        }
+        XCTAssertEqual(pipelineState(player), GST_STATE_PAUSED)
+    }
+}
