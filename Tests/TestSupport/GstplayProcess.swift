@@ -236,6 +236,17 @@ public final class GstplayProcess: @unchecked Sendable {
         return found
     }
 
+    /// Like ``waitForJSON(timeout:_:)``, among the stdout lines after the first `index` ones
+    /// (a mark taken with `stdoutLines.count`): what came after a command was sent.
+    public func waitForJSON(after index: Int, timeout: TimeInterval = 20, _ predicate: ([String: Any]) -> Bool) -> [String: Any]? {
+        var found: [String: Any]?
+        waitFor(timeout: timeout) { out, _ in
+            found = Self.completeLines(out).dropFirst(index).lazy.compactMap(jsonObject).first(where: predicate)
+            return found != nil
+        }
+        return found
+    }
+
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
