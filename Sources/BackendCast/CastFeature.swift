@@ -39,11 +39,12 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         context.updateSnapshot(section)
     }
 
-    /// Stops the session (the renderer is told `Stop`, best effort), discovery and timers.
+    /// Releases the session (its calls cancelled: the renderer is left as it is — call
+    /// `Player.stopCastingAndWait()` before shutting down to stop it), discovery and timers.
     public func teardown() {
         waiting?.timer.destroy()
         waiting = nil
-        session?.close(sendStop: true)
+        session?.close(sendStop: false)
         session = nil
         for old in closing { old.abandon() }
         closing = []

@@ -72,13 +72,16 @@ extension CastSession {
     /// A transport state from a poll or a LastChange event.
     func transport(_ state: TransportState) {
         guard !closed, let context else { return }
+        let fromRenderer = FeatureContext.now() > commandSentAt + 2_000_000_000
         switch state {
         case .playing:
             expectingStop = false
             playedItem = true
             context.routeReported(playing: true)
+            if context.intent == .pause, fromRenderer { context.play() }      // played on the TV itself
         case .paused:
             context.routeReported(playing: false)
+            if context.intent == .play, fromRenderer { context.pause() }      // paused on the TV itself
         case .stopped, .noMedia:
             context.routeReported(playing: false)
             if playedItem, !expectingStop, !endReported {

@@ -34,6 +34,9 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// The item's end was reported to the core.
     var endReported = false
     var closed = false
+    /// When gstplay last told the renderer to play, pause or load (monotonic ns): a state change
+    /// the renderer reports later than 2 s after that was made on the renderer itself (its remote).
+    var commandSentAt: UInt64 = 0
     /// Runs once the session is closed (``close(sendStop:done:)``).
     var onClosed: (() -> Void)?
     /// ``CastEvent/castStarted(_:)`` was published (once per session, not per item).
@@ -54,6 +57,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     func loadCurrent(start: MediaTime?, andPlay: Bool) {
         guard let context, let uri = context.uri, !closed else { return }
         currentURI = uri
+        commandSentAt = FeatureContext.now()
         playedItem = false
         endReported = false
         expectingStop = true
@@ -140,13 +144,17 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     // MARK: PlaybackRoute (engine → renderer)
 
     func routePlay() {
+        commandSentAt = FeatureContext.now()
         if endReported, let context, context.uri == currentURI {     // play again after the end
             return loadCurrent(start: nil, andPlay: true)
         }
         control.play { [weak self] in self?.report($0, doing: "Play") }
     }
 
-    func routePause() { control.pause { [weak self] in self?.report($0, doing: "Pause") } }
+    func routePause() {
+        commandSentAt = FeatureContext.now()
+        control.pause { [weak self] in self?.report($0, doing: "Pause") }
+    }
 
     func routeSeek(to position: MediaTime) {
         control.seek(toSeconds: position.seconds) { [weak self] result in
