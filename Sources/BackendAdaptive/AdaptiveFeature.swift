@@ -101,7 +101,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         let progress = context.progress
         guard progress.isActive else { return }
         emit(monitor.tick(now: Self.seconds()))
-        if monitor.info.isLive, progress.prerolled { monitor.setLiveWindow(context.seekableWindow()) }
+        if monitor.info.isLive, progress.prerolled { followLiveEdge(context) }
         watchFrozenPosition(context)
     }
 

@@ -30,6 +30,10 @@ final class AdaptiveMonitor {
     /// posted while it holds playback.
     enum Watch { case idle, moving(MediaTime?, since: Double), holding(Int) }
     var watch = Watch.idle
+    /// The latency to the live edge and its catch-up rule (`AdaptiveFeature+LiveEdge.swift`).
+    var liveEdge = LiveEdgeGuard()
+    /// Asks for the live window off the loop thread (the query can wait for a playlist download).
+    let liveWindowReader = LiveWindowReader()
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -83,6 +87,8 @@ final class AdaptiveMonitor {
         stalls = StallTracker()
         announced = false
         watch = .idle
+        liveEdge = LiveEdgeGuard()
+        liveWindowReader.reset()
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -233,6 +239,16 @@ final class AdaptiveMonitor {
         guard current.liveWindowStart != window?.lowerBound || current.liveWindowEnd != window?.upperBound else { return }
         current.liveWindowStart = window?.lowerBound
         current.liveWindowEnd = window?.upperBound
+        publishInfo()
+    }
+
+    /// Copies the live-edge guard's latency, bound and catch-up count into ``info``.
+    func publishLiveEdge() {
+        guard current.liveLatencySeconds != liveEdge.latency || current.liveLatencyBound != liveEdge.bound
+                || current.liveCatchUps != liveEdge.catchUps else { return }
+        current.liveLatencySeconds = liveEdge.latency
+        current.liveLatencyBound = liveEdge.bound
+        current.liveCatchUps = liveEdge.catchUps
         publishInfo()
     }
 

@@ -28,6 +28,8 @@ final class VariantSelector: Sendable {
         /// The last cumulative `fragment-size` and the variant it counted.
         var lastCumulative: (variant: Int?, bytes: Int)?
         var applied: Applied?
+        /// A live catch-up restarted the ABR: the next fragment's decision sets the speed even unchanged.
+        var restartPending = false
         /// Downloads the loop thread has not taken yet (bounded).
         var downloads: [SegmentDownload] = []
     }
@@ -79,7 +81,10 @@ final class VariantSelector: Sendable {
             s.downloads.append(SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds))
             if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
             s.estimator.add(bytes: bytes, seconds: seconds)
-            return Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+            let decided = Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+            guard s.restartPending else { return decided }
+            s.restartPending = false
+            return decided ?? s.applied.map { AdaptivePolicy.connectionSpeed(selecting: $0.index, of: s.variants) }
         }
     }
 
@@ -87,6 +92,20 @@ final class VariantSelector: Sendable {
     /// no per-fragment statistics): decides, returns the `connection-speed` to set on a change.
     func demuxerEstimated(bitsPerSecond: Double) -> UInt32? {
         state.withLock { s in Self.decide(&s, estimate: s.estimator.bitsPerSecond ?? bitsPerSecond) }
+    }
+
+    /// A live catch-up (`LiveEdgeGuard`): restarts as a new load does — the start variant
+    /// (``AdaptivePolicy/initialVariant(_:)``; a pin wins) and an estimate from the fragments
+    /// from now on, the old one having let playback fall behind. The `connection-speed` is
+    /// returned by the next ``fragmentDownloaded(uri:cumulativeBytes:seconds:)`` (the demuxer's
+    /// thread), when the demuxer picks its next fragment.
+    func restartForCatchUp() {
+        state.withLock { s in
+            guard let start = s.policy.initialVariant(s.variants) else { return }
+            s.estimator.reset()
+            s.applied = Applied(index: start, reason: s.policy.pinned == start ? .pinned : .liveCatchUp)
+            s.restartPending = true
+        }
     }
 
     /// The downloads since the last call, oldest first.
