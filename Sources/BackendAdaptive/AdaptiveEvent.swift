@@ -11,4 +11,7 @@ public enum AdaptiveEvent: Sendable, Hashable {
     case stallStarted
     /// The buffer refilled (or the stream ended) after a stall; playback resumes.
     case stallEnded(seconds: Double)
+    /// A live stream fell `latency` seconds behind its edge (over the catch-up threshold of
+    /// ``AdaptiveInfo/liveLatencyBound``) and seeks to it; downloads restart on the start variant.
+    case liveCatchUp(latency: Double)
 }

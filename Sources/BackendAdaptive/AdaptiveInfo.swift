@@ -59,6 +59,9 @@ public enum VariantSwitchReason: String, Sendable, Hashable, Codable {
     case cap
     /// The user pinned a variant (`Player.pinVariant(_:)`).
     case pinned
+    /// A live stream fell behind its edge and seeked to it: downloads restart on the start
+    /// variant, as for a new load (`LiveEdgeGuard`).
+    case liveCatchUp
     /// The demuxer switched on its own (no policy decision preceded it).
     case demuxer
 }
@@ -103,6 +106,9 @@ public struct AdaptiveInfo: Sendable, Hashable, Codable {
     public var bufferSeconds: Double?
     /// The latest segment downloads (at most ``AdaptiveInfo/downloadHistory``), oldest first.
     public var downloads: [SegmentDownload] = []
+    /// The latest ABR decisions that changed the variant asked for (at most
+    /// ``AdaptiveInfo/downloadHistory``), oldest first, with the buffer and estimate they were made on.
+    public var decisions: [ABRDecision] = []
     /// The stream is live (a media playlist without `#EXT-X-ENDLIST`).
     public var isLive = false
     /// A live stream's DVR window in stream time (`GST_QUERY_SEEKING` start/end), nil when not
@@ -110,6 +116,17 @@ public struct AdaptiveInfo: Sendable, Hashable, Codable {
     public var liveWindowStart: MediaTime?
     /// The end of the DVR window (the newest seekable point).
     public var liveWindowEnd: MediaTime?
+    /// A live stream's latency to its live edge: ``liveWindowEnd`` (moved on by the wall time since
+    /// it last advanced) minus the playback position, in seconds, never negative; refreshed every
+    /// 250 ms (not while a seek is in flight). For HLS the newest segment of the playlist is three
+    /// segments further. Nil when not live.
+    public var liveLatencySeconds: Double?
+    /// The bound the feature keeps ``liveLatencySeconds`` within (3 segments + the startup
+    /// buffer, see `LiveEdgeGuard`), nil until the segment duration is known or when not live.
+    public var liveLatencyBound: Double?
+    /// Seeks to the live edge made since the load because the latency neared its bound
+    /// (``AdaptiveEvent/liveCatchUp(latency:)``).
+    public var liveCatchUps = 0
     /// The user pinned this variant (nil: automatic selection).
     public var pinned: Int?
     /// True while playback is held because the buffer ran dry (between the stall events).

@@ -30,6 +30,10 @@ final class AdaptiveMonitor {
     /// posted while it holds playback.
     enum Watch { case idle, moving(MediaTime?, since: Double), holding(Int) }
     var watch = Watch.idle
+    /// The latency to the live edge and its catch-up rule (`AdaptiveFeature+LiveEdge.swift`).
+    var liveEdge = LiveEdgeGuard()
+    /// Asks for the live window off the loop thread (the query can wait for a playlist download).
+    let liveWindowReader = LiveWindowReader()
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -83,6 +87,8 @@ final class AdaptiveMonitor {
         stalls = StallTracker()
         announced = false
         watch = .idle
+        liveEdge = LiveEdgeGuard()
+        liveWindowReader.reset()
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -117,6 +123,7 @@ final class AdaptiveMonitor {
             current.metrics.requestedSequence = download.sequence
             current.metrics.requestedProfile = download.variant.map { current.variants[$0].bandwidth }
         }
+        takeDecisions()
         current.estimatedBandwidth = elements.selector.estimate.map { Int($0) }
         current.metrics.maxProfile = policy.maxProfile(current.variants)?.bandwidth
         publishInfo()
@@ -163,8 +170,11 @@ final class AdaptiveMonitor {
         if elements.found.demuxerKind == "hlsdemux2" || elements.found.demuxerKind == "dashdemux2",
            let bandwidth = elements.withDemuxer({ d, _ in CGStreamer_get_uint(d, "current-bandwidth") }), bandwidth > 0 {
             current.estimatedBandwidth = Int(bandwidth)
-            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth)) { elements.setConnectionSpeed(speed) }
+            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth), bufferSeconds: current.bufferSeconds) {
+                elements.setConnectionSpeed(speed)
+            }
         }
+        takeDecisions()
         publishInfo()
         return events
     }
@@ -173,6 +183,7 @@ final class AdaptiveMonitor {
     func setPolicy(_ policy: AdaptivePolicy) {
         self.policy = policy
         elements.update(policy: policy)
+        takeDecisions()
         current.pinned = policy.pinned
         current.metrics.maxProfile = isAdaptive ? policy.maxProfile(current.variants)?.bandwidth : nil
         publishInfo()
@@ -234,6 +245,22 @@ final class AdaptiveMonitor {
         current.liveWindowStart = window?.lowerBound
         current.liveWindowEnd = window?.upperBound
         publishInfo()
+    }
+
+    /// Copies the live-edge guard's latency, bound and catch-up count into ``info``.
+    func publishLiveEdge() {
+        guard current.liveLatencySeconds != liveEdge.latency || current.liveLatencyBound != liveEdge.bound
+                || current.liveCatchUps != liveEdge.catchUps else { return }
+        current.liveLatencySeconds = liveEdge.latency
+        current.liveLatencyBound = liveEdge.bound
+        current.liveCatchUps = liveEdge.catchUps
+        publishInfo()
+    }
+
+    /// Moves the selector's new decisions into ``AdaptiveInfo/decisions`` (bounded).
+    private func takeDecisions() {
+        current.decisions += elements.selector.takeDecisions()
+        if current.decisions.count > AdaptiveInfo.downloadHistory { current.decisions.removeFirst(current.decisions.count - AdaptiveInfo.downloadHistory) }
     }
 
     private func publishInfo() { context?.updateSnapshot(current) }

@@ -61,6 +61,7 @@ let cases: [(String, (BenchContext) -> CaseOutcome)] = [
     ("memory", MemoryCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
     ("abr", ABRCase.run), ("cache", CacheCase.run),
     ("thumbnail", ThumbnailCase.run),
+    ("abr-live", ABRLiveCase.run),
 ]
 var outcomes: [CaseOutcome] = []
 let runLoad = LoadSnapshot.now()

@@ -52,6 +52,8 @@ enum AdaptiveCommands {
             return "Stalled: waiting for the buffer to refill"
         case .stallEnded(let seconds):
             return "Resumed after a \(CFormat.number("%.1f", seconds)) s stall"
+        case .liveCatchUp(let latency):
+            return "Live: \(CFormat.number("%.1f", latency)) s behind the live edge, catching up"
         }
     }
 }

@@ -19,6 +19,10 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertThrowsError(try GstplayCommand.parse(["--start-variant", "middle", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-height", "0", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-bitrate", "0", "x"]).makeOptions())
+        XCTAssertEqual(options.adaptivePolicy.rule, .bufferAware)
+        XCTAssertEqual(try GstplayCommand.parse(["--abr-rule", "Throughput", "x"]).makeOptions().adaptivePolicy.rule, .throughput)
+        XCTAssertEqual(try GstplayCommand.parse(["--abr-rule", "buffer", "x"]).makeOptions().adaptivePolicy.rule, .bufferAware)
+        XCTAssertThrowsError(try GstplayCommand.parse(["--abr-rule", "bola", "x"]).makeOptions())
     }
 
     func testVariantCommand() {
@@ -41,6 +45,10 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertTrue(line(for: .variantsAvailable([low, mid])).hasPrefix(#"{"event":"variants","variants":[{"average_bandwidth":351714,"#))
         XCTAssertEqual(line(for: .stallEnded(seconds: 1.23456)), #"{"event":"stall","phase":"ended","seconds":1.235}"#)
         XCTAssertEqual(line(for: .stallStarted), #"{"event":"stall","phase":"started","seconds":null}"#)
+        // Issue 26: the live catch-up (additive: a new event, a new variant reason).
+        XCTAssertEqual(line(for: .liveCatchUp(latency: 7.28811)), #"{"event":"live-catch-up","latency":7.288}"#)
+        XCTAssertTrue(line(for: .variantSwitched(from: mid, to: low, reason: .liveCatchUp)).contains(#""reason":"liveCatchUp""#))
+        XCTAssertEqual(AdaptiveCommands.note(for: .liveCatchUp(latency: 7.28811)), "Live: 7.3 s behind the live edge, catching up")
         var status = StatusLine()
         status.variant = mid.label
         XCTAssertTrue(status.extras.contains("480p 1.0 Mb/s"))

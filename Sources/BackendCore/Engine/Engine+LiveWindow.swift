@@ -32,11 +32,23 @@ extension Engine {
 
     /// The seekable range in stream time (`GST_QUERY_SEEKING` on playbin), nil when not seekable.
     func liveWindow() -> ClosedRange<MediaTime>? {
-        guard let playbin = pipeline?.element, let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return nil }
+        guard let playbin = pipeline?.element else { return nil }
+        return SeekingQuery.range(of: playbin)
+    }
+}
+
+/// `GST_QUERY_SEEKING` in `GST_FORMAT_TIME`, the one place it is asked.
+public enum SeekingQuery {
+    /// The seekable range of `element` in stream time, nil when it cannot seek. **Thread:** any;
+    /// it may block: an adaptive demuxer answers under the lock its playlist refresh holds
+    /// while it downloads (1.22's `adaptivedemux`), so a live stream's window is best asked off
+    /// the loop thread (the adaptive feature's `LiveWindowReader`).
+    public static func range(of element: UnsafeMutablePointer<GstElement>) -> ClosedRange<MediaTime>? {
+        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return nil }
         defer { gst_query_unref(query) }
         var seekable: gboolean = 0
         var start: gint64 = -1, end: gint64 = -1
-        guard gst_element_query(playbin, query) != 0 else { return nil }
+        guard gst_element_query(element, query) != 0 else { return nil }
         gst_query_parse_seeking(query, nil, &seekable, &start, &end)
         guard seekable != 0, start >= 0, end >= start else { return nil }
         return MediaTime(nanoseconds: Int64(start))...MediaTime(nanoseconds: Int64(end))

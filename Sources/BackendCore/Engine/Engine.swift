@@ -166,9 +166,12 @@ final class Engine: @unchecked Sendable {
         publish(.position(position, duration: facts.duration))
     }
 
-    /// Queries the duration and publishes it when it changed.
+    /// Queries the duration and publishes it when it changed. Not for live media, nor for a live
+    /// window (a sliding-window playlist has no duration, and 1.22's adaptive demuxers answer the
+    /// query under the lock their playlist refresh holds while it downloads: asked on every
+    /// position tick, it froze the loop thread for the length of an outage).
     func queryDuration() {
-        guard !facts.isLive, let known = pipeline?.queryDuration() else { return }
+        guard !facts.isLive, !facts.isLiveWindow, let known = pipeline?.queryDuration() else { return }
         facts.duration = known
         // Re-queries after DURATION_CHANGED often differ by nanoseconds: not a change to announce.
         if let published = facts.publishedDuration, abs(published.nanoseconds - known.nanoseconds) < 1_000_000 { return }

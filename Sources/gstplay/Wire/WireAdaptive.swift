@@ -38,6 +38,8 @@ enum WireAdaptive {
         var phase: String
         @Nullable var seconds: Double?
     }
+    /// `live-catch-up` event: how far behind the live edge playback was, in seconds, when it seeked to it.
+    struct LiveCatchUp: Encodable, Sendable { var latency: Double }
     /// The `variants` reply: the list, the current index, the pin, the estimate.
     struct Reply: Encodable, Equatable, Sendable {
         var variants: [Variant]
@@ -82,6 +84,8 @@ enum WireAdaptive {
             return Wire.line(WireEvent(event: "stall", payload: Stall(phase: "started", seconds: nil)))
         case .stallEnded(let seconds):
             return Wire.line(WireEvent(event: "stall", payload: Stall(phase: "ended", seconds: Wire.rounded(seconds, digits: 3))))
+        case .liveCatchUp(let latency):
+            return Wire.line(WireEvent(event: "live-catch-up", payload: LiveCatchUp(latency: Wire.rounded(latency, digits: 3))))
         }
     }
 }

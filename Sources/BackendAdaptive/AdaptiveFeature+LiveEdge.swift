@@ -1,0 +1,47 @@
+import BackendCore
+
+/// The live edge (issue 26): the latency of a live stream to the end of its seekable window,
+/// kept within a stated bound by a catch-up seek (``LiveEdgeGuard`` has the rule and the bound).
+extension AdaptiveFeature {
+    /// One look at the live edge, from the 250 ms timer on the loop thread once a live stream
+    /// prerolled: asks for the live window off the loop thread (`LiveWindowReader`; the answer
+    /// becomes ``AdaptiveInfo/liveWindowStart``/``AdaptiveInfo/liveWindowEnd``), then measures the latency (the window end, moved on by the wall time since it last
+    /// advanced, minus `gst_element_query_position`) into
+    /// ``AdaptiveInfo/liveLatencySeconds``; when it is over the catch-up threshold, restarts the
+    /// ABR on the start variant (its `connection-speed` is set on the demuxer's thread when the
+    /// fragment under way ends: set from the loop thread it deadlocked against that thread,
+    /// which posts the statistics under the demuxer's manifest lock), once the downloads are on
+    /// it seeks to the window's end (a key-unit
+    /// flushing seek through the core, fraction 1 of the live window) and publishes
+    /// ``AdaptiveEvent/liveCatchUp(latency:)``. Nothing is measured while a seek is in flight
+    /// (the position is the old one until it lands); a seek the guard did not ask for, or a pause,
+    /// is the user's time-shift (no catch-up until back near the edge). Catch-ups are made for HLS only (`hlsdemux`,
+    /// `hlsdemux2`: the window end steps by whole segments, which the guard learns the segment
+    /// duration from).
+    func followLiveEdge(_ context: FeatureContext) {
+        monitor.liveWindowReader.request(context) { [weak self] window in self?.monitor.setLiveWindow(window) }
+        let progress = context.progress
+        if progress.seeking { monitor.liveEdge.seekObserved(now: Self.seconds()) }
+        if progress.intent == .pause { monitor.liveEdge.userTimeShifted() }
+        guard let end = monitor.info.liveWindowEnd, !progress.seeking, !progress.ended, !progress.failed,
+              let position = context.queryPosition() else { return }
+        let hls = monitor.elements.found.demuxerKind?.hasPrefix("hlsdemux") == true
+        let start = monitor.policy.initialVariant(monitor.info.variants)
+        let decision = monitor.liveEdge.update(windowEnd: end.seconds, position: position.seconds, now: Self.seconds(),
+                                               startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
+                                               onStartVariant: start == nil || monitor.info.current == start)
+        monitor.publishLiveEdge()
+        switch decision {
+        case .none:
+            return
+        case .restart:
+            context.trace("live edge: behind, waiting for the start variant before seeking")
+            monitor.elements.selector.restartForCatchUp()
+        case .catchUp(let latency):
+            context.trace("live edge: \(latency) s behind \(end.seconds), seeking to it")
+            monitor.elements.selector.restartForCatchUp()
+            context.publish(AdaptiveEvent.liveCatchUp(latency: latency))
+            context.seek(.fraction(1), mode: .keyUnit)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+@testable import BackendAdaptive
+import Backend
+import XCTest
+
+/// The live-edge rule as a pure value (``LiveEdgeGuard``): the latency to the edge of the
+/// seekable window, the segment duration learnt from the window's steps, the stated bound and
+/// when a catch-up seek is due. No pipeline.
+final class LiveEdgeGuardTests: XCTestCase {
+    func testLatencyIsTheWindowEndMinusThePositionNeverNegative() {
+        var edge = LiveEdgeGuard()
+        XCTAssertEqual(edge.update(windowEnd: 6, position: 4.4, now: 0, startupBuffer: 2, canCatchUp: true), .none)
+        XCTAssertEqual(edge.latency ?? -1, 1.6, accuracy: 1e-9)
+        _ = edge.update(windowEnd: 6, position: 6.3, now: 0.25, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency, 0, "a window end read before the playlist's refresh is not a negative latency")
+    }
+
+    func testTheSegmentDurationIsTheSmallestStepOfTheWindowEnd() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        XCTAssertNil(edge.segmentSeconds, "unknown before the window moved")
+        XCTAssertNil(edge.bound)
+        _ = edge.update(windowEnd: 10, position: 5, now: 2, startupBuffer: 2, canCatchUp: true)  // a missed refresh: two segments
+        XCTAssertEqual(edge.segmentSeconds, 4)
+        _ = edge.update(windowEnd: 12, position: 7, now: 4, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.segmentSeconds, 2)
+        _ = edge.update(windowEnd: 12.1, position: 7, now: 4.2, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.segmentSeconds, 2, "steps under \(LiveEdgeGuard.smallestSegment) s are not segments")
+        XCTAssertEqual(edge.bound, 3 * 2 + 2, "three segments plus the startup buffer")
+        XCTAssertEqual(LiveEdgeGuard.catchUpLatency(segmentSeconds: 2, startupBuffer: 2), 6, "one segment under the bound")
+    }
+
+    func testACatchUpIsDueAboveTheThresholdOnceThenWaitsForTheCooldown() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 5, now: 2, startupBuffer: 2, canCatchUp: true)
+        // Stalled at 5 while the window moves on: 5 s, then 7 s behind (threshold 6).
+        XCTAssertEqual(edge.update(windowEnd: 10, position: 5, now: 4, startupBuffer: 2, canCatchUp: true), .none)
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 5, now: 6, startupBuffer: 2, canCatchUp: false), .none, "not while it may not")
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 5, now: 6.25, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 7.25))
+        XCTAssertEqual(edge.catchUps, 1)
+        // The seek has not landed yet: no second one within the cooldown (two segments).
+        XCTAssertEqual(edge.update(windowEnd: 14, position: 5, now: 8, startupBuffer: 2, canCatchUp: true), .none)
+        XCTAssertEqual(edge.update(windowEnd: 16, position: 5, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 11))
+        XCTAssertEqual(edge.catchUps, 2)
+    }
+
+    /// A refresh stuck behind a slow download (or an outage) leaves the window where it was;
+    /// the edge still moves on with the wall time.
+    func testTheEdgeMovesOnWithTheWallTimeWhileTheWindowDoesNot() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 5, now: 2, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency, 3)
+        _ = edge.update(windowEnd: 8, position: 5, now: 5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency, 6, "stalled at 5 for 3 s with no refresh")
+        _ = edge.update(windowEnd: 8, position: 7.5, now: 5.5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency, 4, "playing again")
+    }
+
+    /// Above the start variant the catch-up first asks for it and seeks once the downloads are on it.
+    func testACatchUpWaitsForTheStartVariant() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 5, now: 6, startupBuffer: 2, canCatchUp: true, onStartVariant: false), .restart)
+        XCTAssertTrue(edge.pending)
+        XCTAssertEqual(edge.update(windowEnd: 14, position: 5, now: 8, startupBuffer: 2, canCatchUp: true, onStartVariant: false), .none)
+        XCTAssertEqual(edge.catchUps, 0)
+        XCTAssertEqual(edge.update(windowEnd: 14, position: 5, now: 9, startupBuffer: 2, canCatchUp: true, onStartVariant: true), .catchUp(latency: 10))
+        XCTAssertEqual(edge.catchUps, 1)
+        XCTAssertFalse(edge.pending)
+    }
+
+    /// A user who seeks back in the window (or pauses) keeps the shift: no catch-up until the
+    /// latency is back under the threshold; the guard's own seek is not the user's.
+    func testAUserTimeShiftIsKeptUntilBackNearTheEdge() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        edge.seekObserved(now: 2.5)  // not asked for by the guard: the user's
+        XCTAssertEqual(edge.update(windowEnd: 10, position: 1, now: 4, startupBuffer: 2, canCatchUp: true), .none)
+        XCTAssertTrue(edge.timeShifted)
+        XCTAssertEqual(edge.update(windowEnd: 10, position: 5, now: 4.25, startupBuffer: 2, canCatchUp: true), .none, "5.25 s: under 6")
+        XCTAssertFalse(edge.timeShifted, "back near the edge")
+        // A stall from here on is caught up; the seek that follows is the guard's own.
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 5, now: 6, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 7))
+        edge.seekObserved(now: 6.25)
+        XCTAssertFalse(edge.timeShifted)
+        edge.userTimeShifted()
+        XCTAssertTrue(edge.timeShifted)
+    }
+
+    func testNoCatchUpBeforeTheSegmentDurationIsKnown() {
+        var edge = LiveEdgeGuard()
+        XCTAssertEqual(edge.update(windowEnd: 30, position: 5, now: 0, startupBuffer: 2, canCatchUp: true), .none)
+        XCTAssertEqual(edge.latency, 25)
+    }
+}
