@@ -47,13 +47,27 @@ final class RendererDiscoveryTests: XCTestCase {
             return discovery
         }
         defer { loop.sync { discovery.stop() } }
-        XCTAssertNotNil(lists.wait { $0.contains { $0.udn == renderer.udn } }, "gmediarender not listed")
+        let found = try XCTUnwrap(lists.wait { $0.contains { $0.udn == renderer.udn } }?.first, "gmediarender not listed")
+        nonisolated(unsafe) var control = loop.sync { discovery.makeControl(for: found) }
+        defer { loop.sync { control = nil } }
+        XCTAssertEqual(loop.sync { control?.isGone }, false)
 
         let stoppedAt = Date()
         renderer.stop()   // SIGTERM: libupnp unregisters the device with ssdp:byebye
         XCTAssertNotNil(lists.wait(timeout: 10) { !$0.contains { $0.udn == renderer.udn } }, "still listed after its byebye")
         XCTAssertLessThan(Date().timeIntervalSince(stoppedAt), 10)
         XCTAssertEqual(loop.sync { discovery.renderers.count }, 0)
+        XCTAssertNil(loop.sync { discovery.makeControl(for: found) }, "no control for a renderer that left")
+
+        // The control made before is told: its calls fail with .gone, never inline.
+        XCTAssertEqual(loop.sync { control?.isGone }, true)
+        let result = loop.wait { (done: @escaping ((Result<Void, CastError>, Bool)) -> Void) in
+            var returned = false
+            control?.play { done(($0, returned)) }
+            returned = true
+        }
+        XCTAssertEqual(result.map { RendererControlTests.error($0.0) }, .gone)
+        XCTAssertEqual(result?.1, true, "the completion ran after play(completion:) returned")
     }
 
     func testOnlyTheGivenInterfaceIsBrowsed() throws {
