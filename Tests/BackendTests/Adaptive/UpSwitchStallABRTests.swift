@@ -34,7 +34,8 @@ final class UpSwitchStallABRTests: XCTestCase {
         let rates = info.downloads.map { String(format: "%.0f", ($0.bitsPerSecond ?? 0) / 1000) }
         print("UpSwitchStallABRTests: up to \(up?.to.label ?? "-") | segments (variant@trace s):", log.joined(separator: " "),
               "| measured kbit/s:", rates.joined(separator: " "),
-              "| stalls:", info.stallCount, String(format: "%.2f s", info.stalledSeconds))
+              "| stalls:", info.stallCount, String(format: "%.2f s", info.stalledSeconds),
+              "| decisions (to@buffer s):", info.decisions.map { "\($0.to)@\($0.bufferSeconds.map { String(format: "%.2f", $0) } ?? "-")" }.joined(separator: " "))
         XCTAssertTrue(smooth, "a stall after the first switch up (to \(up?.to.label ?? "-")) at 2000 kbit/s: \(log)")
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
     }
