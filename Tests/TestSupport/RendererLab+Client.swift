@@ -49,6 +49,12 @@ public extension RendererLab {
         (try? call(renderer, "RenderingControl/GetVolume"))?["CurrentVolume"] as? Int
     }
 
+    /// `RenderingControl/GetMute`.
+    func isMuted(_ renderer: LabRenderer) -> Bool? {
+        guard let value = (try? call(renderer, "RenderingControl/GetMute"))?["CurrentMute"] else { return nil }
+        return (value as? Bool) ?? (value as? Int).map { $0 != 0 } ?? (value as? String).map { $0 == "1" || $0 == "true" }
+    }
+
     /// Hands `uri` to the renderer (empty metadata) and plays it: what a control point does.
     func play(_ uri: String, on renderer: LabRenderer) throws {
         try call(renderer, "AVTransport/SetAVTransportURI", ["CurrentURI": uri, "CurrentURIMetaData": ""])

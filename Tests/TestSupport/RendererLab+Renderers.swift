@@ -45,6 +45,13 @@ public final class LabRenderer: @unchecked Sendable {
         process.process.waitUntilExit()
     }
 
+    /// SIGSTOP: the renderer stays on the network but answers nothing (a hung device); its
+    /// calls time out. ``thaw()``, ``kill()`` and the lab's teardown end that (SIGKILL works on it).
+    public func freeze() { Foundation.kill(process.process.processIdentifier, SIGSTOP) }
+
+    /// SIGCONT after ``freeze()``.
+    public func thaw() { Foundation.kill(process.process.processIdentifier, SIGCONT) }
+
     /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after 3 s.
     public func stop() {
         guard isRunning else { return }
