@@ -178,6 +178,18 @@ public extension RendererLab {
         return result
     }
 
+    /// ``searchRenderers(seconds:)`` again (2 s each) until `enough` holds for everything found
+    /// so far, or `timeout`: an answer comes after a random delay of up to MX seconds and a
+    /// busy machine delays it more, so one short search can miss a renderer.
+    func searchRenderers(timeout: TimeInterval = 12, until enough: ([Found]) -> Bool) -> [Found] {
+        var seen: [Found] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            for found in searchRenderers(seconds: 2) where !seen.contains(found) { seen.append(found) }
+        } while !enough(seen) && Date() < deadline
+        return seen
+    }
+
     /// The friendly name and model name in the device description at `location`, fetched from
     /// the client side (nil when it cannot be read).
     func describe(_ location: String) -> (friendlyName: String, modelName: String?)? {
