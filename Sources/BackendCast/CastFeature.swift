@@ -39,13 +39,14 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         context.updateSnapshot(section)
     }
 
-    /// Stops the session (the renderer is told `Stop`, best effort), discovery and timers.
+    /// Releases the session (its calls cancelled: the renderer is left as it is — call
+    /// `Player.stopCastingAndWait()` before shutting down to stop it), discovery and timers.
     public func teardown() {
         waiting?.timer.destroy()
         waiting = nil
-        session?.close(sendStop: true)
+        session?.close(sendStop: false)
         session = nil
-        for old in closing { old.close(sendStop: false) }
+        for old in closing { old.abandon() }
         closing = []
         discovery?.onChange = nil
         discovery?.stop()
@@ -105,12 +106,13 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// Ends the cast: the renderer is told `Stop`, local playback resumes at its position.
-    func stopCasting() {
+    /// `done` runs once the renderer answered (or the call failed), at once when not casting.
+    func stopCasting(done: (() -> Void)? = nil) {
         waiting?.timer.destroy()
         waiting = nil
-        guard let session else { return }
+        guard let session else { done?(); return }
         let position = context?.routePosition
-        end(session)
+        end(session, done: done)
         context?.endRoute(resumeAt: position)
         context?.publish(CastEvent.castEnded(session.renderer, position: position))
     }
@@ -133,9 +135,10 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         session.loadCurrent(start: start, andPlay: context.intent != .pause)
     }
 
-    /// The session accepted the media and was told to play.
+    /// The session accepted the media and was told to play: announced once per session.
     func started(_ session: CastSession) {
-        guard session === self.session else { return }
+        guard session === self.session, !session.announced else { return }
+        session.announced = true
         context?.publish(CastEvent.castStarted(session.renderer))
     }
 
@@ -153,12 +156,15 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         context?.publish(CastEvent.castFailed(renderer: renderer, message: message))
     }
 
-    private func end(_ session: CastSession) {
+    private func end(_ session: CastSession, done: (() -> Void)? = nil) {
         self.session = nil
         section.casting = nil
         context?.updateSnapshot(section)
         closing.append(session)
-        session.close(sendStop: true) { [weak self] in self?.closing.removeAll { $0 === session } }
+        session.close(sendStop: true) { [weak self] in
+            self?.closing.removeAll { $0 === session }
+            done?()
+        }
     }
 
     // MARK: The player's calls

@@ -47,8 +47,15 @@ extension CastSession {
                 case .success(let info):
                     // A renderer still on the previous URI reports that one's position.
                     if let track = info.trackURI, let served = self.servedURL, track != served, !self.playedItem { return }
-                    self.context?.routeReported(position: info.position.map { MediaTime(seconds: $0) },
+                    // Until the start seek, the renderer's position (from 0) is not the item's.
+                    self.context?.routeReported(position: self.startAt == nil ? info.position.map { MediaTime(seconds: $0) } : nil,
                                                 duration: info.duration.flatMap { $0 > 0 ? MediaTime(seconds: $0) : nil })
+                    // A cast begun mid-item: seek once the renderer really plays (its position
+                    // moved; renderers ignore a Seek while still opening the stream).
+                    if let start = self.startAt, self.playedItem, (info.position ?? 0) > 0 {
+                        self.startAt = nil
+                        self.context?.seek(.absolute(start))     // through the core: `seeking`, then seekDone
+                    }
                 case .failure(let error): self.pollFailed(error, doing: "GetPositionInfo")
                 }
             }
@@ -65,17 +72,16 @@ extension CastSession {
     /// A transport state from a poll or a LastChange event.
     func transport(_ state: TransportState) {
         guard !closed, let context else { return }
+        let fromRenderer = FeatureContext.now() > commandSentAt + 2_000_000_000
         switch state {
         case .playing:
             expectingStop = false
             playedItem = true
             context.routeReported(playing: true)
-            if let start = startAt {
-                startAt = nil
-                context.seek(.absolute(start))     // through the core: `seeking`, then seekDone
-            }
+            if context.intent == .pause, fromRenderer { context.play() }      // played on the TV itself
         case .paused:
             context.routeReported(playing: false)
+            if context.intent == .play, fromRenderer { context.pause() }      // paused on the TV itself
         case .stopped, .noMedia:
             context.routeReported(playing: false)
             if playedItem, !expectingStop, !endReported {

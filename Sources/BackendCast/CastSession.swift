@@ -34,6 +34,13 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// The item's end was reported to the core.
     var endReported = false
     var closed = false
+    /// When gstplay last told the renderer to play, pause or load (monotonic ns): a state change
+    /// the renderer reports later than 2 s after that was made on the renderer itself (its remote).
+    var commandSentAt: UInt64 = 0
+    /// Runs once the session is closed (``close(sendStop:done:)``).
+    var onClosed: (() -> Void)?
+    /// ``CastEvent/castStarted(_:)`` was published (once per session, not per item).
+    var announced = false
 
     init(renderer: Renderer, control: RendererControl, feature: CastFeature) {
         self.renderer = renderer
@@ -50,6 +57,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     func loadCurrent(start: MediaTime?, andPlay: Bool) {
         guard let context, let uri = context.uri, !closed else { return }
         currentURI = uri
+        commandSentAt = FeatureContext.now()
         playedItem = false
         endReported = false
         expectingStop = true
@@ -136,13 +144,17 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     // MARK: PlaybackRoute (engine → renderer)
 
     func routePlay() {
+        commandSentAt = FeatureContext.now()
         if endReported, let context, context.uri == currentURI {     // play again after the end
             return loadCurrent(start: nil, andPlay: true)
         }
         control.play { [weak self] in self?.report($0, doing: "Play") }
     }
 
-    func routePause() { control.pause { [weak self] in self?.report($0, doing: "Pause") } }
+    func routePause() {
+        commandSentAt = FeatureContext.now()
+        control.pause { [weak self] in self?.report($0, doing: "Pause") }
+    }
 
     func routeSeek(to position: MediaTime) {
         control.seek(toSeconds: position.seconds) { [weak self] result in
@@ -190,20 +202,31 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     func close(sendStop: Bool, done: (() -> Void)? = nil) {
         guard !closed else { return }
         closed = true
+        onClosed = done
         poll?.destroy()
         poll = nil
         control.unsubscribeLastChange()
         guard sendStop, !control.isGone else {
             control.cancelAll()
-            server?.close(); server = nil
-            done?()
+            finishClosing()
             return
         }
         control.stop { [self] _ in        // keeps the session (and its control) until answered
-            self.feature.later {
-                self.server?.close(); self.server = nil
-                done?()
-            }
+            self.feature.later { self.finishClosing() }
         }
+    }
+
+    /// Player teardown while a `Stop` is still out: cancel it and finish now.
+    func abandon() {
+        control.cancelAll()
+        finishClosing()
+    }
+
+    private func finishClosing() {
+        server?.close()
+        server = nil
+        let done = onClosed
+        onClosed = nil
+        done?()
     }
 }

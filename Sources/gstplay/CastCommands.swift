@@ -78,9 +78,9 @@ enum CastCommands {
         }
     }
 
-    /// The `--list-renderers` line: `NAME<TAB>UDN<TAB>MODEL` (`-` without a model; pure).
+    /// The `--list-renderers` line: `NAME  UDN  MODEL` (two spaces) (`-` without a model; pure).
     static func listingLine(_ renderer: Renderer) -> String {
-        [renderer.friendlyName, renderer.udn, renderer.model ?? "-"].map(TerminalText.escaped).joined(separator: "\t")
+        [renderer.friendlyName, renderer.udn, renderer.model ?? "-"].map(TerminalText.escaped).joined(separator: "  ")
     }
 
     /// The note for a cast event in text mode (a failure is an error line instead: ``PlaybackController``).

@@ -10,14 +10,16 @@ struct CastRunSettings: Equatable, Sendable {
     var target: CastTarget?
     /// `--cast-interface IFACE` (repeatable): discover only there; nil for every interface.
     var interfaces: [String]?
-    /// `--discover-time SECONDS`: how long `--list-renderers` listens (also how long `--cast` waits
-    /// for its renderer, at least 8 s).
-    var discoverSeconds = 3
+    /// `--discover-time SECONDS`: how long `--list-renderers` listens (default 3) and `--cast`
+    /// waits for its renderer (default 8); nil when not given.
+    var discoverTime: Int?
+    /// How long `--list-renderers` listens.
+    var discoverSeconds: Int { discoverTime ?? 3 }
 
     /// The cast feature's options for these settings.
     var castSettings: CastSettings {
         var settings = CastSettings(interfaces: interfaces)
-        settings.findTimeout = .seconds(max(8, discoverSeconds))
+        settings.findTimeout = .seconds(discoverTime ?? 8)
         return settings
     }
 }
@@ -38,8 +40,8 @@ struct CastOptions: ParsableArguments {
     var castInterfaces: [String] = []
 
     @Option(name: .customLong("discover-time"), help: ArgumentHelp(
-        "Seconds --list-renderers listens for renderers (1-60, default 3).", valueName: "seconds"))
-    var discoverTime: Int = 3
+        "Seconds --list-renderers listens for renderers (1-60, default 3) and --cast waits for its renderer (default 8).", valueName: "seconds"))
+    var discoverTime: Int?
 
     /// The checked settings; throws `ValidationError` (exit code 2).
     func settings() throws -> CastRunSettings {
@@ -54,8 +56,10 @@ struct CastOptions: ParsableArguments {
         let interfaces = castInterfaces.map { $0.trimmingWhitespace() }
         if interfaces.contains(where: \.isEmpty) { throw ValidationError("--cast-interface needs an interface name or address") }
         settings.interfaces = interfaces.isEmpty ? nil : interfaces
-        guard (1...60).contains(discoverTime) else { throw ValidationError("--discover-time must be between 1 and 60 seconds (got \(discoverTime))") }
-        settings.discoverSeconds = discoverTime
+        if let discoverTime, !(1...60).contains(discoverTime) {
+            throw ValidationError("--discover-time must be between 1 and 60 seconds (got \(discoverTime))")
+        }
+        settings.discoverTime = discoverTime
         return settings
     }
 }

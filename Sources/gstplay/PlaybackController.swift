@@ -105,6 +105,7 @@ actor PlaybackController {
             await handle(input)
         }
         await saveResumeAtExit()
+        await player.stopCastingAndWait()     // issue 27: the renderer stops too (at most its call timeout)
         controlShutdown()
         stopInput()
         output.closeStatus()

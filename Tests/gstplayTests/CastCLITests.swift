@@ -59,8 +59,8 @@ final class CastCLITests: XCTestCase {
         try result.start()
         XCTAssertEqual(result.waitForExit(timeout: 20), 0, result.stderr)
         let lines = result.stdoutLines
-        XCTAssertTrue(lines.contains { $0.hasPrefix("Kitchen GMR\t\(gmr.udn)\t") }, "\(lines)")
-        XCTAssertTrue(lines.contains { $0.hasPrefix("\(rygel.friendlyName)\t\(rygel.udn)\tRygel") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Kitchen GMR  \(gmr.udn)  ") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("\(rygel.friendlyName)  \(rygel.udn)  Rygel") }, "\(lines)")
         XCTAssertEqual(lines.count, 2, "\(lines)")
     }
 

@@ -63,6 +63,7 @@ enum GoldenWireLines {
             ("reply-chapter", Reply(id: .int(11), error: nil, data: .chapter(WireChapters.Landing(ChapterLanding(chapter: chapters[1], position: MediaTime(seconds: 2.001))))).line),
         ]
         lines += GoldenSamples.queueChangeLines            // issue 23
+        lines += GoldenWireLines.castLines                 // issue 27
         return lines
     }
 }

@@ -55,10 +55,18 @@ public struct LastChange: Sendable, Hashable {
 }
 
 /// A GENA subscription to `LastChange` on one service (`gupnp_service_proxy_add_notify_full`,
-/// `gupnp_service_proxy_set_subscribed`). **Thread:** the loop thread; `handler` runs there.
+/// `gupnp_service_proxy_set_subscribed`). A subscription GUPnP reports lost (`subscription-lost`:
+/// the SUBSCRIBE failed or a renewal did) is tried again, up to ``retries`` times, 300 ms apart.
+/// **Thread:** the loop thread; `handler` runs there.
 final class LastChangeSubscription {
+    /// How often a lost subscription is renewed before giving up.
+    static let retries = 5
+
     private let service: UnsafeMutablePointer<GUPnPServiceProxy>
     private var box: UnsafeMutableRawPointer?
+    private var lostHandler: gulong = 0
+    private var retryTimer: TimerSource?
+    private(set) var lostCount = 0
 
     private static let notify: GUPnPServiceProxyNotifyCallback = { _, _, value, data in
         guard let value, let data, let text = g_value_get_string(value) else { return }
@@ -72,6 +80,11 @@ final class LastChangeSubscription {
         let box = CallbackBox(handler).retainedPointer
         self.box = box
         gupnp_service_proxy_add_notify_full(service, "LastChange", GLibValues.stringType, Self.notify, box, callbackBoxRelease)
+        let owner = CallbackBox(WeakSubscription(subscription: self))
+        lostHandler = CGStreamer_signal_connect_2(service, "subscription-lost", { _, error, data in
+            let subscription = CallbackBox<WeakSubscription>.from(data!).value.subscription
+            subscription?.lost(error?.assumingMemoryBound(to: GError.self))
+        }, owner.retainedPointer, callbackBoxClosureRelease)
         gupnp_service_proxy_set_subscribed(service, 1)
     }
 
@@ -79,12 +92,32 @@ final class LastChangeSubscription {
     func cancel() {
         guard let box else { return }
         self.box = nil
+        retryTimer?.destroy()
+        retryTimer = nil
+        g_signal_handler_disconnect(service, lostHandler)
         gupnp_service_proxy_remove_notify(service, "LastChange", Self.notify, box)
         gupnp_service_proxy_set_subscribed(service, 0)
+    }
+
+    private func lost(_: UnsafeMutablePointer<GError>?) {
+        lostCount += 1
+        guard box != nil, lostCount <= Self.retries, retryTimer == nil else { return }
+        retryTimer = TimerSource.onThreadDefaultContext(every: .milliseconds(300)) { [weak self] in
+            guard let self else { return false }
+            self.retryTimer = nil
+            gupnp_service_proxy_set_subscribed(self.service, 0)
+            gupnp_service_proxy_set_subscribed(self.service, 1)
+            return false
+        }
     }
 
     deinit {
         cancel()
         g_object_unref(service)
+    }
+
+    /// What the `subscription-lost` handler's box holds.
+    private struct WeakSubscription {
+        weak var subscription: LastChangeSubscription?
     }
 }

@@ -34,7 +34,7 @@ extension Engine {
             publish(.durationChanged(duration))
         }
         if let position, !playback.inputs.seeking {
-            routing.report(position: position.clamped(to: facts.duration), now: Engine.now())
+            routing.report(position: position.clamped(to: facts.duration), now: Engine.now(), rate: playback.rate, duration: facts.duration)
             hub.updateSnapshot { $0.position = routing.position }
         }
         if let playing { routing.playing = playing }
@@ -69,7 +69,7 @@ extension Engine {
     func routeSeekDone(at position: MediaTime) {
         preconditionOnLoop()
         guard let routing, seeks.inFlight else { return }
-        routing.report(position: position, now: Engine.now())
+        routing.set(position: position, now: Engine.now())
         seekCompleted(landedAt: position)
     }
 
@@ -77,7 +77,8 @@ extension Engine {
     func routeEnded() {
         preconditionOnLoop()
         guard routing != nil, playback.inputs.loaded, !playback.inputs.failed, !playback.inputs.ended else { return }
-        let position = routePosition() ?? facts.duration ?? .zero
+        // The item's end: its duration when known (renderers report whole seconds, late).
+        let position = facts.duration ?? routePosition() ?? .zero
         featuresFinished()
         switch featuresEndOfStream() {
         case .proceed: break

@@ -47,8 +47,17 @@ final class RouteState {
         playing = false
     }
 
-    /// Records a reported position at `now`.
-    func report(position: MediaTime, now: UInt64) {
+    /// Records a reported position at `now`. While playing, a report the moving position is
+    /// still within a second of is kept as it is (renderers report whole seconds: taking each
+    /// report would make the ticks jump back and forth).
+    func report(position: MediaTime, now: UInt64, rate: Double = 1, duration: MediaTime? = nil) {
+        if playing, let moving = self.position(now: now, rate: rate, duration: duration),
+           moving >= position, moving < position + MediaTime(seconds: 1) { return }
+        set(position: position, now: now)
+    }
+
+    /// Records a position known exactly (a seek landed), at `now`.
+    func set(position: MediaTime, now: UInt64) {
         self.position = position
         reportedAt = now
     }
