@@ -173,6 +173,7 @@ final class CastCLITests: XCTestCase {
         let url = server.url("/file/h264-aac-10s.mp4?mime=1", host: lab.clientAddress)
         _ = try startCasting(lab, to: renderer, media: [url])
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), renderer.log)
-        XCTAssertEqual(lab.positionInfo(renderer)?.uri, url, "the renderer reads the server itself")
+        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) { lab.positionInfo(renderer)?.uri == url },
+                      "the renderer reads the server itself: \(String(describing: lab.positionInfo(renderer)))")
     }
 }

@@ -7,7 +7,7 @@ import XCTest
 /// commands driving the renderer (checked with `upnp-client`), events and snapshot following it,
 /// and local playback back at the renderer's position. Real renderers in a ``RendererLab``.
 final class CastPlayerTests: XCTestCase {
-    private func makeLab() throws -> RendererLab {
+    func makeLab() throws -> RendererLab {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RendererLab.upnpClient),
                       "no \(RendererLab.upnpClient): run `make test-venv` (make test does)")
         let lab = try RendererLab()
@@ -15,7 +15,7 @@ final class CastPlayerTests: XCTestCase {
         return lab
     }
 
-    private func makePlayer(_ lab: RendererLab, _ recorder: EventRecorder) -> Player {
+    func makePlayer(_ lab: RendererLab, _ recorder: EventRecorder) -> Player {
         let player = Player.forTesting(recorder, standard: { $0.cast = CastSettings(interfaces: [lab.clientInterface]) })
         addTeardownBlock { player.shutdown() }
         return player
@@ -124,6 +124,7 @@ final class CastPlayerTests: XCTestCase {
         player.cast(to: .auto)
         recorder.waitFor("castStarted", timeout: 20) { $0.contains { if case .castStarted? = $0.castEvent { true } else { false } } }
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: rygel), rygel.log)
-        XCTAssertEqual(lab.positionInfo(rygel)?.uri, url)
+        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) { lab.positionInfo(rygel)?.uri == url },
+                      "Rygel reads the server itself: \(String(describing: lab.positionInfo(rygel)))")
     }
 }
