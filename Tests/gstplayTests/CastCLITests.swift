@@ -55,7 +55,7 @@ final class CastCLITests: XCTestCase {
         let lab = try makeLab()
         let gmr = try lab.startGMediaRender(name: "Kitchen GMR")
         let rygel = try lab.startRygel()
-        let result = lab.gstplay(["--list-renderers", "--discover-time", "3", "--cast-interface", lab.clientInterface], input: .devNull)
+        let result = lab.gstplay(["--list-renderers", "--discover-time", "6", "--cast-interface", lab.clientInterface], input: .devNull)
         try result.start()
         XCTAssertEqual(result.waitForExit(timeout: 20), 0, result.stderr)
         let lines = result.stdoutLines
@@ -105,11 +105,11 @@ final class CastCLITests: XCTestCase {
         }, "seek-done near 5: \(child.stdout.suffix(600))", file: file, line: line)
 
         child.send("volume 30")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(250)) { lab.volume(renderer) == 30 },
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) { lab.volume(renderer) == 30 },
                       "renderer volume: \(String(describing: lab.volume(renderer)))", file: file, line: line)
 
         child.send("mute on")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(250)) { lab.isMuted(renderer) == true },
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) { lab.isMuted(renderer) == true },
                       "renderer muted: \(String(describing: lab.isMuted(renderer))); its log: "
                       + renderer.log.split(separator: "\n").filter { !$0.contains("cmd_obtain_variable") && ($0.lowercased().contains("mute") || $0.contains("olume")) }.suffix(12).joined(separator: "\n"),
                       file: file, line: line)
@@ -118,7 +118,7 @@ final class CastCLITests: XCTestCase {
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), file: file, line: line)
         let offMark = child.stdoutLines.count
         child.send("cast off")
-        let ended = child.waitForJSON(after: offMark, timeout: 10, event("cast-ended"))
+        let ended = child.waitForJSON(after: offMark, timeout: 20, event("cast-ended"))
         XCTAssertEqual(ended?["udn"] as? String, renderer.udn, child.stdout.suffix(600).description, file: file, line: line)
         let resumedAt = number(ended, "position") ?? -1
         XCTAssertGreaterThanOrEqual(resumedAt, 4.5, "resumes at the renderer's position", file: file, line: line)

@@ -86,20 +86,20 @@ final class CastPlayerTests: XCTestCase {
 
         let landed = try await player.seekAsync(to: MediaTime(seconds: 5))
         XCTAssertEqual(landed.seconds, 5, accuracy: 1, file: file, line: line)
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(250)) {
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) {
             abs((lab.positionInfo(renderer)?.position ?? -9) - 5) <= 1
         }, "renderer at \(String(describing: lab.positionInfo(renderer)))", file: file, line: line)
 
         let before = lab.volume(renderer)
         player.setVolume(0.25)
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(250)) {
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) {
             let now = lab.volume(renderer)
             return now != nil && now != before
         }, "renderer volume \(String(describing: before)) → \(String(describing: lab.volume(renderer)))", file: file, line: line)
 
         player.play()
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), file: file, line: line)
-        let position = try await player.waitForValue("castEnded", timeout: .seconds(10), { event -> MediaTime?? in
+        let position = try await player.waitForValue("castEnded", timeout: .seconds(20), { event -> MediaTime?? in
             if case .castEnded(_, let at)? = event.castEvent { return .some(at) }
             return nil
         }, after: { player.stopCasting() })
