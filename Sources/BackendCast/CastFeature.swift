@@ -18,6 +18,8 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     var session: CastSession?
     /// Sessions ended but still sending their last `Stop` (their control must outlive the call).
     var closing: [CastSession] = []
+    /// A renderer found while nothing was loaded: cast to it once media is.
+    var deferred: Renderer?
     /// A cast asked for before its renderer was found, and the timer that gives up on it.
     var waiting: (target: CastTarget, timer: TimerSource)?
     var section = CastSnapshot()
@@ -110,6 +112,7 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     func stopCasting(done: (() -> Void)? = nil) {
         waiting?.timer.destroy()
         waiting = nil
+        deferred = nil
         guard let session else { done?(); return }
         let position = context?.routePosition
         end(session, done: done)
@@ -120,13 +123,15 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     private func begin(_ renderer: Renderer) {
         guard let context else { return }
         guard context.uri != nil, context.progress.isActive else {
-            return publishFailure(renderer, "nothing to cast: no media is loaded")
+            deferred = renderer              // nothing loaded (yet): the next media is cast
+            return
         }
+        deferred = nil
         guard let control = discovery?.makeControl(for: renderer, timeout: settings.callTimeout) else {
             return publishFailure(renderer, "\(renderer.friendlyName): the renderer has no AVTransport service")
         }
         let start = context.routePosition ?? context.queryPosition() ?? context.snapshot.position
-        if let old = session { end(old); context.endRoute(resumeAt: nil) }
+        if let old = session { end(old) }     // another renderer: the route is replaced, not ended
         let session = CastSession(renderer: renderer, control: control, feature: self)
         self.session = session
         section.casting = renderer
@@ -177,6 +182,10 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     public func observe(_ event: PlayerEvent) {
         guard case .mediaInfo(let info) = event else { return }
         currentTitle = mediaTitle(info)
+        if let renderer = deferred {
+            deferred = nil
+            return later { [weak self] in self?.begin(renderer) }
+        }
         guard let session, session.currentURI != info.uri else { return }
         later { [weak self] in
             guard let self, let context = self.context, session === self.session, session.currentURI != context.uri else { return }

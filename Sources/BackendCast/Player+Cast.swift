@@ -27,7 +27,8 @@ extension Player {
     /// Casts the current media to `target` (discovering first when needed, up to
     /// ``CastSettings/findTimeout``): local playback stops, the renderer plays from the current
     /// position, ``CastEvent/castStarted(_:)``; or ``CastEvent/castFailed(renderer:message:)``
-    /// and local playback goes on. Any thread; runs on the loop thread.
+    /// and local playback goes on. With nothing loaded, the next media loaded is cast. Casting
+    /// to another renderer while casting moves the media there. Any thread; runs on the loop thread.
     public func cast(to target: CastTarget) {
         withFeature(CastFeature.self) { feature, _ in feature.cast(to: target) }
     }

@@ -147,4 +147,21 @@ final class PlaybackRouteTests: XCTestCase {
         }
         XCTAssertEqual(pipelineState(player), GST_STATE_PAUSED)
     }
+
+    func testARateChangeWhileRoutedIsRefusedWithAWarning() async throws {
+        let route = RecordingRoute()
+        let player = Player(configuration: .fakeSinks(), features: [route])
+        defer { player.shutdown() }
+        try await startPlaying(player)
+        onLoop(player) { route, context in
+            context.beginRoute(route)
+            context.routeReported(playing: true, position: MediaTime(seconds: 3), duration: nil)
+        }
+        let warning = try await player.waitForValue("a warning", { event -> PlayerError? in
+            if case .warning(let error) = event { return error } else { return nil }
+        }, after: { try? player.setRate(1.5) })
+        XCTAssertEqual(warning.message, "the playback route plays at normal speed: rate 1.5 not applied")
+        XCTAssertEqual(player.snapshot.rate, 1)
+        XCTAssertFalse(route.commands.contains { $0.hasPrefix("seek") }, "no seek sent to the route: \(route.commands)")
+    }
 }

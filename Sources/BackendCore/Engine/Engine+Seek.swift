@@ -141,6 +141,9 @@ extension Engine {
     func setRate(_ newRate: Double) {
         preconditionOnLoop()
         guard newRate != playback.rate else { return }
+        if routing != nil {               // a route (a renderer) has no rate control here
+            return publish(.warning(PlayerError(kind: .invalidArgument, message: "the playback route plays at normal speed: rate \(newRate) not applied", uri: facts.uri)))
+        }
         let oldRate = playback.rate
         playback.rate = newRate
         statistics.current.rate = newRate

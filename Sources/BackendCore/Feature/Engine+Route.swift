@@ -8,7 +8,7 @@ extension Engine {
     /// Holds `playbin` in PAUSED and makes `route` the one that plays (``FeatureContext/beginRoute(_:)``).
     func beginRoute(_ route: any PlaybackRoute) {
         preconditionOnLoop()
-        let start = routing?.position(now: Engine.now(), rate: playback.rate, duration: facts.duration)
+        let start = routing?.position(now: Engine.now(), rate: 1, duration: facts.duration)
             ?? pipeline?.queryPosition() ?? hub.workingSnapshot.position
         routing = RouteState(route: route, position: start)
         pipeline?.holdsPaused = true
@@ -20,7 +20,7 @@ extension Engine {
 
     /// The route's position now, nil without a route or a report.
     func routePosition() -> MediaTime? {
-        routing?.position(now: Engine.now(), rate: playback.rate, duration: facts.duration)
+        routing?.position(now: Engine.now(), rate: 1, duration: facts.duration)
     }
 
     /// A route's report (``FeatureContext/routeReported(playing:position:duration:)``).
@@ -34,7 +34,7 @@ extension Engine {
             publish(.durationChanged(duration))
         }
         if let position, !playback.inputs.seeking {
-            routing.report(position: position.clamped(to: facts.duration), now: Engine.now(), rate: playback.rate, duration: facts.duration)
+            routing.report(position: position.clamped(to: facts.duration), now: Engine.now(), rate: 1, duration: facts.duration)
             hub.updateSnapshot { $0.position = routing.position }
         }
         if let playing { routing.playing = playing }
@@ -101,7 +101,7 @@ extension Engine {
     func endRoute(resumeAt: MediaTime?) {
         preconditionOnLoop()
         guard let routing else { return }
-        let position = (resumeAt ?? routing.position(now: Engine.now(), rate: playback.rate, duration: facts.duration))?
+        let position = (resumeAt ?? routing.position(now: Engine.now(), rate: 1, duration: facts.duration))?
             .clamped(to: facts.duration)
         self.routing = nil
         pipeline?.holdsPaused = false
