@@ -1,6 +1,7 @@
 import BackendCore
 import CGUPnP
 
+/// LastChange events (GENA). **Thread:** the loop thread; handlers run there.
 public extension RendererControl {
     /// Subscribes (GENA) to `LastChange` of `AVTransport` and, where there is one, `RenderingControl`:
     /// `handler` gets each change parsed (GUPnP-AV's `GUPnPLastChangeParser`) on the loop thread.

@@ -13,8 +13,8 @@ import CGUPnP
 ///
 /// **Thread:** the player's loop thread only (GUPnP runs on its default `GMainContext`); every
 /// completion runs there, once, from GUPnP's callbacks (not a player handler: a feature publishes
-/// through ``FeatureContext/runOnLoop(_:)``). Releasing the control cancels its calls without
-/// calling their completions.
+/// through `FeatureContext.runOnLoop(_:)`), never inside the call that asked. Releasing the
+/// control cancels its requests without calling their completions.
 public final class RendererControl {
     /// The renderer driven.
     public let renderer: Renderer
@@ -65,8 +65,11 @@ public final class RendererControl {
     /// Calls `action` on `service` (instance 0 first), reading `results`; the one path of every call.
     func call(_ service: UnsafeMutablePointer<GUPnPServiceProxy>?, _ action: String, _ arguments: [(String, String)] = [],
               results: [String] = [], completion: @escaping (Result<[String: String], CastError>) -> Void) {
-        guard !isGone else { return completion(.failure(.gone)) }
-        guard let service else { return completion(.failure(.transport("the renderer has no RenderingControl service"))) }
+        // Failures known at once still complete later, never inside this call.
+        guard !isGone else { return runSoonOnThreadDefaultContext { completion(.failure(.gone)) } }
+        guard let service else {
+            return runSoonOnThreadDefaultContext { completion(.failure(.transport("the renderer has no RenderingControl service"))) }
+        }
         var key: ObjectIdentifier?
         let call = UPnPActionCall.start(on: service, action: action, arguments: [("InstanceID", "0")] + arguments,
                                         results: results, timeout: timeout) { [weak self] result in

@@ -13,7 +13,7 @@ import CGUPnP
 /// object, signal handler and pending call (sockets closed).
 ///
 /// **Thread:** the player's loop thread only — create it, call it and release it there; GUPnP
-/// runs on that thread's default `GMainContext` (``FeatureContext/runOnLoop(_:)``). ``onChange``
+/// runs on that thread's default `GMainContext` (`FeatureContext.runOnLoop(_:)`). ``onChange``
 /// runs there too, from GUPnP's own callbacks (not a player handler: publish through `runOnLoop`).
 public final class RendererDiscovery {
     /// The device type browsed for.

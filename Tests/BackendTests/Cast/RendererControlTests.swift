@@ -1,0 +1,134 @@
+@testable import BackendCast
+import BackendCore
+import Foundation
+import TestSupport
+import XCTest
+
+/// ``RendererControl`` against a real `gmediarender` (Debian's, in a ``RendererLab``): each
+/// AVTransport/RenderingControl call does what it says on the renderer, as the renderer itself
+/// and a control point nobody here wrote (`upnp-client`) report it.
+final class RendererControlTests: XCTestCase {
+    func testPlayPauseSeekAndStopOnGMediaRender() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Control gmr")
+        defer { fixture.tearDown() }
+        XCTAssertTrue(fixture.play("h264-aac-10s.mp4", title: "Ten seconds", duration: 10), "never PLAYING:\n\(fixture.renderer.log.suffix(2000))")
+        XCTAssertEqual(fixture.lab.transportState(fixture.renderer), "PLAYING", "as upnp-client sees it")
+        let media = try fixture.lab.call(fixture.renderer, "AVTransport/GetMediaInfo")
+        let stored = media["CurrentURIMetaData"] as? String ?? ""
+        XCTAssertTrue(stored.contains("Ten seconds") && stored.contains("0:00:10"), "the DIDL-Lite the renderer kept: \(stored)")
+
+        XCTAssertNoThrow(try fixture.call { $0.pause(completion: $1) }?.get())
+        XCTAssertTrue(fixture.waitForState(.paused))
+
+        XCTAssertNoThrow(try fixture.call { $0.seek(toSeconds: 5, completion: $1) }?.get())
+        let info = try XCTUnwrap(fixture.call { $0.positionInfo(completion: $1) }?.get())
+        XCTAssertEqual(try XCTUnwrap(info.position), 5, accuracy: 1, "position after a seek to the middle")
+        XCTAssertEqual(try XCTUnwrap(info.duration), 10, accuracy: 0.5)
+        XCTAssertEqual(info.trackURI, fixture.mediaURL("h264-aac-10s.mp4"))
+
+        XCTAssertNoThrow(try fixture.call { $0.play(completion: $1) }?.get())
+        XCTAssertTrue(fixture.waitForState(.playing))
+        XCTAssertNoThrow(try fixture.call { $0.stop(completion: $1) }?.get())
+        XCTAssertTrue(fixture.waitForState(.stopped))
+    }
+
+    func testVolumeAndMute() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Volume gmr")
+        defer { fixture.tearDown() }
+        XCTAssertNoThrow(try fixture.call { $0.setVolume(30, completion: $1) }?.get())
+        XCTAssertEqual(try fixture.call { $0.volume(completion: $1) }?.get(), 30)
+        XCTAssertEqual(fixture.lab.volume(fixture.renderer), 30, "as upnp-client reads it")
+        XCTAssertNoThrow(try fixture.call { $0.setVolume(250, completion: $1) }?.get(), "clamped to 100")
+        XCTAssertEqual(try fixture.call { $0.volume(completion: $1) }?.get(), 100)
+        XCTAssertNoThrow(try fixture.call { $0.setMute(true, completion: $1) }?.get())
+        XCTAssertNoThrow(try fixture.call { $0.setMute(false, completion: $1) }?.get())
+    }
+
+    func testLastChangeEventsReportTheTransportState() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Events gmr")
+        defer { fixture.tearDown() }
+        let changes = LastChanges()
+        fixture.loop.sync { fixture.control?.subscribeLastChange { changes.record($0) } }
+        XCTAssertTrue(fixture.play("h264-aac-10s.mp4"))
+        XCTAssertNotNil(changes.wait { $0.transportState == .playing }, "no LastChange with PLAYING: \(changes.all)")
+        XCTAssertNotNil(changes.wait { $0.trackURI == fixture.mediaURL("h264-aac-10s.mp4") }, "no CurrentTrackURI: \(changes.all)")
+        XCTAssertNoThrow(try fixture.call { $0.pause(completion: $1) }?.get())
+        XCTAssertNotNil(changes.wait { $0.transportState == .paused }, "no LastChange with PAUSED_PLAYBACK: \(changes.all)")
+        // (RenderingControl's LastChange, Volume, is not checked: gmediarender's libupnp sometimes never
+        // delivers that service's initial event, seen in 2 of 22 runs; GUPnP then drops the later ones.)
+        fixture.loop.sync { fixture.control?.unsubscribeLastChange() }
+    }
+
+    func testStoppedRendererTimesOutAndKilledRendererIsGone() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Dying gmr", timeout: .seconds(2))
+        defer { fixture.tearDown() }
+        let pid = fixture.renderer.process.process.processIdentifier
+        kill(pid, SIGSTOP)   // answers nothing; the kernel still accepts its connections
+        var began = Date()
+        let stalled = fixture.call(timeout: 10) { $0.transportInfo(completion: $1) }
+        XCTAssertEqual(stalled.map { Self.error($0) }, .timeout)
+        XCTAssertEqual(Date().timeIntervalSince(began), 2, accuracy: 0.5, "the call's 2 s deadline")
+
+        // Killed while a call waits for it: the call ends at once, before its deadline.
+        let control = try XCTUnwrap(fixture.control)
+        let pending = fixture.loop.begin { done in control.positionInfo(completion: done) }
+        Thread.sleep(forTimeInterval: 0.3)
+        began = Date()
+        fixture.renderer.kill()
+        let midCall = pending(10).map { Self.error($0) }
+        XCTAssertEqual(midCall, .gone)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 1, "gone before the deadline")
+
+        began = Date()
+        XCTAssertEqual(fixture.call(timeout: 10) { $0.play(completion: $1) }.map { Self.error($0) }, .gone, "later calls")
+        XCTAssertLessThan(Date().timeIntervalSince(began), 1)
+    }
+
+    func testSOAPFaultIsARendererErrorWithItsCode() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Empty gmr")
+        defer { fixture.tearDown() }
+        // Play with no URI set: gmediarender answers the SOAP fault 501 "Playing failed".
+        let result = fixture.call { $0.play(completion: $1) }
+        guard case .failure(.renderer(let code, let text))? = result else { return XCTFail(String(describing: result)) }
+        XCTAssertEqual(code, 501)
+        XCTAssertEqual(text, "Playing failed")
+        XCTAssertTrue(fixture.play("h264-aac-10s.mp4"), "the control still works after a fault")
+    }
+
+    func testSetNextURIOnGMediaRender() throws {
+        let fixture = try CastLabFixture(.gmediarender, name: "Next gmr")
+        defer { fixture.tearDown() }
+        XCTAssertTrue(fixture.play("vp8-opus-4s.webm", mimeType: "video/webm"))
+        let next = fixture.mediaURL("colour-steps-4s.webm")
+        let metadata = CastMetadata(title: "Next", duration: 4, mimeType: "video/webm")
+        XCTAssertNoThrow(try fixture.call { $0.setNextURI(next, metadata: metadata, completion: $1) }?.get())
+        XCTAssertTrue(fixture.renderer.waitForLog(containing: next, timeout: 10), "the renderer never took the next URI")
+    }
+
+    static func error<T>(_ result: Result<T, CastError>) -> CastError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+}
+
+/// LastChange reports from the loop thread, waited for on the test thread.
+final class LastChanges: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var changes: [LastChange] = []
+
+    func record(_ change: LastChange) {
+        condition.lock(); changes.append(change); condition.broadcast(); condition.unlock()
+    }
+
+    var all: [LastChange] { condition.lock(); defer { condition.unlock() }; return changes }
+
+    /// The first report satisfying `predicate`, waiting up to `timeout` for it.
+    func wait(timeout: TimeInterval = 10, _ predicate: (LastChange) -> Bool) -> LastChange? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock(); defer { condition.unlock() }
+        while true {
+            if let match = changes.first(where: predicate) { return match }
+            if !condition.wait(until: deadline) { return changes.first(where: predicate) }
+        }
+    }
+}
