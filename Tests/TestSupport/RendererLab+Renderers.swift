@@ -136,7 +136,7 @@ public extension RendererLab {
         let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
         let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
         register(renderer)
-        try child.start()
+        try LabSpawner.shared.start(child)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline && renderer.isRunning {
             for found in searchRenderers(seconds: 2) {
