@@ -136,12 +136,22 @@ public extension RendererLab {
         let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
         let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
         register(renderer)
+        // Listening before the renderer starts: its first NOTIFY ssdp:alive is seen at once, else
+        // an answer to the searches repeated every second.
+        let search = clientCommand(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
+                                  "-n", String(Int(timeout) + 1), "-r", "1"])
+        let discover = try GstplayProcess.tool(search[0].hasPrefix("/") ? search[0] : "/usr/bin/\(search[0])", Array(search.dropFirst()),
+                                               input: .devNull).started()
+        defer { Foundation.kill(discover.process.processIdentifier, SIGKILL); _ = discover.waitForExit(timeout: 5) }
         try LabSpawner.shared.start(child)
         let deadline = Date().addingTimeInterval(timeout)
+        var others: Set<String> = []   // described, and not the one started
         while Date() < deadline && renderer.isRunning {
-            for found in searchRenderers(seconds: 2) {
-                guard let description = describe(found.location), matches(found, description.modelName) else { continue }
-                renderer.found(udn: found.udn, location: found.location, friendlyName: description.friendlyName)
+            discover.waitFor(timeout: 0.5) { out, _ in Self.parseFound(out).contains { !others.contains($0.udn) } }
+            for candidate in Self.parseFound(discover.stdout) where !others.contains(candidate.udn) {
+                guard let description = describe(candidate.location) else { continue }   // not serving yet: again
+                guard matches(candidate, description.modelName) else { others.insert(candidate.udn); continue }
+                renderer.found(udn: candidate.udn, location: candidate.location, friendlyName: description.friendlyName)
                 return renderer
             }
         }
@@ -162,8 +172,12 @@ public extension RendererLab {
     /// GSSDP's own client (`gssdp-discover -i <client interface>`) for `seconds`; the renderers
     /// that answered, one entry per UDN.
     func searchRenderers(seconds: Int = 1) -> [Found] {
-        let output = runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
-                                      "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout
+        Self.parseFound(runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
+                                         "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout)
+    }
+
+    /// The renderers in `gssdp-discover`'s output, one entry per UDN, in order of appearance.
+    internal static func parseFound(_ output: String) -> [Found] {
         var result: [Found] = []
         var udn: String?
         for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
