@@ -69,6 +69,13 @@ extension CastSession {
         }
     }
 
+    /// Runs a player command that mirrors what the renderer did, without echoing it back.
+    private func follow(_ command: () -> Void) {
+        followingRenderer = true
+        command()
+        followingRenderer = false
+    }
+
     /// A transport state from a poll or a LastChange event.
     func transport(_ state: TransportState) {
         guard !closed, let context else { return }
@@ -78,10 +85,10 @@ extension CastSession {
             expectingStop = false
             playedItem = true
             context.routeReported(playing: true)
-            if context.intent == .pause, fromRenderer { context.play() }      // played on the TV itself
+            if context.intent == .pause, fromRenderer { follow { context.play() } }      // played on the TV itself
         case .paused:
             context.routeReported(playing: false)
-            if context.intent == .play, fromRenderer { context.pause() }      // paused on the TV itself
+            if context.intent == .play, fromRenderer { follow { context.pause() } }      // paused on the TV itself
         case .stopped, .noMedia:
             context.routeReported(playing: false)
             if playedItem, !expectingStop, !endReported {

@@ -37,6 +37,9 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// When gstplay last told the renderer to play, pause or load (monotonic ns): a state change
     /// the renderer reports later than 2 s after that was made on the renderer itself (its remote).
     var commandSentAt: UInt64 = 0
+    /// The player is being told what the renderer did by itself (``transport(_:)``): the play or
+    /// pause that comes back through the route is not sent to the renderer again.
+    var followingRenderer = false
     /// Runs once the session is closed (``close(sendStop:done:)``).
     var onClosed: (() -> Void)?
     /// ``CastEvent/castStarted(_:)`` was published (once per session, not per item).
@@ -144,6 +147,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     // MARK: PlaybackRoute (engine → renderer)
 
     func routePlay() {
+        if followingRenderer { return followingRenderer = false }    // the renderer plays already
         commandSentAt = FeatureContext.now()
         if endReported, let context, context.uri == currentURI {     // play again after the end
             return loadCurrent(start: nil, andPlay: true)
@@ -152,6 +156,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     }
 
     func routePause() {
+        if followingRenderer { return followingRenderer = false }    // the renderer paused itself
         commandSentAt = FeatureContext.now()
         control.pause { [weak self] in self?.report($0, doing: "Pause") }
     }
@@ -173,8 +178,8 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
 
     func routeSetVolume(_ volume: Double, muted: Bool) {
         let percent = Int((VolumeScale.cubic(fromLinear: volume) * 100).rounded())
-        control.setVolume(min(max(percent, 0), 100)) { [weak self] in self?.report($0, doing: "SetVolume", fatal: false) }
-        control.setMute(muted) { [weak self] in self?.report($0, doing: "SetMute", fatal: false) }
+        control.setVolume(min(max(percent, 0), 100)) { [weak self] in self?.report($0, doing: "SetVolume") }
+        control.setMute(muted) { [weak self] in self?.report($0, doing: "SetMute") }
     }
 
     func routeStop() {
@@ -182,12 +187,18 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
         control.stop { [weak self] in self?.report($0, doing: "Stop") }
     }
 
-    /// A command's answer: a failure ends the cast unless `fatal` is false (then a warning).
-    private func report(_ result: Result<Void, CastError>, doing action: String, fatal: Bool = true) {
+    /// A command's answer: a renderer gone or silent, or refusing the media (714/716), ends the
+    /// cast; another refusal (701 "transition not available", say) is a warning.
+    private func report(_ result: Result<Void, CastError>, doing action: String) {
         guard case .failure(let error) = result else { return }
         feature.later { [weak self] in
             guard let self, !self.closed else { return }
-            if fatal || error == .gone || error == .timeout {
+            let fatal: Bool
+            switch error {
+            case .renderer(let code, _): fatal = code == 714 || code == 716
+            case .gone, .timeout, .transport: fatal = true
+            }
+            if fatal {
                 self.feature.fail(self, self.describe(error, doing: action))
             } else {
                 self.context?.publish(.warning(PlayerError(kind: .other, message: self.describe(error, doing: action))))
