@@ -41,7 +41,9 @@ final class RendererControlTests: XCTestCase {
         XCTAssertNoThrow(try fixture.call { $0.setVolume(250, completion: $1) }?.get(), "clamped to 100")
         XCTAssertEqual(try fixture.call { $0.volume(completion: $1) }?.get(), 100)
         XCTAssertNoThrow(try fixture.call { $0.setMute(true, completion: $1) }?.get())
+        XCTAssertEqual(try Self.muted(fixture), true, "as upnp-client reads it")
         XCTAssertNoThrow(try fixture.call { $0.setMute(false, completion: $1) }?.get())
+        XCTAssertEqual(try Self.muted(fixture), false, "as upnp-client reads it")
     }
 
     func testLastChangeEventsReportTheTransportState() throws {
@@ -103,6 +105,12 @@ final class RendererControlTests: XCTestCase {
         let metadata = CastMetadata(title: "Next", duration: 4, mimeType: "video/webm")
         XCTAssertNoThrow(try fixture.call { $0.setNextURI(next, metadata: metadata, completion: $1) }?.get())
         XCTAssertTrue(fixture.renderer.waitForLog(containing: next, timeout: 10), "the renderer never took the next URI")
+    }
+
+    /// `RenderingControl/GetMute` through upnp-client.
+    static func muted(_ fixture: CastLabFixture) throws -> Bool? {
+        let value = try fixture.lab.call(fixture.renderer, "RenderingControl/GetMute", ["Channel": "Master"])["CurrentMute"]
+        return (value as? Bool) ?? (value as? Int).map { $0 != 0 }
     }
 
     static func error<T>(_ result: Result<T, CastError>) -> CastError? {
