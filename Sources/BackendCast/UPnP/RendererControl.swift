@@ -29,7 +29,10 @@ public final class RendererControl {
 
     let avTransport: UnsafeMutablePointer<GUPnPServiceProxy>
     let renderingControl: UnsafeMutablePointer<GUPnPServiceProxy>?
-    var pending: [ObjectIdentifier: UPnPActionCall] = [:]
+    /// Calls waiting their turn, in the order issued.
+    var queue: [QueuedCall] = []
+    /// The one call on the wire.
+    var inFlight: UPnPActionCall?
     var lastChange: [LastChangeSubscription] = []
 
     /// Nil when the device has no AVTransport service.
@@ -49,10 +52,11 @@ public final class RendererControl {
         if let renderingControl { g_object_unref(renderingControl) }
     }
 
-    /// Cancels every call in flight; their completions do not run.
+    /// Cancels every call in flight or waiting; their completions do not run.
     public func cancelAll() {
-        for call in pending.values { call.cancel() }
-        pending = [:]
+        inFlight?.cancel()
+        inFlight = nil
+        queue = []
     }
 
     /// Called by the discovery when the renderer left its list.
@@ -62,7 +66,11 @@ public final class RendererControl {
         lastChange = []
     }
 
-    /// Calls `action` on `service` (instance 0 first), reading `results`; the one path of every call.
+    /// Calls `action` on `service` (instance 0 first), reading `results`; the one path of every
+    /// call. Calls go out one at a time, in the order issued (renderers such as gmediarender
+    /// handle concurrent requests in any order: a SetVolume overtaking the SetMute issued after
+    /// it unmutes again). Each call's deadline counts from when it was issued; calls before it
+    /// end by theirs, which are earlier, so waiting never stretches it (beyond scheduling).
     func call(_ service: UnsafeMutablePointer<GUPnPServiceProxy>?, _ action: String, _ arguments: [(String, String)] = [],
               results: [String] = [], completion: @escaping (Result<[String: String], CastError>) -> Void) {
         // Failures known at once still complete later, never inside this call.
@@ -70,14 +78,36 @@ public final class RendererControl {
         guard let service else {
             return runSoonOnThreadDefaultContext { completion(.failure(.transport("the renderer has no RenderingControl service"))) }
         }
-        var key: ObjectIdentifier?
-        let call = UPnPActionCall.start(on: service, action: action, arguments: [("InstanceID", "0")] + arguments,
-                                        results: results, timeout: timeout) { [weak self] result in
-            if let key { self?.pending[key] = nil }
-            completion(result)
+        queue.append(QueuedCall(service: service, action: action, arguments: [("InstanceID", "0")] + arguments,
+                                results: results, deadline: .now + timeout, completion: completion))
+        sendNext()
+    }
+
+    /// Puts the next queued call on the wire when none is.
+    private func sendNext() {
+        guard inFlight == nil, !queue.isEmpty else { return }
+        let next = queue.removeFirst()
+        guard !isGone else {
+            runSoonOnThreadDefaultContext { next.completion(.failure(.gone)) }
+            return sendNext()
         }
-        key = ObjectIdentifier(call)
-        pending[ObjectIdentifier(call)] = call
+        let left = max(next.deadline - .now, .milliseconds(1))
+        inFlight = UPnPActionCall.start(on: next.service, action: next.action, arguments: next.arguments,
+                                        results: next.results, timeout: left) { [weak self] result in
+            self?.inFlight = nil
+            next.completion(result)
+            self?.sendNext()
+        }
+    }
+
+    /// A call waiting for the one before it.
+    struct QueuedCall {
+        let service: UnsafeMutablePointer<GUPnPServiceProxy>
+        let action: String
+        let arguments: [(String, String)]
+        let results: [String]
+        let deadline: ContinuousClock.Instant
+        let completion: (Result<[String: String], CastError>) -> Void
     }
 
     /// A call whose only result is success or failure.

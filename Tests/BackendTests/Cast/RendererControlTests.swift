@@ -1,6 +1,7 @@
 @testable import BackendCast
 import BackendCore
 import Foundation
+import ProcessProbe
 import TestSupport
 import XCTest
 
@@ -44,6 +45,19 @@ final class RendererControlTests: XCTestCase {
         XCTAssertEqual(try Self.muted(fixture), true, "as upnp-client reads it")
         XCTAssertNoThrow(try fixture.call { $0.setMute(false, completion: $1) }?.get())
         XCTAssertEqual(try Self.muted(fixture), false, "as upnp-client reads it")
+
+        // Calls issued together reach the renderer in the order issued (gmediarender unmutes on
+        // SetVolume, so a SetMute overtaken by the SetVolume before it would be undone).
+        for round in 0..<5 {
+            let both = fixture.loop.wait { (done: @escaping ([Result<Void, CastError>]) -> Void) in
+                var results: [Result<Void, CastError>] = []
+                fixture.control?.setVolume(20 + round) { results.append($0) }
+                fixture.control?.setMute(true) { results.append($0); done(results) }
+            }
+            XCTAssertEqual(both?.count, 2, "SetVolume completed before SetMute")
+            XCTAssertEqual(try Self.muted(fixture), true, "round \(round): muted after SetVolume then SetMute")
+            XCTAssertNoThrow(try fixture.call { $0.setMute(false, completion: $1) }?.get())
+        }
     }
 
     func testLastChangeEventsReportTheTransportState() throws {
@@ -66,10 +80,19 @@ final class RendererControlTests: XCTestCase {
         defer { fixture.tearDown() }
         let pid = fixture.renderer.process.process.processIdentifier
         kill(pid, SIGSTOP)   // answers nothing; the kernel still accepts its connections
+        XCTAssertTrue(eventually { Self.allThreadsStopped(pid) }, "gmediarender's threads did not stop")
         var began = Date()
-        let stalled = fixture.call(timeout: 10) { $0.transportInfo(completion: $1) }
-        XCTAssertEqual(stalled.map { Self.error($0) }, .timeout)
-        XCTAssertEqual(Date().timeIntervalSince(began), 2, accuracy: 0.5, "the call's 2 s deadline")
+        // Three calls at once: one on the wire, two waiting their turn; each ends by its own deadline.
+        let stalled = fixture.loop.wait(timeout: 10) { (done: @escaping ([CastError?]) -> Void) in
+            var errors: [CastError?] = []
+            fixture.control?.transportInfo { errors.append(Self.error($0)) }
+            fixture.control?.positionInfo { errors.append(Self.error($0)) }
+            fixture.control?.setVolume(10) { errors.append(Self.error($0)); done(errors) }
+        }
+        XCTAssertEqual(stalled, [.timeout, .timeout, .timeout])
+        let waited = Date().timeIntervalSince(began)
+        XCTAssertGreaterThanOrEqual(waited, 1.9, "not before the calls' 2 s deadline")
+        XCTAssertLessThan(waited, 3.5, "at the calls' 2 s deadline (slack for a loaded machine)")
 
         // Killed while a call waits for it: the call ends at once, before its deadline.
         let control = try XCTUnwrap(fixture.control)
@@ -105,6 +128,17 @@ final class RendererControlTests: XCTestCase {
         let metadata = CastMetadata(title: "Next", duration: 4, mimeType: "video/webm")
         XCTAssertNoThrow(try fixture.call { $0.setNextURI(next, metadata: metadata, completion: $1) }?.get())
         XCTAssertTrue(fixture.renderer.waitForLog(containing: next, timeout: 10), "the renderer never took the next URI")
+    }
+
+    /// Every thread of `pid` in state `T` (`/proc/PID/task/TID/stat`): a stop signal is delivered
+    /// to each thread on its own, so a busy one may still answer a moment after `kill`.
+    static func allThreadsStopped(_ pid: pid_t) -> Bool {
+        let probe = ProcessProbe(pid: pid)
+        guard let threads = probe.threadIDs, !threads.isEmpty else { return false }
+        return threads.allSatisfy { tid in
+            guard let stat = ProcFS.read("/proc/\(pid)/task/\(tid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+            return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first == "T"
+        }
     }
 
     /// `RenderingControl/GetMute` through upnp-client.
