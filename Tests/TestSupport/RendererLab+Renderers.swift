@@ -84,9 +84,16 @@ public extension RendererLab {
         let arguments = ["gmediarender", "-I", rendererInterface, "-f", name, "-u", uuid,
                          "--gstout-audiopipe", "fakesink sync=true", "--gstout-videopipe", "fakesink sync=true",
                          "--logfile", "stderr"]
-        return try start(.gmediarender, name: name, arguments: arguments, environment: nil, timeout: timeout) { found, _ in
+        let renderer = try start(.gmediarender, name: name, arguments: arguments, environment: nil, timeout: timeout) { found, _ in
             found.udn == "uuid:\(uuid)"
         }
+        // Its first NOTIFY goes out before libupnp finished registering: a subscription made then
+        // got no events (cast-upnp's LastChange test, in parallel runs). This line comes after.
+        guard renderer.waitForLog(containing: "Ready for rendering.", timeout: timeout) else {
+            renderer.kill()
+            throw NSError(domain: "RendererLab", code: 3, userInfo: [NSLocalizedDescriptionKey: "gmediarender '\(name)' never said it was ready:\n\(renderer.log)"])
+        }
+        return renderer
     }
 
     /// Starts Rygel with only the playbin renderer plugin, bound to the renderers' interface,
