@@ -22,7 +22,7 @@ public extension RendererLab {
         if !action.hasPrefix("ConnectionManager/") && all["InstanceID"] == nil { all["InstanceID"] = "0" }
         if action.hasPrefix("RenderingControl/") && all["Channel"] == nil && action != "RenderingControl/ListPresets" { all["Channel"] = "Master" }
         let pairs = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let result = runOnClientSide([Self.upnpClient, "--timeout", "5", "call-action", renderer.location, action] + pairs, timeout: 15)
+        let result = runOnClientSide([Self.upnpClient, "--timeout", "10", "call-action", renderer.location, action] + pairs, timeout: 25)
         let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
         guard result.status == 0, let object = jsonObject(line), let out = object["out_parameters"] as? [String: Any] else {
             let complaint = result.stderr.split(separator: "\n").last.map(String.init) ?? "no output (status \(String(describing: result.status)))"
@@ -49,6 +49,12 @@ public extension RendererLab {
         (try? call(renderer, "RenderingControl/GetVolume"))?["CurrentVolume"] as? Int
     }
 
+    /// `RenderingControl/GetMute`.
+    func isMuted(_ renderer: LabRenderer) -> Bool? {
+        guard let value = (try? call(renderer, "RenderingControl/GetMute"))?["CurrentMute"] else { return nil }
+        return (value as? Bool) ?? (value as? Int).map { $0 != 0 } ?? (value as? String).map { $0 == "1" || $0 == "true" }
+    }
+
     /// Hands `uri` to the renderer (empty metadata) and plays it: what a control point does.
     func play(_ uri: String, on renderer: LabRenderer) throws {
         try call(renderer, "AVTransport/SetAVTransportURI", ["CurrentURI": uri, "CurrentURIMetaData": ""])
@@ -57,7 +63,7 @@ public extension RendererLab {
 
     /// Waits until the renderer's transport state is `state` (polled: no event tells a test).
     @discardableResult
-    func waitForTransportState(_ state: String, on renderer: LabRenderer, timeout: Duration = .seconds(10)) -> Bool {
+    func waitForTransportState(_ state: String, on renderer: LabRenderer, timeout: Duration = .seconds(15)) -> Bool {
         eventually(timeout: timeout, interval: .milliseconds(200)) { transportState(renderer) == state }
     }
 

@@ -45,6 +45,13 @@ public final class LabRenderer: @unchecked Sendable {
         process.process.waitUntilExit()
     }
 
+    /// SIGSTOP: the renderer stays on the network but answers nothing (a hung device); its
+    /// calls time out. ``thaw()``, ``kill()`` and the lab's teardown end that (SIGKILL works on it).
+    public func freeze() { Foundation.kill(process.process.processIdentifier, SIGSTOP) }
+
+    /// SIGCONT after ``freeze()``.
+    public func thaw() { Foundation.kill(process.process.processIdentifier, SIGCONT) }
+
     /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after 3 s.
     public func stop() {
         guard isRunning else { return }
@@ -77,9 +84,16 @@ public extension RendererLab {
         let arguments = ["gmediarender", "-I", rendererInterface, "-f", name, "-u", uuid,
                          "--gstout-audiopipe", "fakesink sync=true", "--gstout-videopipe", "fakesink sync=true",
                          "--logfile", "stderr"]
-        return try start(.gmediarender, name: name, arguments: arguments, environment: nil, timeout: timeout) { found, _ in
+        let renderer = try start(.gmediarender, name: name, arguments: arguments, environment: nil, timeout: timeout) { found, _ in
             found.udn == "uuid:\(uuid)"
         }
+        // Its first NOTIFY goes out before libupnp finished registering: a subscription made then
+        // got no events (cast-upnp's LastChange test, in parallel runs). This line comes after.
+        guard renderer.waitForLog(containing: "Ready for rendering.", timeout: timeout) else {
+            renderer.kill()
+            throw NSError(domain: "RendererLab", code: 3, userInfo: [NSLocalizedDescriptionKey: "gmediarender '\(name)' never said it was ready:\n\(renderer.log)"])
+        }
+        return renderer
     }
 
     /// Starts Rygel with only the playbin renderer plugin, bound to the renderers' interface,
@@ -129,12 +143,22 @@ public extension RendererLab {
         let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
         let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
         register(renderer)
-        try child.start()
+        // Listening before the renderer starts: its first NOTIFY ssdp:alive is seen at once, else
+        // an answer to the searches repeated every second.
+        let search = clientCommand(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
+                                  "-n", String(Int(timeout) + 1), "-r", "1"])
+        let discover = try GstplayProcess.tool(search[0].hasPrefix("/") ? search[0] : "/usr/bin/\(search[0])", Array(search.dropFirst()),
+                                               input: .devNull).started()
+        defer { Foundation.kill(discover.process.processIdentifier, SIGKILL); _ = discover.waitForExit(timeout: 5) }
+        try LabSpawner.shared.start(child)
         let deadline = Date().addingTimeInterval(timeout)
+        var others: Set<String> = []   // described, and not the one started
         while Date() < deadline && renderer.isRunning {
-            for found in searchRenderers(seconds: 2) {
-                guard let description = describe(found.location), matches(found, description.modelName) else { continue }
-                renderer.found(udn: found.udn, location: found.location, friendlyName: description.friendlyName)
+            discover.waitFor(timeout: 0.5) { out, _ in Self.parseFound(out).contains { !others.contains($0.udn) } }
+            for candidate in Self.parseFound(discover.stdout) where !others.contains(candidate.udn) {
+                guard let description = describe(candidate.location) else { continue }   // not serving yet: again
+                guard matches(candidate, description.modelName) else { others.insert(candidate.udn); continue }
+                renderer.found(udn: candidate.udn, location: candidate.location, friendlyName: description.friendlyName)
                 return renderer
             }
         }
@@ -155,8 +179,12 @@ public extension RendererLab {
     /// GSSDP's own client (`gssdp-discover -i <client interface>`) for `seconds`; the renderers
     /// that answered, one entry per UDN.
     func searchRenderers(seconds: Int = 1) -> [Found] {
-        let output = runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
-                                      "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout
+        Self.parseFound(runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
+                                         "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout)
+    }
+
+    /// The renderers in `gssdp-discover`'s output, one entry per UDN, in order of appearance.
+    internal static func parseFound(_ output: String) -> [Found] {
         var result: [Found] = []
         var udn: String?
         for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -169,6 +197,18 @@ public extension RendererLab {
             }
         }
         return result
+    }
+
+    /// ``searchRenderers(seconds:)`` again (2 s each) until `enough` holds for everything found
+    /// so far, or `timeout`: an answer comes after a random delay of up to MX seconds and a
+    /// busy machine delays it more, so one short search can miss a renderer.
+    func searchRenderers(timeout: TimeInterval = 12, until enough: ([Found]) -> Bool) -> [Found] {
+        var seen: [Found] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            for found in searchRenderers(seconds: 2) where !seen.contains(found) { seen.append(found) }
+        } while !enough(seen) && Date() < deadline
+        return seen
     }
 
     /// The friendly name and model name in the device description at `location`, fetched from

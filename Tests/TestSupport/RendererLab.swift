@@ -15,8 +15,9 @@ import XCTest
 /// `IP_MULTICAST_IF`, and a host-wide multicast route would steer other programs' packets).
 /// ``tearDown()`` (also `deinit`) kills every process left in the namespaces and deletes them
 /// (the host end of the veth goes with its peer); labs of test processes that no longer exist
-/// (a killed run) are removed when the next lab is made. Needs root (`ip netns`). Any thread;
-/// start renderers from a thread that outlives them (their parent-death signal is KILL).
+/// (a killed run) are removed when the next lab is made; renderers also die with the test
+/// process (parent-death signal KILL, started from ``LabSpawner``'s thread). Needs root
+/// (`ip netns`). Any thread.
 public final class RendererLab: @unchecked Sendable {
     /// Where the client end of the veth lives.
     public enum ClientSide: Sendable { case host, namespace }

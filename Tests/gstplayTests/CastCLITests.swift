@@ -6,7 +6,7 @@ import XCTest
 /// ``RendererLab``, gstplay on the lab's client side driven over stdin with `--json`, and the
 /// renderers' own state read with a control point nobody here wrote (`upnp-client`).
 final class CastCLITests: XCTestCase {
-    private func makeLab(_ side: RendererLab.ClientSide = .host) throws -> RendererLab {
+    func makeLab(_ side: RendererLab.ClientSide = .host) throws -> RendererLab {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RendererLab.upnpClient),
                       "no \(RendererLab.upnpClient): run `make test-venv` (make test does)")
         let lab = try RendererLab(client: side)
@@ -14,14 +14,14 @@ final class CastCLITests: XCTestCase {
         return lab
     }
 
-    private func event(_ name: String) -> ([String: Any]) -> Bool { { $0["event"] as? String == name } }
+    func event(_ name: String) -> ([String: Any]) -> Bool { { $0["event"] as? String == name } }
 
-    private func number(_ object: [String: Any]?, _ key: String) -> Double? { (object?[key] as? NSNumber)?.doubleValue }
+    func number(_ object: [String: Any]?, _ key: String) -> Double? { (object?[key] as? NSNumber)?.doubleValue }
 
     /// gstplay `--json --cast auto` on `media`, once `cast-started` names `renderer`.
-    private func startCasting(_ lab: RendererLab, to renderer: LabRenderer, media: String = TestMedia.h264,
+    func startCasting(_ lab: RendererLab, to renderer: LabRenderer, media: [String] = [TestMedia.h264],
                               file: StaticString = #filePath, line: UInt = #line) throws -> GstplayProcess {
-        let child = try lab.gstplay(["--json", "--cast", "auto", "--cast-interface", lab.clientInterface, media]).started()
+        let child = try lab.gstplay(["--json", "--cast", "auto", "--cast-interface", lab.clientInterface] + media).started()
         addTeardownBlock { if child.process.isRunning { child.send("quit"); _ = child.waitForExit(timeout: 10) } }
         let started = child.waitForJSON(timeout: 20, event("cast-started"))
         XCTAssertEqual(started?["udn"] as? String, renderer.udn, "stdout:\n\(child.stdout)\nstderr:\n\(child.stderr)", file: file, line: line)
@@ -55,7 +55,7 @@ final class CastCLITests: XCTestCase {
         let lab = try makeLab()
         let gmr = try lab.startGMediaRender(name: "Kitchen GMR")
         let rygel = try lab.startRygel()
-        let result = lab.gstplay(["--list-renderers", "--discover-time", "3", "--cast-interface", lab.clientInterface], input: .devNull)
+        let result = lab.gstplay(["--list-renderers", "--discover-time", "6", "--cast-interface", lab.clientInterface], input: .devNull)
         try result.start()
         XCTAssertEqual(result.waitForExit(timeout: 20), 0, result.stderr)
         let lines = result.stdoutLines
@@ -105,14 +105,20 @@ final class CastCLITests: XCTestCase {
         }, "seek-done near 5: \(child.stdout.suffix(600))", file: file, line: line)
 
         child.send("volume 30")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(250)) { lab.volume(renderer) == 30 },
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) { lab.volume(renderer) == 30 },
                       "renderer volume: \(String(describing: lab.volume(renderer)))", file: file, line: line)
+
+        child.send("mute on")
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) { lab.isMuted(renderer) == true },
+                      "renderer muted: \(String(describing: lab.isMuted(renderer))); its log: "
+                      + renderer.log.split(separator: "\n").filter { !$0.contains("cmd_obtain_variable") && ($0.lowercased().contains("mute") || $0.contains("olume")) }.suffix(12).joined(separator: "\n"),
+                      file: file, line: line)
 
         child.send("play")
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), file: file, line: line)
         let offMark = child.stdoutLines.count
         child.send("cast off")
-        let ended = child.waitForJSON(after: offMark, timeout: 10, event("cast-ended"))
+        let ended = child.waitForJSON(after: offMark, timeout: 20, event("cast-ended"))
         XCTAssertEqual(ended?["udn"] as? String, renderer.udn, child.stdout.suffix(600).description, file: file, line: line)
         let resumedAt = number(ended, "position") ?? -1
         XCTAssertGreaterThanOrEqual(resumedAt, 4.5, "resumes at the renderer's position", file: file, line: line)
@@ -133,7 +139,7 @@ final class CastCLITests: XCTestCase {
     func testCastPlaysToTheEndAndTheItemsEndEventArrives() throws {
         let lab = try makeLab()
         let renderer = try lab.startGMediaRender(name: "End GMR")
-        let child = try startCasting(lab, to: renderer, media: TestMedia.vp8)
+        let child = try startCasting(lab, to: renderer, media: [TestMedia.vp8])
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer))
         XCTAssertNotNil(child.waitForJSON(timeout: 15, event("eos")), "eos after the renderer's 4 s: \(child.stdout.suffix(800))")
         XCTAssertEqual(child.waitForExit(timeout: 10), 0, "the playlist ended: gstplay exits 0; \(child.stderr)")
@@ -165,8 +171,9 @@ final class CastCLITests: XCTestCase {
         let server = try HTTPTestServer(bind: "0.0.0.0")
         defer { server.stop() }
         let url = server.url("/file/h264-aac-10s.mp4?mime=1", host: lab.clientAddress)
-        _ = try startCasting(lab, to: renderer, media: url)
+        _ = try startCasting(lab, to: renderer, media: [url])
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), renderer.log)
-        XCTAssertEqual(lab.positionInfo(renderer)?.uri, url, "the renderer reads the server itself")
+        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) { lab.positionInfo(renderer)?.uri == url },
+                      "the renderer reads the server itself: \(String(describing: lab.positionInfo(renderer)))")
     }
 }

@@ -19,7 +19,7 @@ final class RendererLabTests: XCTestCase {
         let lab = try makeLab()
         let gmr = try lab.startGMediaRender(name: "Lab GMR")
         let rygel = try lab.startRygel()
-        let found = lab.searchRenderers(seconds: 1)
+        let found = lab.searchRenderers { Set($0.map(\.udn)) == [gmr.udn, rygel.udn] }
         XCTAssertEqual(Set(found.map(\.udn)), [gmr.udn, rygel.udn], "gssdp-discover finds both")
         XCTAssertEqual(lab.describe(gmr.location)?.friendlyName, "Lab GMR")
         XCTAssertEqual(lab.describe(rygel.location)?.modelName, "Rygel")

@@ -1,0 +1,60 @@
+import Backend
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 27 through the Player API, the ends of a cast: the item played to its end on the
+/// renderer (the end-of-stream event), and a renderer killed mid-play (one `castFailed`, local
+/// playback back near the renderer's position). Against Rygel, the CLI tests' other renderer.
+extension CastPlayerTests {
+    private func castStarted(_ player: Player, to renderer: LabRenderer) async throws {
+        let started = try await player.waitForValue("castStarted", timeout: .seconds(20), { event -> String? in
+            if case .castStarted(let target)? = event.castEvent { return target.udn }
+            if case .castFailed(_, let message)? = event.castEvent { return "failed: \(message)" }
+            return nil
+        }, after: { player.cast(to: .udn(renderer.udn)) })
+        XCTAssertEqual(started, renderer.udn)
+    }
+
+    func testRygelPlaysTheItemToItsEndAndTheEndOfStreamEventArrives() async throws {
+        let lab = try makeLab()
+        let rygel = try lab.startRygel()
+        let recorder = EventRecorder()
+        let player = makePlayer(lab, recorder)
+        _ = try await player.loadAsync(TestMedia.path("mp3-4s.mp3"))   // Rygel refuses video/webm (714)
+        try await castStarted(player, to: rygel)
+        XCTAssertTrue(lab.waitForTransportState("PLAYING", on: rygel), rygel.log)
+        let end = recorder.waitForValue("endOfStream from the renderer", timeout: 15) { event -> Double? in
+            if case .endOfStream(let at) = event { return at.seconds }
+            return nil
+        }
+        XCTAssertEqual(end ?? 0, 4, accuracy: 1, "ends at the item's end")
+        XCTAssertEqual(player.castingRenderer?.udn, rygel.udn, "the end of an item does not end the cast")
+    }
+
+    func testKilledRygelFailsTheCastOnceAndLocalPlaybackResumes() async throws {
+        let lab = try makeLab()
+        let rygel = try lab.startRygel()
+        let recorder = EventRecorder()
+        let player = makePlayer(lab, recorder)
+        _ = try await player.loadAsync(TestMedia.h264)
+        try await castStarted(player, to: rygel)
+        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) { (lab.positionInfo(rygel)?.position ?? 0) >= 2 })
+        let mark = recorder.count
+        rygel.kill()
+        let message = recorder.waitForValue("castFailed", timeout: 15, after: mark) { event -> String? in
+            if case .castFailed(_, let message)? = event.castEvent { return message }
+            return nil
+        }
+        XCTAssertFalse((message ?? "").isEmpty)
+        XCTAssertNil(player.castingRenderer)
+        let resumed = recorder.waitForValue("local positions", timeout: 10, after: recorder.count) { event -> Double? in
+            if case .position(let at, _) = event, at.seconds >= 2 { return at.seconds }
+            return nil
+        }
+        XCTAssertNotNil(resumed, "local playback resumes near where the renderer was")
+        XCTAssertTrue(recorder.staysFalse(for: 1) { events in
+            events.dropFirst(mark).filter { if case .castFailed? = $0.castEvent { true } else { false } }.count > 1
+        }, "one error, not one per poll")
+    }
+}
