@@ -163,7 +163,7 @@ let package = Package(
         // `make bench`: measures gstplay and the Backend against GStreamer's own tools.
         .executableTarget(
             name: "gstplay-bench",
-            dependencies: ["Backend", "CGStreamer", "ProcessProbe"],
+            dependencies: ["Backend", "CGStreamer", "ProcessProbe", "StreamingQoE"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Issue 26: bandwidth traces and the linear QoE score (MPC/Pensieve), pure Swift: the

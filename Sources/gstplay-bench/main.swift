@@ -12,6 +12,11 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" {
     exit(ChildCommand.run(Array(arguments.dropFirst())))
 }
+// Issue 26: the adaptive-streaming QoE benchmark (`make bench-abr`), a command of its own.
+if arguments.first == "abr-qoe" {
+    exit(QoEBench.main(Array(arguments.dropFirst()), benchExecutable: ProcessProbe.current.executable
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path))
+}
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data("gstplay-bench: \(message)\n".utf8))
