@@ -32,6 +32,9 @@ public struct AdaptivePolicy: Sendable, Hashable, Codable {
     /// keeps decodebin's automatic queue size, which reads further ahead: under the bench's
     /// bandwidth profile it rode out a throttle that stalled a 5 s queue (docs/RELIABILITY.md).
     public var minBufferSeconds: Double?
+    /// The rule that picks the variant from the estimate (and, for ``ABRRule/bufferAware``, the
+    /// buffer level); default ``ABRRule/bufferAware``.
+    public var rule: ABRRule = .bufferAware
 
     /// The smallest ``minBufferSeconds`` applied (smaller values are raised to it), and the level
     /// the frozen-position watch waits for when ``minBufferSeconds`` is nil.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Backend
 
-/// `--max-bitrate`, `--max-height`, `--start-variant`: the ABR policy from the command line.
+/// `--max-bitrate`, `--max-height`, `--start-variant`, `--abr-rule`: the ABR policy from the command line.
 /// Parsed by ArgumentParser; any thread.
 struct AdaptiveOptions: ParsableArguments {
     @Option(name: .customLong("max-bitrate"), help: ArgumentHelp(
@@ -15,6 +15,11 @@ struct AdaptiveOptions: ParsableArguments {
         "Variant to start on: lowest (default), highest (within the caps), or auto (the demuxer's choice).",
         valueName: "lowest|highest|auto"))
     var startVariant: String?
+
+    @Option(name: .customLong("abr-rule"), help: ArgumentHelp(
+        "ABR rule: buffer (default: throughput and buffer level) or throughput (the pure throughput baseline).",
+        valueName: "buffer|throughput"))
+    var abrRule: String?
 
     /// The policy these options ask for; `ValidationError` (exit 2) for bad values.
     func policy() throws -> AdaptivePolicy {
@@ -34,6 +39,12 @@ struct AdaptiveOptions: ParsableArguments {
                 throw ValidationError("--start-variant must be lowest, highest or auto (got '\(startVariant)')")
             }
             policy.start = start
+        }
+        if let abrRule {
+            guard let rule = ABRRule(rawValue: abrRule.lowercased()) else {
+                throw ValidationError("--abr-rule must be buffer or throughput (got '\(abrRule)')")
+            }
+            policy.rule = rule
         }
         return policy
     }

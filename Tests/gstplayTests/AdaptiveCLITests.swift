@@ -19,6 +19,10 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertThrowsError(try GstplayCommand.parse(["--start-variant", "middle", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-height", "0", "x"]).makeOptions())
         XCTAssertThrowsError(try GstplayCommand.parse(["--max-bitrate", "0", "x"]).makeOptions())
+        XCTAssertEqual(options.adaptivePolicy.rule, .bufferAware)
+        XCTAssertEqual(try GstplayCommand.parse(["--abr-rule", "Throughput", "x"]).makeOptions().adaptivePolicy.rule, .throughput)
+        XCTAssertEqual(try GstplayCommand.parse(["--abr-rule", "buffer", "x"]).makeOptions().adaptivePolicy.rule, .bufferAware)
+        XCTAssertThrowsError(try GstplayCommand.parse(["--abr-rule", "bola", "x"]).makeOptions())
     }
 
     func testVariantCommand() {
