@@ -91,6 +91,8 @@ let ownFailures = runner.failedOwnRuns
 if !ownFailures.isEmpty {
     markdown += "\n## Harness failures\n\n" + ownFailures.map { "- \($0)\n" }.joined()
 }
+// The QoE section (`make bench-abr`, issue 26) is not this run's: keep it as it stands.
+if let kept = QoEReport.section(inFile: options.output) { markdown += "\n" + kept }
 let outputURL = URL(fileURLWithPath: options.output)
 do {
     try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)

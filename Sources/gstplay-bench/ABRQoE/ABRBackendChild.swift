@@ -8,7 +8,7 @@ import Synchronization
 /// the lowest variant, decodebin's buffering queue). Runs on the child's main thread; the watcher
 /// is called on the player's loop thread.
 enum ABRBackendChild {
-    static func run(uri: String, rule: ABRRule, name: String, seconds: Double) throws -> ABRChildRecord {
+    static func run(uri: String, rule: ABRRule, name: String, seconds: Double) throws -> (record: ABRChildRecord, teardown: () -> Void) {
         var configuration = ChildSupport.configuration(sync: true)
         configuration.positionInterval = .milliseconds(100)
         var standard = StandardFeatures()
@@ -22,8 +22,7 @@ enum ABRBackendChild {
         let end = MonotonicClock.now()
         var record = watcher.record(player: name, load: load, end: end)
         record.ownStalls = record.ownStalls.map { $0.end < $0.start ? .init(start: $0.start, end: end) : $0 }
-        player.shutdown()
-        return record
+        return (record, { player.shutdown() })
     }
 }
 

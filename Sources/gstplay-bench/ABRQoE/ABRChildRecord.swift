@@ -45,19 +45,29 @@ extension PlayedSession.Stall: Codable {
 enum ABRChild {
     static let players = ["gstplay-buffer", "gstplay-throughput", "playbin"]
 
+    /// Seconds the teardown may take after the record is out; a longer one exits with status 4.
+    static let teardownLimit = 10.0
+
     static func run(_ arguments: ChildArguments) throws -> Int32 {
         guard let uri = arguments.positional.first else { throw BenchError("missing URI") }
         let player = arguments.options["player"] ?? "gstplay-buffer"
         let seconds = try arguments.double("seconds", default: 20)
-        let record: ABRChildRecord
+        let played: (record: ABRChildRecord, teardown: () -> Void)
         switch player {
-        case "gstplay-buffer": record = try ABRBackendChild.run(uri: uri, rule: .bufferAware, name: player, seconds: seconds)
-        case "gstplay-throughput": record = try ABRBackendChild.run(uri: uri, rule: .throughput, name: player, seconds: seconds)
-        case "playbin": record = try ABRPlaybinChild.run(uri: uri, seconds: seconds)
+        case "gstplay-buffer": played = try ABRBackendChild.run(uri: uri, rule: .bufferAware, name: player, seconds: seconds)
+        case "gstplay-throughput": played = try ABRBackendChild.run(uri: uri, rule: .throughput, name: player, seconds: seconds)
+        case "playbin": played = try ABRPlaybinChild.run(uri: uri, seconds: seconds)
         default: throw BenchError("--player takes one of \(players.joined(separator: ", ")), not '\(player)'")
         }
-        let encoder = JSONEncoder()
-        FileHandle.standardOutput.write(try encoder.encode(record) + Data("\n".utf8))
+        // The record goes out before the teardown, so a teardown that hangs loses no measurement
+        // (and is reported: exit status 4 after `teardownLimit`).
+        FileHandle.standardOutput.write(try JSONEncoder().encode(played.record) + Data("\n".utf8))
+        let limit = teardownLimit
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+            FileHandle.standardError.write(Data("gstplay-bench child abr \(player): teardown did not finish in \(Int(limit)) s\n".utf8))
+            _exit(4)
+        }
+        played.teardown()
         return 0
     }
 }

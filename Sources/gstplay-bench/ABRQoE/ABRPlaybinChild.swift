@@ -9,7 +9,7 @@ import StreamingQoE
 /// (`gst_bus_timed_pop`, 20 ms); the position is queried every 100 ms
 /// (`gst_element_query_position`).
 enum ABRPlaybinChild {
-    static func run(uri: String, seconds: Double) throws -> ABRChildRecord {
+    static func run(uri: String, seconds: Double) throws -> (record: ABRChildRecord, teardown: () -> Void) {
         gst_init(nil, nil)
         guard let playbin = gst_element_factory_make("playbin", nil) else { throw BenchError("no playbin element") }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(playbin))
@@ -18,7 +18,7 @@ enum ABRPlaybinChild {
         CGStreamer_set_object(object, "video-sink", UnsafeMutableRawPointer(try ChildSupport.makeSink(ChildSupport.sinkDescription(sync: true))))
         CGStreamer_set_object(object, "audio-sink", UnsafeMutableRawPointer(try ChildSupport.makeSink(ChildSupport.sinkDescription(sync: true))))
         let bus = gst_element_get_bus(playbin)!
-        defer {
+        let teardown = {
             gst_element_set_state(playbin, GST_STATE_NULL)
             gst_object_unref(UnsafeMutableRawPointer(bus))
             gst_object_unref(object)
@@ -26,6 +26,7 @@ enum ABRPlaybinChild {
         let load = MonotonicClock.now()
         var record = ABRChildRecord(player: "playbin", loadTime: load, playingTime: nil, endTime: load, samples: [])
         guard gst_element_set_state(playbin, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE else {
+            teardown()
             throw BenchError("playbin refused PLAYING")
         }
         var buffering = false
@@ -36,13 +37,13 @@ enum ABRPlaybinChild {
             let now = MonotonicClock.now()
             if now >= deadline { break }
             if now >= nextSample {
-                var position: Int64 = 0
-                if gst_element_query_position(playbin, GST_FORMAT_TIME, &position), position >= 0 {
+                var position: gint64 = 0
+                if gst_element_query_position(playbin, GST_FORMAT_TIME, &position) != 0, position >= 0 {
                     record.samples.append(PositionSample(time: now, position: Double(position) / 1e9))
                 }
                 nextSample += 0.1
             }
-            let wait = UInt64(max(0, min(0.02, nextSample - MonotonicClock.now())) * 1e9)
+            let wait = GstClockTime(max(0, min(0.02, nextSample - MonotonicClock.now())) * 1e9)
             guard let message = gst_bus_timed_pop(bus, wait) else { continue }
             defer { gst_message_unref(message) }
             switch CGStreamer_message_type(message) {
@@ -70,6 +71,6 @@ enum ABRPlaybinChild {
         }
         record.endTime = MonotonicClock.now()
         if let began = stallStart { record.ownStalls.append(.init(start: began, end: record.endTime)) }
-        return record
+        return (record, teardown)
     }
 }

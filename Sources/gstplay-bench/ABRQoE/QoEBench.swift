@@ -41,17 +41,18 @@ enum QoEBench {
         } catch {
             FileHandle.standardError.write(Data("gstplay-bench abr-qoe: \(error)\n".utf8)); return 1
         }
-        var jobs: [QoEJob] = []
+        var planned: [QoEJob] = []
         for run in 1...options.runs {
             for entry in traces.sorted(by: { $0.trace.period > $1.trace.period }) {
                 let seconds = options.seconds > 0 ? options.seconds : entry.trace.period
                 if seconds > ladder.seconds - 2 { log("warning: \(entry.name) runs \(Int(seconds)) s on a \(Int(ladder.seconds)) s ladder (the stream ends)") }
                 for proto in options.protocols {
-                    jobs.append(QoEJob(traceName: entry.name, trace: entry.trace, traceStart: options.traceStart, seconds: seconds,
+                    planned.append(QoEJob(traceName: entry.name, trace: entry.trace, traceStart: options.traceStart, seconds: seconds,
                                        proto: proto, run: run, players: ABRChild.players))
                 }
             }
         }
+        let jobs = planned
         let runner: ProcessRunner
         do { runner = try ProcessRunner(ownExecutable: benchExecutable) } catch { log("\(error)"); return 1 }
         defer { runner.cleanUp() }

@@ -10,7 +10,7 @@ import StreamingQoE
 /// but never share bandwidth.
 struct QoEJob: Sendable {
     /// `hls` or `dash`.
-    enum Protocol: String, Sendable, Codable, CaseIterable {
+    enum Streaming: String, Sendable, Codable, CaseIterable {
         case hls, dash
         /// The stream's path on the test server.
         var path: String { self == .hls ? "/hls/vod/master.m3u8" : "/hls/vod/manifest.mpd" }
@@ -21,7 +21,7 @@ struct QoEJob: Sendable {
     /// Where in the trace the run starts (the smoke run starts in the middle of one), seconds.
     var traceStart: Double
     var seconds: Double
-    var proto: Protocol
+    var proto: Streaming
     var run: Int
     var players: [String]
 }
@@ -39,6 +39,8 @@ struct QoEPlayerRun: Sendable, Codable {
     var cpuSeconds: Double
     /// Why the run is not usable, nil when it is.
     var failure: String?
+    /// How the child's teardown failed after it had reported (hung, killed), nil when it ended cleanly.
+    var teardown: String?
 
     /// The series the plot draws, times in seconds from the trace's 0 s.
     struct TimelineData: Sendable, Codable {
@@ -77,7 +79,7 @@ struct QoEPlayerRun: Sendable, Codable {
 /// A job's results.
 struct QoEJobResult: Sendable, Codable {
     var trace: String
-    var proto: QoEJob.Protocol
+    var proto: QoEJob.Streaming
     var run: Int
     var players: [QoEPlayerRun]
 }
@@ -94,7 +96,7 @@ extension QoEJob {
             }
             servers.append(server)
             let spec = ProcessSpec(executable: bench, arguments: ["child", "abr", "--player", player, "--seconds", "\(seconds)", server.url(proto.path)],
-                                   timeoutSeconds: seconds + 60)
+                                   timeoutSeconds: seconds + 30)
             switch runner.spawn(spec) {
             case .success(let process): children.append((origin, process))
             case .failure: children.append(nil)
@@ -108,12 +110,15 @@ extension QoEJob {
             let result = child.process.wait()
             let fetches = server.segmentFetches(ladder: ladder)
             server.stop()
-            guard result.succeeded else { runs.append(Self.failed(player, result.failureReason ?? "failed")); continue }
+            // The record is written before the teardown: a run whose teardown hung (exit 4, or
+            // killed) still counts, and says so.
             guard let line = result.stdout.split(separator: "\n").last,
                   let record = try? JSONDecoder().decode(ABRChildRecord.self, from: Data(line.utf8)) else {
-                runs.append(Self.failed(player, "no record on stdout")); continue
+                runs.append(Self.failed(player, result.failureReason.map { "\($0); no record" } ?? "no record on stdout")); continue
             }
-            runs.append(Self.playerRun(record, fetches: fetches, origin: child.origin, cpu: result.cpuSeconds))
+            var run = Self.playerRun(record, fetches: fetches, origin: child.origin, cpu: result.cpuSeconds)
+            if !result.succeeded { run.teardown = result.failureReason }
+            runs.append(run)
         }
         return QoEJobResult(trace: traceName, proto: proto, run: run, players: runs)
     }

@@ -3,14 +3,14 @@ import Foundation
 /// `gstplay-bench abr-qoe …`: the command line of the adaptive-streaming QoE benchmark (issue 26).
 struct QoEOptions: Sendable {
     var traces = "Fixtures/traces"
-    var hls = ".build-fixtures/hls-120/hls"
+    var hls = ".build-fixtures/hls-qoe/hls"
     var server = "Tests/TestSupport/http_test_server.py"
     var out = ".build-bench/abr"
     /// A markdown file whose `abr-qoe` section (between its markers) is replaced, or appended.
     var section: String?
     var runs = 3
-    var jobs = 2
-    var protocols: [QoEJob.Protocol] = [.hls, .dash]
+    var jobs = 3
+    var protocols: [QoEJob.Streaming] = [.hls, .dash]
     var onlyTraces: Set<String> = []
     /// Seconds per run (0: the trace's period).
     var seconds = 0.0
@@ -28,7 +28,7 @@ struct QoEOptions: Sendable {
         run) play at once, --jobs such cells at a time. Writes DIR/results.json (the plotter's input,
         Tests/Bench/plot-abr.py) and DIR/report.md, and with --section replaces the report's section in
         FILE (docs/BENCHMARKS.md).
-          --hls DIR      the ladder's hls directory (default .build-fixtures/hls-120/hls, HLS_SECONDS=120)
+          --hls DIR      the ladder's hls directory (default .build-fixtures/hls-qoe/hls: make abr-fixtures, 126 s)
           --seconds S    seconds per run (default: each trace's period)
           --smoke        one 20 s slice of step-down (from 20 s in: the step comes 10 s into the run),
                          1 run, HLS only; exits 3 when a player did not play (CI: make bench-smoke)
@@ -66,7 +66,7 @@ struct QoEOptions: Sendable {
             case "--protocols":
                 let words = try value().split(separator: ",").map(String.init)
                 protocols = try words.map { word in
-                    guard let proto = QoEJob.Protocol(rawValue: word) else { throw BenchError("--protocols takes hls and/or dash, not '\(word)'") }
+                    guard let proto = QoEJob.Streaming(rawValue: word) else { throw BenchError("--protocols takes hls and/or dash, not '\(word)'") }
                     return proto
                 }
             case "-h", "--help": throw BenchError.help

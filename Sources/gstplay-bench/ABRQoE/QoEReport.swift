@@ -17,11 +17,11 @@ struct QoEReport {
     let load: QoELoad
 
     /// The runs of one (protocol, trace, player) that played.
-    func runs(_ proto: QoEJob.Protocol, _ trace: String, _ player: String) -> [QoEPlayerRun] {
+    func runs(_ proto: QoEJob.Streaming, _ trace: String, _ player: String) -> [QoEPlayerRun] {
         file.jobs.filter { $0.proto == proto && $0.trace == trace }.flatMap { $0.players.filter { $0.player == player && $0.failure == nil } }
     }
 
-    func median(_ proto: QoEJob.Protocol, _ trace: String, _ player: String, _ value: (QoEPlayerRun) -> Double?) -> Double? {
+    func median(_ proto: QoEJob.Streaming, _ trace: String, _ player: String, _ value: (QoEPlayerRun) -> Double?) -> Double? {
         Summary(runs(proto, trace, player).compactMap(value))?.median
     }
 
@@ -56,9 +56,14 @@ struct QoEReport {
             bitrates in Mb/s per fragment played (`Sources/StreamingQoE`). Cells give the **median (min–max)** over runs.
 
             """
-        for proto in QoEJob.Protocol.allCases where options.protocols.contains(proto) {
+        for proto in QoEJob.Streaming.allCases where options.protocols.contains(proto) {
             text += "\n### \(proto == .hls ? "HLS" : "DASH")\n\n" + table(proto) + "\n" + check(proto)
         }
+        let players = file.jobs.flatMap(\.players)
+        let hung = players.filter { $0.teardown != nil }
+        text += "\nTeardown: \(hung.count) of \(players.count) player runs did not exit cleanly after reporting"
+            + (hung.isEmpty ? ".\n" : " (" + Dictionary(grouping: hung, by: \.player).map { "\(Self.labels[$0.key] ?? $0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
+                + "; the child writes its record first, then gets \(Int(ABRChild.teardownLimit)) s to tear down).\n")
         let pictures = file.traces.map { "![\($0.name)](img/abr/\($0.name).png)" }
         text += "\n### Pictures\n\nOne per trace (`Tests/Bench/plot-abr.py`, matplotlib): the trace's bandwidth and the bitrate each player requested (top), "
             + "the buffer level (bottom), HLS left, DASH right, for the run whose buffer-aware QoE was the median.\n\n"
@@ -66,7 +71,7 @@ struct QoEReport {
         return text + "\n" + Self.end + "\n"
     }
 
-    private func table(_ proto: QoEJob.Protocol) -> String {
+    private func table(_ proto: QoEJob.Streaming) -> String {
         var rows: [[String]] = []
         for trace in file.traces.map(\.name) {
             for player in ABRChild.players {
@@ -86,7 +91,7 @@ struct QoEReport {
     }
 
     /// The issue's "done means", on the median over traces of each trace's median.
-    private func check(_ proto: QoEJob.Protocol) -> String {
+    private func check(_ proto: QoEJob.Streaming) -> String {
         let traces = file.traces.map(\.name)
         func overTraces(_ player: String, _ value: @escaping (QoEPlayerRun) -> Double?) -> Double? {
             Summary(traces.compactMap { median(proto, $0, player, value) })?.median
@@ -121,6 +126,13 @@ struct QoEReport {
         }
         text += misses.isEmpty ? "Every trace meets all three.\n" : "Traces that miss one: " + misses.joined(separator: "; ") + ".\n"
         return text
+    }
+
+    /// The section between ``begin`` and ``end`` (markers included) in the file at `path`, nil when absent.
+    static func section(inFile path: String) -> String? {
+        guard let document = try? String(contentsOfFile: path, encoding: .utf8), let start = document.range(of: begin),
+              let stop = document.range(of: end, range: start.upperBound..<document.endIndex) else { return nil }
+        return String(document[start.lowerBound..<stop.upperBound]) + "\n"
     }
 
     /// Replaces the section between ``begin`` and ``end`` in `path` with `section` (appended when absent).
