@@ -46,8 +46,8 @@ public struct PositionSample: Sendable, Equatable, Codable {
 /// - Fragments played: each fragment whose media start lies before the final position, at the
 ///   bitrate of its last complete download (a fragment never completely downloaded is left out).
 /// - Stalls: after playback started, the spans where the position advanced at less than half the
-///   wall clock's rate; a stall lasts the wall time the position lost there (Δt − Δposition) and
-///   counts when it lost at least ``minimumStallSeconds``.
+///   wall clock's rate (up to the run's end, the last position held); a stall lasts the wall time
+///   the position lost there (Δt − Δposition) and counts when it lost at least ``minimumStallSeconds``.
 /// - Buffer level at t: the media downloaded contiguously from the start by t, minus the position at t.
 /// - Startup: from the load to playing.
 public struct SessionTimeline: Sendable {
@@ -144,7 +144,11 @@ public struct SessionTimeline: Sendable {
             }
             open = nil
         }
-        for (previous, next) in zip(samples, samples.dropFirst()) where previous.time >= playingTime && next.time <= endTime {
+        // The run's end closes the last span: a player held for buffering may send no position
+        // at all (the Backend's ticks pause with the pipeline), so silence until the end is a stall.
+        var points = samples.filter { $0.time <= endTime }
+        if let last = points.last, last.time < endTime { points.append(PositionSample(time: endTime, position: last.position)) }
+        for (previous, next) in zip(points, points.dropFirst()) where previous.time >= playingTime {
             let wall = next.time - previous.time, advanced = next.position - previous.position
             guard wall > 0 else { continue }
             if advanced < wall / 2 {

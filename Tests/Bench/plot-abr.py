@@ -7,7 +7,7 @@ RESULTS.json is what `gstplay-bench abr-qoe` writes (QoEResultsFile in
 Sources/gstplay-bench/ABRQoE/QoEBench.swift). For each trace, OUT_DIR/<trace>.png has one column
 per protocol (HLS, DASH): on top the trace's bandwidth (grey) and the bitrate each player
 requested, over the seconds of the trace; below, each player's buffer level (media downloaded
-minus position). The run drawn is the one whose buffer-aware QoE was the median of its runs.
+minus position) and its stalls (shaded spans from the axis). The run drawn is the one whose buffer-aware QoE was the median of its runs.
 Needs matplotlib (the Makefile's bench venv installs it).
 """
 import json
@@ -19,6 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+ORDER = ["gstplay-buffer", "gstplay-throughput", "playbin"]
 COLOURS = {"gstplay-buffer": "#1f77b4", "gstplay-throughput": "#2ca02c", "playbin": "#d62728"}
 LABELS = {"gstplay-buffer": "gstplay buffer-aware", "gstplay-throughput": "gstplay throughput rule",
           "playbin": "playbin default"}
@@ -66,6 +67,7 @@ def draw(trace, jobs_by_proto, ladder, path):
         rate_ax.fill_between(times, rates, step="post", color="#cccccc", label="trace bandwidth")
         for kbps in ladder.values():
             rate_ax.axhline(kbps / 1000, color="#999999", linewidth=0.5, linestyle=":")
+        order = {name: index for index, name in enumerate(ORDER)}
         for player in job["players"]:
             if player.get("failure") is not None:
                 continue
@@ -76,6 +78,9 @@ def draw(trace, jobs_by_proto, ladder, path):
                 xs = [t for t, _ in requests] + [line["endTime"] - start]
                 ys = [k for _, k in requests] + [requests[-1][1]]
                 rate_ax.step(xs, ys, where="post", color=COLOURS.get(name), linewidth=1.6, label=LABELS.get(name, name))
+            for stall in line.get("stalls", []):  # a bar under the axis per stall
+                buffer_ax.axvspan(stall["start"] - start, stall["end"] - start, ymin=0.05 * order[name], ymax=0.05 * (order[name] + 1),
+                                  color=COLOURS.get(name), alpha=0.6, linewidth=0)
             buffer = [(b["time"] - start, b["position"]) for b in line["buffer"]]
             if buffer:
                 buffer_ax.plot([t for t, _ in buffer], [s for _, s in buffer], color=COLOURS.get(name), linewidth=1.2,

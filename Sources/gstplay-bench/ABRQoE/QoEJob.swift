@@ -50,6 +50,7 @@ struct QoEPlayerRun: Sendable, Codable {
         var requests: [PositionSample]   // (time, kbit/s requested)
         var buffer: [PositionSample]     // (time, seconds buffered)
         var ownBuffer: [PositionSample]  // (time, the player's own bufferSeconds)
+        var stalls: [PlayedSession.Stall] = []  // as measured from the position
     }
 
     /// The QoE figures (``QoEScore``) the report needs.
@@ -143,7 +144,7 @@ extension QoEJob {
             player: record.player,
             timeline: .init(loadTime: timeline.loadTime, playingTime: timeline.playingTime, endTime: timeline.endTime,
                             requests: timeline.requestSeries.map { .init(time: $0.time, position: $0.kbps) },
-                            buffer: timeline.bufferSeries, ownBuffer: shift(record.ownBuffer)),
+                            buffer: timeline.bufferSeries, ownBuffer: shift(record.ownBuffer), stalls: session.stalls),
             score: .init(QoEScore(session), fragments: session.fragments.count),
             ownStallCount: record.ownStalls.count, ownStallSeconds: record.ownStalls.reduce(0) { $0 + $1.seconds },
             cpuSeconds: cpu, failure: failure)

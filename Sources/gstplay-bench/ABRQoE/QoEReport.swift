@@ -66,7 +66,7 @@ struct QoEReport {
                 + "; the child writes its record first, then gets \(Int(ABRChild.teardownLimit)) s to tear down).\n")
         let pictures = file.traces.map { "![\($0.name)](img/abr/\($0.name).png)" }
         text += "\n### Pictures\n\nOne per trace (`Tests/Bench/plot-abr.py`, matplotlib): the trace's bandwidth and the bitrate each player requested (top), "
-            + "the buffer level (bottom), HLS left, DASH right, for the run whose buffer-aware QoE was the median.\n\n"
+            + "the buffer level and the stalls (strips along the bottom axis, one per player) (bottom), HLS left, DASH right, for the run whose buffer-aware QoE was the median.\n\n"
             + pictures.joined(separator: "\n\n") + "\n"
         return text + "\n" + Self.end + "\n"
     }

@@ -39,10 +39,20 @@ final class SessionTimelineTests: XCTestCase {
         let timeline = SessionTimeline(fetches: fetches([364, 364, 364, 364], starts: [0, 1, 2, 6]),
                                        samples: points, loadTime: 0, playingTime: 2, endTime: 9)
         let session = timeline.session
-        XCTAssertEqual(session.stalls.count, 1)
+        guard session.stalls.count == 1 else { return XCTFail("stalls: \(session.stalls)") }
         XCTAssertEqual(session.stalls[0].start, 5, accuracy: 0.11)
         XCTAssertEqual(session.stalls[0].seconds, 1.5, accuracy: 0.11)
         XCTAssertEqual(QoEScore(session).stallSeconds, 1.5, accuracy: 0.11)
+    }
+
+    func testAStallStillGoingAtTheEndCountsUpToTheEndEvenWithoutSamples() {
+        // The Backend sends no position while held for buffering: playing 1…5 s, then silence until the end at 8 s.
+        let timeline = SessionTimeline(fetches: fetches([364, 364, 364], starts: [0, 1, 2]),
+                                       samples: samples(from: 1, to: 5) { $0 - 1 }, loadTime: 0, playingTime: 1, endTime: 8)
+        let session = timeline.session
+        guard session.stalls.count == 1 else { return XCTFail("stalls: \(session.stalls)") }
+        XCTAssertEqual(session.stalls[0].start, 5, accuracy: 0.11)
+        XCTAssertEqual(session.stalls[0].seconds, 3, accuracy: 0.11)
     }
 
     func testTheBufferIsTheContiguousDownloadedMediaAheadOfThePosition() {
