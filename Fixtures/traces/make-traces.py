@@ -14,6 +14,8 @@ The rates are set against the HLS ladder of Fixtures/make-fixtures.sh --hls (pea
   step-down            30 s at 3000, then 60 s at 600 kbit/s (720p fits, then only 240p)
   step-up              30 s at 600, then 60 s at 3000 kbit/s
   oscillating          3000 and 600 kbit/s alternating, each for 5-10 s (random), ~90 s
+  up-down-up           30 s at 2000, 20 s at 300, 40 s at 2000 kbit/s (issue 26's up-switch-then-
+                       stall case: 720p does not fit 2000, 480p does; then only 240p)
   mobile-walk          120 one-second steps of a random walk in log-rate (150-5000 kbit/s,
                        mean-reverting towards 1.2 Mb/s) with a 10 s outage (0 kbit/s) at 60-70 s
 """
@@ -64,6 +66,7 @@ def main():
     write(directory, "step-up", "a step up: 600 then 3000 kbit/s", [(30, 600), (60, 3000)])
     write(directory, "oscillating", "3000/600 kbit/s alternating every 5-10 s", oscillating(rng))
     write(directory, "mobile-walk", "a mobile-like random walk with a 10 s outage at 60-70 s", mobile_walk(rng))
+    write(directory, "up-down-up", "2000, 300, then 2000 kbit/s", [(30, 2000), (20, 300), (40, 2000)])
 
 
 if __name__ == "__main__":

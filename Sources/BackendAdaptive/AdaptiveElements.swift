@@ -27,6 +27,12 @@ final class AdaptiveElements: Sendable {
         /// Factory name of the demuxer, e.g. `hlsdemux`.
         var demuxerKind: String?
         var queues: [Ref] = []
+        /// The queues added after the first variant switch was asked for: the groups of variant
+        /// switches (``isSwitchQueue(_:)``); a subset of `queues`, holding no reference of its own.
+        var switchQueues: [Ref] = []
+        /// The `queue` of the demuxer's download bin (legacy adaptivedemux's `srcbin`): where a
+        /// downloaded fragment waits, in bytes, while the demuxer's source pad is blocked.
+        var sourceQueues: [Ref] = []
         var manifest: [UInt8] = []
         /// The playlist as parsed at its EOS.
         var playlist: MasterPlaylist.Kind?
@@ -50,7 +56,7 @@ final class AdaptiveElements: Sendable {
     /// Applies a new policy at once (loop thread): a changed choice becomes the demuxer's
     /// `connection-speed`.
     func update(policy: AdaptivePolicy) {
-        if let speed = selector.update(policy: policy) { setConnectionSpeed(speed) }
+        if let speed = selector.update(policy: policy, bufferSeconds: bufferedSeconds()) { setConnectionSpeed(speed) }
     }
 
     /// Sets the demuxer's `connection-speed` (kbit/s), which picks the next fragment's variant.
@@ -83,7 +89,7 @@ final class AdaptiveElements: Sendable {
             return old
         }
         if let demuxer = old.demuxer { gst_object_unref(demuxer.object) }
-        for queue in old.queues { gst_object_unref(queue.object) }
+        for queue in old.queues + old.sourceQueues { gst_object_unref(queue.object) }
     }
 
     /// Runs `body` with a reference to the demuxer (held for the call), when there is one.
@@ -95,6 +101,12 @@ final class AdaptiveElements: Sendable {
         }) else { return nil }
         defer { gst_object_unref(ref.object) }
         return body(ref.object, kind)
+    }
+
+    /// True when `element` is a multiqueue added after the first variant switch was asked for:
+    /// decodebin's group for a variant switch (`hlsdemux` exposes new pads for each). Any thread.
+    func isSwitchQueue(_ element: UnsafeMutableRawPointer) -> Bool {
+        state.withLock { $0.switchQueues.contains { $0.object == element } }
     }
 
     // MARK: Streaming threads
@@ -132,15 +144,25 @@ final class AdaptiveElements: Sendable {
             if let replaced { gst_object_unref(replaced.object) }
             guard kept else { gst_object_unref(object); return }
             watchManifest(of: element)
-        } else if name == "multiqueue" {
+        } else if name == "multiqueue" || (name == "queue" && isInDemuxer(parent)) {
+            let afterSwitch = selector.hasSwitched
             gst_object_ref(object)
             let kept = state.withLock { s -> Bool in
                 guard !s.closed else { return false }
+                if name == "queue" { s.sourceQueues.append(Ref(pointer: element)); return true }
                 s.queues.append(Ref(pointer: element))
+                if afterSwitch { s.switchQueues.append(Ref(pointer: element)) }
                 return true
             }
             if !kept { gst_object_unref(object) }
         }
+    }
+
+    /// True when `bin` (an element's parent) is a bin inside the demuxer (its download bin).
+    private func isInDemuxer(_ bin: UnsafeMutableRawPointer?) -> Bool {
+        guard let bin, let grandparent = gst_object_get_parent(CGStreamer_as_object(bin)) else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(grandparent)) }
+        return state.withLock { $0.demuxer?.object == UnsafeMutableRawPointer(grandparent) }
     }
 
     /// `deep-element-removed`: drops the reference when the element was kept.
@@ -148,7 +170,9 @@ final class AdaptiveElements: Sendable {
         let ref = Ref(pointer: element)
         let dropped = state.withLock { s -> Ref? in
             if s.demuxer == ref { s.demuxer = nil; return ref }
+            s.switchQueues.removeAll { $0 == ref }
             if let i = s.queues.firstIndex(of: ref) { return s.queues.remove(at: i) }
+            if let i = s.sourceQueues.firstIndex(of: ref) { return s.sourceQueues.remove(at: i) }
             return nil
         }
         if let dropped { gst_object_unref(dropped.object) }
@@ -202,8 +226,9 @@ final class AdaptiveElements: Sendable {
     }
 
     /// `sync-message::element` on playbin's bus, on the thread that posted it: a finished
-    /// fragment's `adaptive-streaming-statistics` goes to the ``selector`` before the demuxer
-    /// picks the next fragment, and a changed choice is set at once.
+    /// fragment's `adaptive-streaming-statistics` goes to the ``selector``, with the buffer level
+    /// read now (``bufferedSeconds()``), before the demuxer picks the next fragment, and a changed
+    /// choice is set at once.
     func messagePosted(_ message: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(message),
               gst_structure_has_name(structure, "adaptive-streaming-statistics") != 0,
@@ -212,38 +237,27 @@ final class AdaptiveElements: Sendable {
         guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
               gst_structure_get_uint64(structure, "fragment-size", &size) != 0,
               let speed = selector.fragmentDownloaded(uri: String(cString: uri), cumulativeBytes: Int(size),
-                                                      seconds: Double(downloadTime) / 1e9) else { return }
+                                                      seconds: Double(downloadTime) / 1e9, bufferSeconds: bufferedSeconds()) else { return }
         setConnectionSpeed(speed)
     }
 
-    // MARK: Loop thread
+    // MARK: Any thread
 
-    /// Media buffered ahead, in seconds: hlsdemux2's `current-level-time-video`, otherwise the sum
-    /// over decodebin's buffering multiqueues of their fullest pad (`GstMultiQueuePad::current-level-time`).
-    /// A variant switch under `hlsdemux` starts a new group (new pads, a new multiqueue) while
-    /// the old one drains, so the groups add up; a drained pad (EOS) reads 0 and is not the level.
+    /// Media buffered ahead, in seconds: hlsdemux2's `current-level-time-video`, otherwise
+    /// decodebin's multiqueues as ``BufferLevel/seconds(in:downloaded:bitsPerSecond:)`` reads them (bytes at
+    /// the bitrate of the variant asked for).
+    /// Any thread (the loop thread's refresh, the demuxer's thread when deciding): GObject
+    /// property reads on references held for the call.
     func bufferedSeconds() -> Double? {
         if let level = withDemuxer({ demuxer, kind -> Double? in
             guard CGStreamer_has_property(demuxer, "current-level-time-video") != 0 else { return nil }
             return Double(CGStreamer_get_uint64(demuxer, "current-level-time-video")) / 1e9
         }), let level { return level }
-        let queues = state.withLock { s -> [Ref] in
-            for q in s.queues { gst_object_ref(q.object) }
-            return s.queues
+        let (queues, sources) = state.withLock { s -> ([Ref], [Ref]) in
+            for q in s.queues + s.sourceQueues { gst_object_ref(q.object) }
+            return (s.queues, s.sourceQueues)
         }
-        defer { for q in queues { gst_object_unref(q.object) } }
-        var total: Double?
-        for queue in queues where CGStreamer_get_boolean(queue.object, "use-buffering") != 0 {
-            var fullest: UInt64 = 0
-            _ = gst_element_foreach_sink_pad(queue.pointer, { _, pad, data in
-                guard let pad, let data else { return 1 }
-                let level = CGStreamer_get_uint64(UnsafeMutableRawPointer(pad), "current-level-time")
-                let fullest = data.assumingMemoryBound(to: UInt64.self)
-                fullest.pointee = max(fullest.pointee, UInt64(level))
-                return 1
-            }, &fullest)
-            total = (total ?? 0) + Double(fullest) / 1e9
-        }
-        return total
+        defer { for q in queues + sources { gst_object_unref(q.object) } }
+        return BufferLevel.seconds(in: queues.map(\.pointer), downloaded: sources.map(\.pointer), bitsPerSecond: selector.appliedBitrate)
     }
 }

@@ -13,7 +13,7 @@ import CGStreamer
 /// Sendable` because `Player` holds it, while its state is only touched there.
 public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     let monitor: AdaptiveMonitor
-    private var context: FeatureContext?
+    private(set) var context: FeatureContext?
     private var timer: TimerSource?
 
     /// A feature that starts with `policy` (changeable later with `Player.setAdaptivePolicy(_:)`).
@@ -41,9 +41,13 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// Forgets the previous stream.
     public func resetForNewMedia(uri: String?) { monitor.reset(uri: uri) }
 
-    /// Takes `adaptive-streaming-statistics` element messages; reports a failed segment request
+    /// Takes `adaptive-streaming-statistics` element messages and the hand-over BUFFERING levels
+    /// of a variant switch (``isHandOverBuffering(_:)``); reports a failed segment request
     /// seen in an `http-headers` message as a warning and passes that message on.
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+        if CGStreamer_message_type(message) == GST_MESSAGE_BUFFERING {
+            return isHandOverBuffering(message) ? .consumed : .proceed
+        }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let context,
               let structure = gst_message_get_structure(message) else { return .proceed }
         switch String(cString: gst_structure_get_name(structure)) {

@@ -103,6 +103,9 @@ public struct AdaptiveInfo: Sendable, Hashable, Codable {
     public var bufferSeconds: Double?
     /// The latest segment downloads (at most ``AdaptiveInfo/downloadHistory``), oldest first.
     public var downloads: [SegmentDownload] = []
+    /// The latest ABR decisions that changed the variant asked for (at most
+    /// ``AdaptiveInfo/downloadHistory``), oldest first, with the buffer and estimate they were made on.
+    public var decisions: [ABRDecision] = []
     /// The stream is live (a media playlist without `#EXT-X-ENDLIST`).
     public var isLive = false
     /// A live stream's DVR window in stream time (`GST_QUERY_SEEKING` start/end), nil when not

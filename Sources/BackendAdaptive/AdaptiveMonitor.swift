@@ -117,6 +117,7 @@ final class AdaptiveMonitor {
             current.metrics.requestedSequence = download.sequence
             current.metrics.requestedProfile = download.variant.map { current.variants[$0].bandwidth }
         }
+        takeDecisions()
         current.estimatedBandwidth = elements.selector.estimate.map { Int($0) }
         current.metrics.maxProfile = policy.maxProfile(current.variants)?.bandwidth
         publishInfo()
@@ -163,8 +164,11 @@ final class AdaptiveMonitor {
         if elements.found.demuxerKind == "hlsdemux2" || elements.found.demuxerKind == "dashdemux2",
            let bandwidth = elements.withDemuxer({ d, _ in CGStreamer_get_uint(d, "current-bandwidth") }), bandwidth > 0 {
             current.estimatedBandwidth = Int(bandwidth)
-            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth)) { elements.setConnectionSpeed(speed) }
+            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth), bufferSeconds: current.bufferSeconds) {
+                elements.setConnectionSpeed(speed)
+            }
         }
+        takeDecisions()
         publishInfo()
         return events
     }
@@ -173,6 +177,7 @@ final class AdaptiveMonitor {
     func setPolicy(_ policy: AdaptivePolicy) {
         self.policy = policy
         elements.update(policy: policy)
+        takeDecisions()
         current.pinned = policy.pinned
         current.metrics.maxProfile = isAdaptive ? policy.maxProfile(current.variants)?.bandwidth : nil
         publishInfo()
@@ -234,6 +239,12 @@ final class AdaptiveMonitor {
         current.liveWindowStart = window?.lowerBound
         current.liveWindowEnd = window?.upperBound
         publishInfo()
+    }
+
+    /// Moves the selector's new decisions into ``AdaptiveInfo/decisions`` (bounded).
+    private func takeDecisions() {
+        current.decisions += elements.selector.takeDecisions()
+        if current.decisions.count > AdaptiveInfo.downloadHistory { current.decisions.removeFirst(current.decisions.count - AdaptiveInfo.downloadHistory) }
     }
 
     private func publishInfo() { context?.updateSnapshot(current) }

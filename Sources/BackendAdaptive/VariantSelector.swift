@@ -4,14 +4,15 @@ import Synchronization
 ///
 /// The legacy adaptive demuxers (1.22's `hlsdemux`, `dashdemux`) post a finished fragment's
 /// `adaptive-streaming-statistics` and then pick the next fragment's bitrate from
-/// `connection-speed`. The feature hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:)``
+/// `connection-speed`. The feature hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:bufferSeconds:)``
 /// synchronously, on the demuxer's own thread (`sync-message::element` on playbin's bus), so
 /// each decision applies to the very next fragment. Made later on the loop thread, every
 /// decision came one fragment late: under the bench's bandwidth profile the switch up came
 /// after a second 240p segment, and the read-ahead that followed was four seconds shorter.
 ///
-/// Owns the estimate (``BandwidthEstimator``), the policy and the variant last asked for; the
-/// loop thread's `AdaptiveMonitor` reads them and takes the downloads for its reports.
+/// Owns the estimates (``BandwidthEstimator`` for ``ABRRule/throughput``, ``ThroughputHistory``
+/// for ``ABRRule/bufferAware``), the policy and the variant last asked for; the loop thread's
+/// `AdaptiveMonitor` reads them and takes the downloads and decisions for its reports.
 ///
 /// **Threads:** any; the state sits behind one `Mutex`.
 final class VariantSelector: Sendable {
@@ -25,11 +26,19 @@ final class VariantSelector: Sendable {
         var policy: AdaptivePolicy
         var variants: [Variant] = []
         var estimator = BandwidthEstimator()
+        var history = ThroughputHistory()
         /// The last cumulative `fragment-size` and the variant it counted.
         var lastCumulative: (variant: Int?, bytes: Int)?
         var applied: Applied?
         /// Downloads the loop thread has not taken yet (bounded).
         var downloads: [SegmentDownload] = []
+        /// A decision moved away from the first variant asked for (``hasSwitched``).
+        var switched = false
+        /// Decisions the loop thread has not taken yet (bounded).
+        var decisions: [ABRDecision] = []
+
+        /// The estimate the rule in force decides on, bits/s.
+        var estimate: Double? { policy.rule == .throughput ? estimator.bitsPerSecond : history.harmonicMean }
     }
 
     private let state: Mutex<State>
@@ -40,8 +49,16 @@ final class VariantSelector: Sendable {
     var policy: AdaptivePolicy { state.withLock { $0.policy } }
     /// The variant last asked for.
     var applied: Applied? { state.withLock { $0.applied } }
-    /// The bandwidth estimate, bits/s.
-    var estimate: Double? { state.withLock { $0.estimator.bitsPerSecond } }
+    /// True once a decision asked for another variant than the first one (a variant switch).
+    var hasSwitched: Bool { state.withLock { $0.switched } }
+    /// The bitrate of the variant last asked for (`AVERAGE-BANDWIDTH`, else `BANDWIDTH`), bits/s.
+    var appliedBitrate: Int? {
+        state.withLock { s in
+            s.applied.flatMap { s.variants.indices.contains($0.index) ? s.variants[$0.index] : nil }.map { $0.averageBandwidth ?? $0.bandwidth }
+        }
+    }
+    /// The bandwidth estimate of the rule in force, bits/s.
+    var estimate: Double? { state.withLock { $0.estimate } }
 
     /// Forgets the previous stream; keeps the policy.
     func reset() {
@@ -55,22 +72,26 @@ final class VariantSelector: Sendable {
             s.variants = variants
             guard let initial = s.policy.initialVariant(variants) else { return nil }
             s.applied = Applied(index: initial, reason: .start)
+            s.decisions.append(ABRDecision(from: nil, to: initial, reason: .start, rule: s.policy.rule, bufferSeconds: nil,
+                                           estimate: nil, fragmentSeconds: s.history.fragmentSeconds))
             return (initial, AdaptivePolicy.connectionSpeed(selecting: initial, of: variants))
         }
     }
 
-    /// A new policy (caps, pin, ratio…): the `connection-speed` to set when the choice changed.
-    func update(policy: AdaptivePolicy) -> UInt32? {
+    /// A new policy (caps, pin, ratio, rule…) with the buffer level now: the `connection-speed`
+    /// to set when the choice changed.
+    func update(policy: AdaptivePolicy, bufferSeconds: Double?) -> UInt32? {
         state.withLock { s in
             s.policy = policy
-            return Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+            return Self.decide(&s, estimate: s.estimate, bufferSeconds: bufferSeconds)
         }
     }
 
     /// One finished fragment (`fragment-size` is cumulative per variant in 1.22's legacy
     /// demuxers; turned into this segment's bytes here): feeds the estimate, decides, and returns
-    /// the `connection-speed` to set when the choice changed.
-    func fragmentDownloaded(uri: String, cumulativeBytes: Int, seconds: Double) -> UInt32? {
+    /// the `connection-speed` to set when the choice changed. `bufferSeconds`: the media buffered
+    /// ahead as the fragment finished (``AdaptiveElements/bufferedSeconds()``).
+    func fragmentDownloaded(uri: String, cumulativeBytes: Int, seconds: Double, bufferSeconds: Double?) -> UInt32? {
         state.withLock { s in
             let variant = Self.variantIndex(ofSegment: uri, in: s.variants)
             var bytes = cumulativeBytes
@@ -79,14 +100,23 @@ final class VariantSelector: Sendable {
             s.downloads.append(SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds))
             if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
             s.estimator.add(bytes: bytes, seconds: seconds)
-            return Self.decide(&s, estimate: s.estimator.bitsPerSecond)
+            s.history.add(bytes: bytes, seconds: seconds, bitrate: variant.map { s.variants[$0].averageBandwidth ?? s.variants[$0].bandwidth })
+            return Self.decide(&s, estimate: s.estimate, bufferSeconds: bufferSeconds)
         }
     }
 
     /// An estimate read from the demuxer (`current-bandwidth` of the demuxer2 family, which posts
     /// no per-fragment statistics): decides, returns the `connection-speed` to set on a change.
-    func demuxerEstimated(bitsPerSecond: Double) -> UInt32? {
-        state.withLock { s in Self.decide(&s, estimate: s.estimator.bitsPerSecond ?? bitsPerSecond) }
+    func demuxerEstimated(bitsPerSecond: Double, bufferSeconds: Double?) -> UInt32? {
+        state.withLock { s in Self.decide(&s, estimate: s.estimate ?? bitsPerSecond, bufferSeconds: bufferSeconds) }
+    }
+
+    /// The decisions since the last call, oldest first.
+    func takeDecisions() -> [ABRDecision] {
+        state.withLock { s in
+            defer { s.decisions.removeAll() }
+            return s.decisions
+        }
     }
 
     /// The downloads since the last call, oldest first.
@@ -97,11 +127,20 @@ final class VariantSelector: Sendable {
         }
     }
 
-    private static func decide(_ s: inout State, estimate: Double?) -> UInt32? {
+    private static func decide(_ s: inout State, estimate: Double?, bufferSeconds: Double?) -> UInt32? {
         // Relative to what was asked for, else to what the demuxer chose itself (start `auto`).
         let reference = s.applied?.index ?? s.lastCumulative?.variant
-        guard let (target, reason) = s.policy.select(s.variants, current: reference, estimate: estimate),
-              s.applied?.index != target else { return nil }
+        let fragmentSeconds = s.history.fragmentSeconds
+        let choice = switch s.policy.rule {
+        case .throughput: s.policy.select(s.variants, current: reference, estimate: estimate)
+        case .bufferAware: BufferAwareRule(policy: s.policy).select(s.variants, current: reference, estimate: estimate,
+                                                                     bufferSeconds: bufferSeconds, fragmentSeconds: fragmentSeconds)
+        }
+        guard let (target, reason) = choice, s.applied?.index != target else { return nil }
+        s.decisions.append(ABRDecision(from: s.applied?.index, to: target, reason: reason, rule: s.policy.rule,
+                                       bufferSeconds: bufferSeconds, estimate: estimate, fragmentSeconds: fragmentSeconds))
+        if s.decisions.count > AdaptiveInfo.downloadHistory { s.decisions.removeFirst() }
+        if s.applied != nil { s.switched = true }
         s.applied = Applied(index: target, reason: reason)
         return AdaptivePolicy.connectionSpeed(selecting: target, of: s.variants)
     }

@@ -46,7 +46,7 @@ final class TraceShapingTests: XCTestCase {
     }
 
     func testTheCommittedTracesCoverTheCasesAndAreWhatTheGeneratorMakes() throws {
-        let names = ["steady-high", "steady-under-middle", "step-down", "step-up", "oscillating", "mobile-walk"]
+        let names = ["steady-high", "steady-under-middle", "step-down", "step-up", "oscillating", "mobile-walk", "up-down-up"]
         let traces = try Dictionary(uniqueKeysWithValues: names.map { ($0, try HTTPTestServer.trace(named: $0)) })
         for (name, trace) in traces { XCTAssertTrue((60...120).contains(trace.period), "\(name): \(trace.period) s") }
         // The ladder (Fixtures/make-fixtures.sh --hls): 240p 0.36, 480p 1.04, 720p 2.5 Mb/s peak.
