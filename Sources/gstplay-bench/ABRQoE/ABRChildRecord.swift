@@ -25,19 +25,6 @@ struct ABRChildRecord: Codable, Sendable {
     var error: String?
 }
 
-extension PlayedSession.Stall: Codable {
-    private enum CodingKeys: String, CodingKey { case start, end }
-    public init(from decoder: any Decoder) throws {
-        let values = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(start: try values.decode(Double.self, forKey: .start), end: try values.decode(Double.self, forKey: .end))
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(start, forKey: .start)
-        try values.encode(end, forKey: .end)
-    }
-}
-
 /// `child abr --player P --seconds S URI`: plays an adaptive stream for S seconds and prints an
 /// ``ABRChildRecord``. Players: `gstplay-buffer` / `gstplay-throughput` (the Backend's `Player`
 /// with `AdaptivePolicy.rule` `.bufferAware` / `.throughput`), `playbin` (a bare playbin with
