@@ -165,6 +165,7 @@ bench-smoke: build hls-fixtures
 	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ] || [ Fixtures/make-fixtures.sh -nt $(BENCH_DIR)/$$c.mp4 ]; then \
 	    Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
 	$$($(SWIFT) build --show-bin-path)/gstplay-bench --clips $(BENCH_DIR) --smoke --out $(BENCH_DIR)/BENCHMARKS-smoke.md
+	$$($(SWIFT) build --show-bin-path)/gstplay-bench abr-qoe --smoke --hls $(HLS_DIR)/hls --out $(BENCH_DIR)/abr-smoke
 
 # Long runs (issue #6, docs/RELIABILITY.md): 1000 load/play/stop cycles through the Backend and
 # 200 player lifecycles in one process, 200 gstplay runs and 200 play/stop cycles inside one
@@ -337,3 +338,38 @@ bench-thumbnails: release
 	@for c in bench-short bench-10s bench-30s; do \
 	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ]; then Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
 	python3 Tests/Bench/bench-thumbnails.py $$($(RELEASE_BUILD) --show-bin-path)/gstplay Fixtures/h264-aac-10s.mp4 $(BENCH_DIR)/bench-30s.mp4 --runs 15
+
+# Issue 26: the adaptive-streaming QoE benchmark (~30 min; not part of `make bench`): every trace of
+# Fixtures/traces × gstplay's buffer-aware ABR, its throughput rule and a bare playbin (its own
+# adaptivedemux heuristic) × ABR_RUNS runs, over HLS and the ladder's DASH rendition; the three players
+# of a cell play at once, ABR_JOBS cells at a time. On a 126 s ladder (HLS_SECONDS, not committed:
+# longer than the longest trace, 120 s, so no stream ends in a run). Writes its section of docs/BENCHMARKS.md (between the
+# abr-qoe markers), $(ABR_OUT)/results.json and one PNG per trace in docs/img/abr/ (matplotlib from
+# $(BENCH_VENV)). `make bench-smoke` runs a 20 s slice of it (gstplay-bench abr-qoe --smoke).
+ABR_HLS_DIR ?= .build-fixtures/hls-qoe
+ABR_HLS_SECONDS ?= 126
+ABR_RUNS ?= 3
+ABR_JOBS ?= 3
+ABR_OUT ?= $(BENCH_DIR)/abr
+BENCH_VENV := .build/bench-venv
+PY_BENCH_PACKAGES := matplotlib==3.9.2
+.PHONY: bench-abr bench-venv abr-fixtures
+
+# The bench's Python venv (matplotlib for the QoE pictures): made when missing, packages installed when missing.
+bench-venv: setup
+	$(call apt_install,python3-venv)
+	@[ -x $(BENCH_VENV)/bin/python3 ] || python3 -m venv $(BENCH_VENV)
+	@missing=""; for p in $(PY_BENCH_PACKAGES); do \
+	  $(BENCH_VENV)/bin/pip show -q "$${p%%[=<>]*}" >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "installing into $(BENCH_VENV):$$missing"; $(BENCH_VENV)/bin/pip install -q $$missing; fi
+
+abr-fixtures:
+	@if [ ! -s $(ABR_HLS_DIR)/hls/master.m3u8 ] || [ ! -s $(ABR_HLS_DIR)/hls/manifest.mpd ] || [ Fixtures/make-fixtures.sh -nt $(ABR_HLS_DIR)/hls/master.m3u8 ]; then \
+	  HLS_SECONDS=$(ABR_HLS_SECONDS) Fixtures/make-fixtures.sh --hls $(ABR_HLS_DIR); fi
+
+bench-abr: setup bench-venv abr-fixtures
+	$(SWIFT) build -c release --product gstplay-bench
+	$$($(SWIFT) build -c release --show-bin-path)/gstplay-bench abr-qoe --hls $(ABR_HLS_DIR)/hls --runs $(ABR_RUNS) --jobs $(ABR_JOBS) \
+	  --out $(ABR_OUT) --section docs/BENCHMARKS.md; status=$$?; \
+	$(BENCH_VENV)/bin/python3 Tests/Bench/plot-abr.py $(ABR_OUT)/results.json docs/img/abr && exit $$status

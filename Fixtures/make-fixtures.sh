@@ -518,7 +518,9 @@ sys.stdout.buffer.write(random.Random(20240601).randbytes(65536))
 # The test HTTP server synthesises live (sliding-window) playlists over these
 # segments; nothing here is live.
 # ---------------------------------------------------------------------------
-HLS_SECONDS=30
+# The ladder's length in seconds: HLS_SECONDS from the environment (the QoE bench, `make bench-abr`,
+# makes a 120 s ladder: at least as long as its longest trace), 30 by default.
+HLS_SECONDS="${HLS_SECONDS:-30}"
 HLS_FPS=15
 # name width height video-bitrate
 HLS_LADDER=("240p 426 240 180000" "480p 854 480 820000" "720p 1280 720 2200000")
@@ -550,7 +552,8 @@ make_hls() {
                a. ! queue ! "s$name.audio")
     done
     local log rc=0
-    log="$(timeout 120 gst-launch-1.0 -q -e "${args[@]}" 2>&1)" || rc=$?
+    # The bound grows with a longer ladder (120 s at 30 s; 5 s per media second above that).
+    log="$(timeout $(( HLS_SECONDS > 30 ? HLS_SECONDS * 5 : 120 )) gst-launch-1.0 -q -e "${args[@]}" 2>&1)" || rc=$?
     for rung in "${HLS_LADDER[@]}"; do
         read -r name _ <<< "$rung"
         if ! grep -q '#EXT-X-ENDLIST' "$tmp/$name/playlist.m3u8" 2>/dev/null; then

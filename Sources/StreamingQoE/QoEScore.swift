@@ -17,7 +17,7 @@ public struct PlayedSession: Sendable, Equatable {
     }
 
     /// One stall (rebuffering) after playback started: wall-clock seconds from the load.
-    public struct Stall: Sendable, Equatable {
+    public struct Stall: Sendable, Equatable, Codable {
         /// When playback stopped for lack of data.
         public var start: Double
         /// When it resumed (≥ start).

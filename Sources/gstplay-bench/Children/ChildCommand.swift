@@ -13,6 +13,7 @@ enum ChildCommand {
         gstplay-bench child seek     [--count N] [--seed S] [--settle-ms MS] [--paths backend,backend-nopitch,floor] CLIP
         gstplay-bench child tick     [--seconds S] [--interval MS] CLIP
         gstplay-bench child concurrency [--raw true|false] N CLIP
+        gstplay-bench child abr      [--player gstplay-buffer|gstplay-throughput|playbin] [--seconds S] URI
         """
 
     /// Runs a child mode and returns its exit status.
@@ -37,6 +38,7 @@ enum ChildCommand {
             case "seek": return try SeekChild.run(parsed)
             case "tick": return try TickChild.run(parsed)
             case "concurrency": return try ConcurrencyChild.run(parsed)
+            case "abr": return try ABRChild.run(parsed)
             default:
                 FileHandle.standardError.write(Data("gstplay-bench child: unknown mode '\(mode)'\nusage:\n\(usage)\n".utf8))
                 return 2
