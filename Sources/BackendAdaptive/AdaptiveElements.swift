@@ -103,6 +103,11 @@ final class AdaptiveElements: Sendable {
         return body(ref.object, kind)
     }
 
+    /// The demuxer with a reference the caller drops (`gst_object_unref`), nil when there is none. Any thread.
+    func retainedDemuxer() -> UnsafeMutablePointer<GstElement>? {
+        state.withLock { s in s.demuxer.map { gst_object_ref($0.object); return $0.pointer } }
+    }
+
     /// True when `element` is a multiqueue added after the first variant switch was asked for:
     /// decodebin's group for a variant switch (`hlsdemux` exposes new pads for each). Any thread.
     func isSwitchQueue(_ element: UnsafeMutableRawPointer) -> Bool {

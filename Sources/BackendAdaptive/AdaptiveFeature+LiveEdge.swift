@@ -4,7 +4,7 @@ import BackendCore
 /// kept within a stated bound by a catch-up seek (``LiveEdgeGuard`` has the rule and the bound).
 extension AdaptiveFeature {
     /// One look at the live edge, from the 250 ms timer on the loop thread once a live stream
-    /// prerolled: asks for the live window off the loop thread (`LiveWindowReader`; the answer
+    /// prerolled: asks the demuxer for the live window off the loop thread (`LiveWindowReader`; the answer
     /// becomes ``AdaptiveInfo/liveWindowStart``/``AdaptiveInfo/liveWindowEnd``), then measures the latency (the window end, moved on by the wall time since it last
     /// advanced, minus `gst_element_query_position`) into
     /// ``AdaptiveInfo/liveLatencySeconds``; when it is over the catch-up threshold, restarts the
@@ -14,16 +14,24 @@ extension AdaptiveFeature {
     /// it seeks to the window's end (a key-unit
     /// flushing seek through the core, fraction 1 of the live window) and publishes
     /// ``AdaptiveEvent/liveCatchUp(latency:)``. Nothing is measured while a seek is in flight
-    /// (the position is the old one until it lands); a seek the guard did not ask for, or a pause,
+    /// (the position is the old one until it lands), nor until a window asked for after it came
+    /// back (after a variant switch the seek lands in the new playlist's timeline); a seek the guard did not ask for, or a pause,
     /// is the user's time-shift (no catch-up until back near the edge). Catch-ups are made for HLS only (`hlsdemux`,
     /// `hlsdemux2`: the window end steps by whole segments, which the guard learns the segment
     /// duration from).
     func followLiveEdge(_ context: FeatureContext) {
-        monitor.liveWindowReader.request(context) { [weak self] window in self?.monitor.setLiveWindow(window) }
         let progress = context.progress
-        if progress.seeking { monitor.liveEdge.seekObserved(now: Self.seconds()) }
+        if progress.seeking {
+            monitor.liveEdge.seekObserved(now: Self.seconds())
+            forgetLiveWindow()
+            return
+        }
+        monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self] window in
+            self?.monitor.setLiveWindow(window)
+            self?.monitor.liveWindowFresh = true
+        }
         if progress.intent == .pause { monitor.liveEdge.userTimeShifted() }
-        guard let end = monitor.info.liveWindowEnd, !progress.seeking, !progress.ended, !progress.failed,
+        guard monitor.liveWindowFresh, let end = monitor.info.liveWindowEnd, !progress.ended, !progress.failed,
               let position = context.queryPosition() else { return }
         let hls = monitor.elements.found.demuxerKind?.hasPrefix("hlsdemux") == true
         let start = monitor.policy.initialVariant(monitor.info.variants)
@@ -42,6 +50,14 @@ extension AdaptiveFeature {
             monitor.elements.selector.restartForCatchUp()
             context.publish(AdaptiveEvent.liveCatchUp(latency: latency))
             context.seek(.fraction(1), mode: .keyUnit)
+            forgetLiveWindow()
         }
+    }
+
+    /// A seek: the position lands in the timeline of the window the demuxer has then, so windows
+    /// asked for before it are dropped and the edge waits for one asked for after it.
+    private func forgetLiveWindow() {
+        monitor.liveWindowReader.reset()
+        monitor.liveWindowFresh = false
     }
 }

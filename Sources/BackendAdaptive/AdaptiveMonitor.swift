@@ -34,6 +34,8 @@ final class AdaptiveMonitor {
     var liveEdge = LiveEdgeGuard()
     /// Asks for the live window off the loop thread (the query can wait for a playlist download).
     let liveWindowReader = LiveWindowReader()
+    /// A live window was read since the last seek (the edge is measured only then).
+    var liveWindowFresh = false
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -89,6 +91,7 @@ final class AdaptiveMonitor {
         watch = .idle
         liveEdge = LiveEdgeGuard()
         liveWindowReader.reset()
+        liveWindowFresh = false
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()

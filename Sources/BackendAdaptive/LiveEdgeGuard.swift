@@ -1,13 +1,29 @@
 /// The latency to a live stream's edge and the rule that keeps it within a stated bound (issue 26).
 ///
-/// **The live edge** is the end of the seekable window `playbin` answers to `GST_QUERY_SEEKING`
-/// (``AdaptiveInfo/liveWindowEnd``), moved on by the wall time since that end last advanced: the
-/// window only moves when the demuxer refreshes the playlist, and a refresh stuck behind a slow
-/// segment download (or an outage) must not hide that the stream went on. For HLS, GStreamer's
+/// **The live edge** is the end of the seekable window the demuxer answers to `GST_QUERY_SEEKING`
+/// (``AdaptiveInfo/liveWindowEnd``), moved on by the wall time since it was read: the window
+/// only moves when the demuxer refreshes the playlist, and a refresh stuck behind a slow segment
+/// download (or an outage) must not hide that the stream went on. Every window end read counts
+/// (the edge is the largest of them, each moved on by the time since it was read): after an
+/// outage the first refresh may bring a playlist made before it, a window end that moved one
+/// segment while the stream moved on by the whole outage (seen: read as 0 s behind for 5 s while
+/// stalled). For HLS, GStreamer's
 /// `hlsdemux` puts the window end three segments before the newest segment of the media playlist
 /// (the hold-back the HLS specification asks of a client), which is also where a live stream
 /// starts; the latency to the newest segment is ``latency`` plus those three segments. **The
 /// latency** is that edge minus the playback position (stream time), never negative.
+///
+/// **Two timelines:** 1.22's `hlsdemux` answers the seeking query from the media playlist of
+/// the variant it downloads, and a playlist it loads on a variant switch starts its timeline at
+/// 0 again, while the position goes on in the old one (seen: window 16…22, then 0…6 with the
+/// position at 22.3). A window end that moves back (or jumps ahead of the edge by more than
+/// ``rebaseSegments`` segments) starts a new window timeline: the edge stays where it was and the
+/// offset between the two timelines is kept. A seek is made in the timeline of the window the
+/// demuxer has then, so once one landed the position is in it (the feature drops windows asked
+/// for before the seek): the edge is carried over into the timeline seen before that puts the
+/// first window read after the seek nearest under the edge (each variant's playlist keeps its
+/// timeline; a window read late, as after an outage, is behind the edge and does not hide the
+/// latency); a window ahead of all of them starts the edge again from it.
 ///
 /// **The segment duration** is learnt from the window: a sliding-window playlist advances by whole
 /// segments, so the smallest step of the window end seen so far is one segment (steps under
@@ -34,6 +50,12 @@
 /// link carries at least the lowest variant in real time: during an outage nothing arrives,
 /// wherever playback is.
 ///
+/// **No catch-up to a stale window:** the seek can only reach the end of the window the demuxer
+/// has, so while that end is more than ``staleSegments`` segments behind the edge (no refresh
+/// got through in an outage, or the first one after it brought a playlist made before it) the
+/// catch-up waits for a refresh: seeking then landed behind the edge again, and the cooldown held
+/// off the catch-up that could have reached it (seen: 10.4 s behind for 5 s after the outage).
+///
 /// **Time-shifting is the user's choice:** after a seek the guard did not ask for, or a pause by
 /// the user, no catch-up is made (``userTimeShifted()``) until the latency is back under the
 /// catch-up threshold (the user seeked back to the edge).
@@ -56,6 +78,10 @@ struct LiveEdgeGuard: Sendable, Hashable {
     static let smallestSegment = 0.5
     /// Catch-ups are at least this many segments apart.
     static let cooldownSegments = 2.0
+    /// A window end more than this many segments behind the edge was read late: no catch-up to it.
+    static let staleSegments = 1.5
+    /// A window end further than this many segments ahead of the edge is a new window timeline.
+    static let rebaseSegments = 2.0
 
     /// The stated bound on the latency to the live edge, in seconds: 3 segments + the startup buffer.
     static func bound(segmentSeconds: Double, startupBuffer: Double) -> Double { 3 * segmentSeconds + startupBuffer }
@@ -80,15 +106,23 @@ struct LiveEdgeGuard: Sendable, Hashable {
     /// When the guard's own catch-up seek was asked for, while it may still be under way.
     private var ownSeekSince: Double?
     private var lastEnd: Double?
-    /// When the window end last advanced (monotonic seconds).
-    private var advancedAt: Double?
+    /// The live edge in the position's timeline, and when (monotonic seconds) it was last updated.
+    private var edge: Double?
+    private var edgeAt = 0.0
+    /// The position's timeline minus the window's (non-zero after a switch restarted the window's).
+    private var offset = 0.0
+    /// A seek was made: the next update starts the edge again from the window it is given.
+    private var seekMade = false
     private var lastCatchUp: Double?
+    /// The offsets of the window timelines seen since the last seek (``offset`` is one of them).
+    private var timelines: [Double] = [0]
 
     /// A guard for a new load.
     init() {}
 
     /// A seek is under way at `now`: the guard's own (asked for within the cooldown), else the user's.
     mutating func seekObserved(now: Double) {
+        seekMade = true
         if let since = ownSeekSince, now - since < Self.cooldownSegments * (segmentSeconds ?? 2) { return }
         ownSeekSince = nil
         timeShifted = true
@@ -102,12 +136,8 @@ struct LiveEdgeGuard: Sendable, Hashable {
     /// not seeking) and whether the downloads are on the start variant. Returns what to do.
     mutating func update(windowEnd: Double, position: Double, now: Double, startupBuffer: Double, canCatchUp: Bool,
                          onStartVariant: Bool = true) -> Decision {
-        if let lastEnd, windowEnd - lastEnd >= Self.smallestSegment {
-            segmentSeconds = min(segmentSeconds ?? .infinity, windowEnd - lastEnd)
-        }
-        if windowEnd != lastEnd { advancedAt = now }
-        lastEnd = windowEnd
-        let behind = max(0, windowEnd + (now - (advancedAt ?? now)) - position)
+        followEdge(windowEnd: windowEnd, now: now)
+        let behind = max(0, (edge ?? windowEnd) - position)
         latency = behind
         guard let segment = segmentSeconds else { return .none }
         bound = Self.bound(segmentSeconds: segment, startupBuffer: startupBuffer)
@@ -121,10 +151,44 @@ struct LiveEdgeGuard: Sendable, Hashable {
             if let lastCatchUp, now - lastCatchUp < Self.cooldownSegments * segment { return .none }
             guard onStartVariant else { pending = true; return .restart }
         }
+        guard (edge ?? windowEnd) - (windowEnd + offset) <= Self.staleSegments * segment else { return .none }
         pending = false
         lastCatchUp = now
         ownSeekSince = now
+        seekMade = true
         catchUps += 1
         return .catchUp(latency: behind)
+    }
+
+    /// Moves the edge on to `now` and takes in the window end read: learns the segment duration
+    /// from its steps, follows the window to another timeline when it moved back or far ahead,
+    /// and after a seek moves the edge into the timeline the seek landed in.
+    private mutating func followEdge(windowEnd: Double, now: Double) {
+        let slack = Self.rebaseSegments * (segmentSeconds ?? 2)
+        var moved = edge.map { $0 + (now - edgeAt) }
+        if seekMade, let m = moved {
+            // The seek landed in the timeline of the window the demuxer had then (the first window
+            // read after it is in it): of the timelines seen, the one that puts this window end
+            // nearest under the edge (a window read late is behind it), else a new one.
+            if let k = timelines.filter({ windowEnd + $0 <= m + slack }).max() {
+                moved = m - k
+                timelines = timelines.map { $0 - k }
+            } else {
+                (moved, timelines) = (nil, [0])
+            }
+            (offset, lastEnd) = (0, nil)
+        }
+        seekMade = false
+        if let lastEnd, let m = moved {
+            if windowEnd < lastEnd || windowEnd + offset - m > slack {
+                offset = timelines.first { abs(windowEnd + $0 - m) <= slack } ?? (m - windowEnd)
+                if !timelines.contains(offset) { timelines.append(offset) }
+            } else if windowEnd - lastEnd >= Self.smallestSegment {
+                segmentSeconds = min(segmentSeconds ?? .infinity, windowEnd - lastEnd)
+            }
+        }
+        lastEnd = windowEnd
+        edge = max(moved ?? -.infinity, windowEnd + offset)
+        edgeAt = now
     }
 }

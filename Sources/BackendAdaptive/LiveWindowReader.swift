@@ -5,9 +5,12 @@ import CGStreamer
 /// loop thread. 1.22's adaptive demuxers answer that query under the lock their playlist refresh
 /// holds while it downloads, so on a slow link or in an outage the query waits as long as the
 /// playlist request: asked on the loop thread, it froze the player's timers and events for
-/// seconds (5 s in an outage, seen in `LiveEdgeABRTests`).
+/// seconds (5 s in an outage, seen in `LiveEdgeABRTests`). The query goes to the demuxer itself,
+/// not to `playbin`: `playbin` answers a query under its own lock, which the loop thread takes
+/// for any of its properties (`n-audio`, read by the tags feature on a tag message), so a query
+/// through `playbin` waiting for the playlist froze the loop all the same (9 s in the outage).
 ///
-/// One query at a time, each on a ``DetachedThread`` holding a reference to `playbin`
+/// One query at a time, each on a ``DetachedThread`` holding a reference to the demuxer
 /// (`gst_object_ref`, dropped when the query returns); the answer comes back to the loop thread
 /// through `FeatureContext.runOnLoop(_:)` and is dropped when a new load (``reset()``) came in between.
 ///
@@ -22,31 +25,30 @@ final class LiveWindowReader: @unchecked Sendable {
         inFlight = false
     }
 
-    /// Starts a query unless one is under way; `deliver` gets the window (nil: not seekable) on
-    /// the loop thread.
-    func request(_ context: FeatureContext, deliver: @escaping (ClosedRange<MediaTime>?) -> Void) {
-        guard !inFlight, let playbin = context.playbin else { return }
+    /// Starts a query to `elements`' demuxer unless one is under way (or there is no demuxer);
+    /// `deliver` gets the window (nil: not seekable) on the loop thread.
+    func request(_ context: FeatureContext, elements: AdaptiveElements, deliver: @escaping (ClosedRange<MediaTime>?) -> Void) {
+        guard !inFlight, let demuxer = elements.retainedDemuxer() else { return }
         inFlight = true
         let asked = generation
-        let job = Job(playbin: playbin, reader: self, generation: asked, deliver: deliver)
-        gst_object_ref(UnsafeMutableRawPointer(playbin))
+        let job = Job(element: demuxer, reader: self, generation: asked, deliver: deliver)
         DetachedThread.start(name: "gstplay-livewin") { [weak context] in
-            let window = SeekingQuery.range(of: job.playbin)
-            gst_object_unref(UnsafeMutableRawPointer(job.playbin))
+            let window = SeekingQuery.range(of: job.element)
+            gst_object_unref(UnsafeMutableRawPointer(job.element))
             _ = context?.runOnLoop { job.finish(window) }
         }
     }
 
     /// One query: what it reads and where its answer goes (touched on the loop thread only, after the query).
     private final class Job: @unchecked Sendable {
-        let playbin: UnsafeMutablePointer<GstElement>
+        let element: UnsafeMutablePointer<GstElement>
         let reader: LiveWindowReader
         let generation: Int
         let deliver: (ClosedRange<MediaTime>?) -> Void
 
-        init(playbin: UnsafeMutablePointer<GstElement>, reader: LiveWindowReader, generation: Int,
+        init(element: UnsafeMutablePointer<GstElement>, reader: LiveWindowReader, generation: Int,
              deliver: @escaping (ClosedRange<MediaTime>?) -> Void) {
-            self.playbin = playbin
+            self.element = element
             self.reader = reader
             self.generation = generation
             self.deliver = deliver

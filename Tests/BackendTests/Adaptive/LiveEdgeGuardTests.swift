@@ -40,7 +40,8 @@ final class LiveEdgeGuardTests: XCTestCase {
         XCTAssertEqual(edge.catchUps, 1)
         // The seek has not landed yet: no second one within the cooldown (two segments).
         XCTAssertEqual(edge.update(windowEnd: 14, position: 5, now: 8, startupBuffer: 2, canCatchUp: true), .none)
-        XCTAssertEqual(edge.update(windowEnd: 16, position: 5, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 11))
+        // The window end was 14 since 8: at 10.5 the edge is at least 16.5, whatever the late refresh says.
+        XCTAssertEqual(edge.update(windowEnd: 16, position: 5, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 11.5))
         XCTAssertEqual(edge.catchUps, 2)
     }
 
@@ -94,5 +95,62 @@ final class LiveEdgeGuardTests: XCTestCase {
         var edge = LiveEdgeGuard()
         XCTAssertEqual(edge.update(windowEnd: 30, position: 5, now: 0, startupBuffer: 2, canCatchUp: true), .none)
         XCTAssertEqual(edge.latency, 25)
+    }
+
+    /// After an outage the first refresh can bring a playlist made before it (the request was
+    /// sent before the link went down): a window end that moved one segment while the edge moved
+    /// on by the whole outage. The latency keeps counting from the end seen earlier (seen in
+    /// `LiveEdgeABRTests`: 0.00 for 5 s while stalled, then 9.74 s).
+    func testAWindowEndReadStaleAfterAnOutageDoesNotHideTheLatency() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 8, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 10, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 10, position: 12, now: 8, startupBuffer: 2, canCatchUp: true)  // played the buffer out
+        XCTAssertEqual(edge.latency ?? -1, 4, accuracy: 1e-9)
+        _ = edge.update(windowEnd: 10, position: 12, now: 9.5, startupBuffer: 2, canCatchUp: true)  // stalled
+        XCTAssertEqual(edge.latency ?? -1, 5.5, accuracy: 1e-9)
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 12, now: 10.25, startupBuffer: 2, canCatchUp: true), .none,
+                       "no seek to a window end 6 s behind the edge: it would land behind it again")
+        XCTAssertEqual(edge.latency ?? -1, 6.25, accuracy: 1e-9, "a stale refresh is no way back to the edge")
+        XCTAssertEqual(edge.update(windowEnd: 18, position: 12, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 6.5),
+                       "a fresh window: the seek reaches the edge")
+    }
+
+    /// 1.22's `hlsdemux` answers the seeking query from the media playlist of the variant it
+    /// downloads; after a switch that playlist's timeline starts again at 0 while the position
+    /// goes on in the old one (seen: window 16…22, then 0…6 with the position at 22.3). The edge
+    /// stays where it was; a seek lands in the window's timeline and the position follows it.
+    func testAVariantSwitchThatRestartsTheWindowsTimelineKeepsTheLatency() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 20, position: 18, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 22, position: 20, now: 2, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 6, position: 20.5, now: 2.5, startupBuffer: 2, canCatchUp: true)  // the switch
+        XCTAssertEqual(edge.latency ?? -1, 2, accuracy: 1e-9, "the window's new timeline is not a jump to the edge")
+        XCTAssertEqual(edge.segmentSeconds, 2)
+        _ = edge.update(windowEnd: 8, position: 20.5, now: 4.5, startupBuffer: 2, canCatchUp: true)  // stalled
+        XCTAssertEqual(edge.latency ?? -1, 4, accuracy: 1e-9)
+        XCTAssertEqual(edge.segmentSeconds, 2)
+        XCTAssertEqual(edge.update(windowEnd: 10, position: 20.5, now: 6.75, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 6.25))
+        // The catch-up seek (to the window end, 10) landed: the position is in the window's timeline.
+        _ = edge.update(windowEnd: 10, position: 10, now: 7.5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency ?? -1, 1, accuracy: 1e-9)
+        _ = edge.update(windowEnd: 12, position: 11, now: 8.5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency ?? -1, 1, accuracy: 1e-9)
+    }
+
+    /// A seek made while the demuxer switched back to a variant it had before lands in that
+    /// variant's playlist's timeline (each keeps its own): the edge is carried over into it.
+    func testASeekAcrossAVariantSwitchLandsInTheTimelineOfTheWindowAfterIt() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 20, position: 18, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 22, position: 20, now: 2, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 6, position: 20.5, now: 2.5, startupBuffer: 2, canCatchUp: true)  // up: a new timeline
+        _ = edge.update(windowEnd: 8, position: 20.5, now: 4.5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency ?? -1, 4, accuracy: 1e-9)
+        edge.seekObserved(now: 4.6)  // made after the demuxer went back to the first variant: its window ends at 24
+        _ = edge.update(windowEnd: 24, position: 24, now: 5, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency ?? -1, 1, accuracy: 1e-9, "the edge (25 in the first timeline) carried over")
+        _ = edge.update(windowEnd: 24, position: 24, now: 6, startupBuffer: 2, canCatchUp: true)  // stalled
+        XCTAssertEqual(edge.latency ?? -1, 2, accuracy: 1e-9)
     }
 }
