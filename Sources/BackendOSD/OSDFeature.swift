@@ -103,8 +103,8 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
 
     private func refresh() {
         let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
+        context?.setVideoOverlaysDrawing(true)   // first: every frame drawn on is kept
         overlay?.show(OSDText.markup(message: message, progress: progress))
-        context?.setVideoOverlaysDrawing(true)
     }
 
     private func hide() {

@@ -29,6 +29,15 @@ public final class TimedDownload: NSObject, URLSessionDataDelegate, @unchecked S
         lock.withLock { samples.last(where: { $0.seconds <= seconds })?.bytes ?? 0 }
     }
 
+    /// The arrivals from `from` to `to` seconds as `seconds:bytes` text, for failure messages: a
+    /// reader that was late shows one big step after `to`, a link that lost capacity even steps.
+    public func arrivals(from: Double, to: Double) -> String {
+        lock.withLock {
+            samples.filter { $0.seconds >= from && $0.seconds <= to }
+                .map { String(format: "%.3f:%d", $0.seconds, $0.bytes) }.joined(separator: " ")
+        }
+    }
+
     /// Seconds from `start` to the first body byte (nil: none yet).
     public var firstByte: Double? { lock.withLock { samples.first?.seconds } }
 

@@ -10,9 +10,12 @@ import Synchronization
 /// playsink's video queue, so the frame the sink shows is one of the last few that passed here:
 /// ``sample(matching:)`` finds it by its timestamp. Holding a reference makes an overlay that
 /// draws copy the frame first (`gst_buffer_make_writable`), one copy per frame while it shows.
-/// Frames are kept only while an overlay draws (``setKeeping(_:)``): the references are the
-/// decoder's buffers, and six held all the time could starve a fixed-size (hardware) decoder pool.
-/// When no overlay draws, the frame on screen has none of ours, so a snapshot takes it as it is.
+/// Frames are kept only while an overlay draws (``setKeeping(_:)``) and for ``kept`` frames after
+/// it stops (the frames it drew before then are still on their way to the screen: dropping them at
+/// once put the OSD in plain snapshots taken just after it hid, seen under a loaded `make test`):
+/// the references are the decoder's buffers, and six held all the time could starve a fixed-size
+/// (hardware) decoder pool. After that tail the frame on screen has none of ours, so a snapshot
+/// takes it as it is.
 ///
 /// **Threads:** the probe runs on the video streaming thread, ``sample(matching:)`` on the loop
 /// thread; the frames sit behind a `Mutex`. The probe's box is released by its destroy-notify
@@ -33,12 +36,15 @@ final class FramesUnderOverlays: Sendable {
     static let kept = 6
     private let frames = Mutex<[Frame]>([])
     private let keeping = Atomic<Bool>(false)
+    /// Frames still to keep after the overlay stopped drawing; the last one drops them all.
+    private let tail = Atomic<Int>(0)
 
-    /// Starts keeping frames (an overlay began to draw) or stops and drops them (it stopped). Any
-    /// thread (the loop thread, from ``FeatureContext/setVideoOverlaysDrawing(_:)``).
+    /// Starts keeping frames (an overlay began to draw) or stops: the frames are dropped once
+    /// ``kept`` more have passed (the tail). Any thread (the loop thread, from
+    /// ``FeatureContext/setVideoOverlaysDrawing(_:)``).
     func setKeeping(_ keep: Bool) {
+        tail.store(keep ? 0 : Self.kept, ordering: .sequentiallyConsistent)
         keeping.store(keep, ordering: .sequentiallyConsistent)
-        if !keep { clear() }
     }
 
     /// How many frames are held now (tests).
@@ -76,7 +82,13 @@ final class FramesUnderOverlays: Sendable {
     deinit { clear() }
 
     private func keep(_ frame: Frame) {
-        guard keeping.load(ordering: .sequentiallyConsistent) else { return frame.release() }
+        if !keeping.load(ordering: .sequentiallyConsistent) {
+            guard tail.load(ordering: .sequentiallyConsistent) > 0 else { return frame.release() }
+            if tail.subtract(1, ordering: .sequentiallyConsistent).newValue <= 0 {
+                frame.release()
+                return clear()   // the frames drawn on before the stop have been shown
+            }
+        }
         let dropped = frames.withLock { kept -> [Frame] in
             kept.append(frame)
             let excess = kept.count - Self.kept

@@ -26,7 +26,7 @@ final class TraceShapingTests: XCTestCase {
         for t in [0.6, 1.0, 1.5, 2.0, 2.5] {
             let expected = trace.bytes(from: carrying, to: t)
             let got = Double(download.bytes(at: t))
-            XCTAssertEqual(got, expected, accuracy: max(12_000, 0.1 * expected), "bytes by \(t) s (first byte at \(first) s)")
+            XCTAssertEqual(got, expected, accuracy: max(12_000, 0.1 * expected), "bytes by \(t) s (first byte at \(first) s; arrivals \(download.arrivals(from: t - 0.3, to: t + 0.3)))")
         }
         XCTAssertLessThanOrEqual(download.bytes(at: 1.45) - download.bytes(at: 1.05), 8192, "nothing flows in the outage")
         XCTAssertNotNil(server.shape(to: nil), "shaping lifted")
