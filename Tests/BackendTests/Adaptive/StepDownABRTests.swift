@@ -71,7 +71,11 @@ final class StepDownABRTests: XCTestCase {
         }
         let log = server.segments().map { "\($0.variant ?? "?")@\(String(format: "%.1f", ($0.start ?? 0) - stepAt))" }.joined(separator: " ")
         print("StepDownABRTests \(manifest): segments (variant@s from the step):", log,
-              "| stalls:", player.adaptiveInfo.stallCount, String(format: "%.2f s", player.adaptiveInfo.stalledSeconds))
+              "| stalls:", player.adaptiveInfo.stallCount, String(format: "%.2f s", player.adaptiveInfo.stalledSeconds),
+              "| decisions (to, buffer s, estimate kbit/s, fragment s):",
+              player.adaptiveInfo.decisions.map { d in
+                  "\(d.to),\(d.bufferSeconds.map { String(format: "%.1f", $0) } ?? "-"),\(d.estimate.map { String(Int($0 / 1000)) } ?? "-"),\(String(format: "%.1f", d.fragmentSeconds))"
+              }.joined(separator: " "))
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
         return Run(after: after(), log: log, switchedDown: down != nil)
     }
