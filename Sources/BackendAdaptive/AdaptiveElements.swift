@@ -242,7 +242,8 @@ final class AdaptiveElements: Sendable {
         guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
               gst_structure_get_uint64(structure, "fragment-size", &size) != 0,
               let speed = selector.fragmentDownloaded(uri: String(cString: uri), cumulativeBytes: Int(size),
-                                                      seconds: Double(downloadTime) / 1e9, bufferSeconds: bufferedSeconds()) else { return }
+                                                      seconds: Double(downloadTime) / 1e9, bufferSeconds: bufferedSeconds(),
+                                                      counting: FragmentSizeCounting(demuxer: found.demuxerKind)) else { return }
         setConnectionSpeed(speed)
     }
 

@@ -6,7 +6,7 @@ import CGStreamer
 ///
 /// - Reads the master playlist or DASH manifest through ``AdaptiveElements`` (the demuxer's own input).
 /// - Reads `adaptive-streaming-statistics` element messages: per-fragment `uri`, `fragment-size`
-///   (cumulative per variant in 1.22's `hlsdemux` and `dashdemux`, turned into per-segment sizes
+///   (cumulative: per variant in 1.22's `hlsdemux`, per stream in `dashdemux`, ``FragmentSizeCounting``; turned into per-segment sizes
 ///   here) and `fragment-download-time` (ns) feed the ``BandwidthEstimator``; `uri` + `bitrate`
 ///   mark an HLS switch, a segment from another representation's directory a DASH one.
 /// - Applies each ``AdaptivePolicy`` decision by setting the demuxer's `connection-speed` (kbit/s)

@@ -4,7 +4,7 @@ import Synchronization
 ///
 /// The legacy adaptive demuxers (1.22's `hlsdemux`, `dashdemux`) post a finished fragment's
 /// `adaptive-streaming-statistics` and then pick the next fragment's bitrate from
-/// `connection-speed`. The feature hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:bufferSeconds:)``
+/// `connection-speed`. The feature hands that message to ``fragmentDownloaded(uri:cumulativeBytes:seconds:bufferSeconds:counting:)``
 /// synchronously, on the demuxer's own thread (`sync-message::element` on playbin's bus), so
 /// each decision applies to the very next fragment. Made later on the loop thread, every
 /// decision came one fragment late: under the bench's bandwidth profile the switch up came
@@ -27,7 +27,7 @@ final class VariantSelector: Sendable {
         var variants: [Variant] = []
         var estimator = BandwidthEstimator()
         var history = ThroughputHistory()
-        /// The last cumulative `fragment-size` and the variant it counted.
+        /// The last cumulative `fragment-size` and the variant of its segment.
         var lastCumulative: (variant: Int?, bytes: Int)?
         var applied: Applied?
         /// A live catch-up restarted the ABR: the next fragment's decision sets the speed even unchanged.
@@ -89,15 +89,15 @@ final class VariantSelector: Sendable {
         }
     }
 
-    /// One finished fragment (`fragment-size` is cumulative per variant in 1.22's legacy
-    /// demuxers; turned into this segment's bytes here): feeds the estimate, decides, and returns
-    /// the `connection-speed` to set when the choice changed. `bufferSeconds`: the media buffered
-    /// ahead as the fragment finished (``AdaptiveElements/bufferedSeconds()``).
-    func fragmentDownloaded(uri: String, cumulativeBytes: Int, seconds: Double, bufferSeconds: Double?) -> UInt32? {
+    /// One finished fragment (`fragment-size` is cumulative in 1.22's legacy demuxers, per
+    /// variant or per stream as `counting` says; turned into this segment's bytes here): feeds the
+    /// estimate, decides, and returns the `connection-speed` to set when the choice changed.
+    /// `bufferSeconds`: the media buffered ahead as the fragment finished (``AdaptiveElements/bufferedSeconds()``).
+    func fragmentDownloaded(uri: String, cumulativeBytes: Int, seconds: Double, bufferSeconds: Double?,
+                            counting: FragmentSizeCounting = .perVariant) -> UInt32? {
         state.withLock { s in
             let variant = Self.variantIndex(ofSegment: uri, in: s.variants)
-            var bytes = cumulativeBytes
-            if let last = s.lastCumulative, last.variant == variant, bytes > last.bytes { bytes -= last.bytes }
+            let bytes = counting.fragmentBytes(cumulative: cumulativeBytes, variant: variant, last: s.lastCumulative)
             s.lastCumulative = (variant, cumulativeBytes)
             s.downloads.append(SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds))
             if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
@@ -127,7 +127,7 @@ final class VariantSelector: Sendable {
     /// A live catch-up (`LiveEdgeGuard`): restarts as a new load does — the start variant
     /// (``AdaptivePolicy/initialVariant(_:)``; a pin wins) and an estimate from the fragments
     /// from now on, the old one having let playback fall behind. The `connection-speed` is
-    /// returned by the next ``fragmentDownloaded(uri:cumulativeBytes:seconds:bufferSeconds:)`` (the demuxer's
+    /// returned by the next ``fragmentDownloaded(uri:cumulativeBytes:seconds:bufferSeconds:counting:)`` (the demuxer's
     /// thread), when the demuxer picks its next fragment.
     func restartForCatchUp() {
         state.withLock { s in
