@@ -50,7 +50,14 @@ extension CastCLITests {
         let renderer = try lab.startGMediaRender(name: "Queue GMR")
         let child = try startCasting(lab, to: renderer, media: [TestMedia.h264, TestMedia.vp8])
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer))
-        let first = try XCTUnwrap(lab.positionInfo(renderer))
+        // gmediarender answers GetPositionInfo with duration 0 until its pipeline knows it (seen
+        // in a loaded `make test`): wait for the duration rather than read it once.
+        var known = lab.positionInfo(renderer)
+        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(100)) {
+            known = lab.positionInfo(renderer)
+            return (known?.duration ?? 0) > 0
+        }, "the renderer knows the first item's duration")
+        let first = try XCTUnwrap(known)
         XCTAssertEqual(first.duration, 10, accuracy: 1)
         child.send("next")
         XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) {
