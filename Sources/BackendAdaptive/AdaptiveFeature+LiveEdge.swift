@@ -14,7 +14,8 @@ extension AdaptiveFeature {
     /// it seeks to the window's end (a key-unit
     /// flushing seek through the core, fraction 1 of the live window) and publishes
     /// ``AdaptiveEvent/liveCatchUp(latency:)``. Nothing is measured while a seek is in flight
-    /// (the position is the old one until it lands), nor until a window asked for after it came
+    /// (the position is the old one until it lands; a catch-up seek not landed two segments
+    /// after it was asked for is asked for again: ``LiveEdgeGuard/retrySegments``), nor until a window asked for after it came
     /// back (after a variant switch the seek lands in the new playlist's timeline); a seek the guard did not ask for, or a pause,
     /// is the user's time-shift (no catch-up until back near the edge). Catch-ups are made for HLS only (`hlsdemux`,
     /// `hlsdemux2`: the window end steps by whole segments, which the guard learns the segment
@@ -22,10 +23,14 @@ extension AdaptiveFeature {
     func followLiveEdge(_ context: FeatureContext) {
         let progress = context.progress
         if progress.seeking {
-            monitor.liveEdge.seekObserved(now: Self.seconds())
+            if monitor.liveEdge.seekObserved(now: Self.seconds()) {
+                context.trace("live edge: the catch-up seek has not landed, seeking again")
+                context.seek(.fraction(1), mode: .keyUnit)
+            }
             forgetLiveWindow()
             return
         }
+        monitor.liveEdge.noSeekUnderWay()
         monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self] window in
             self?.monitor.setLiveWindow(window)
             self?.monitor.liveWindowFresh = true
