@@ -11,11 +11,14 @@ extension AdaptiveFeature {
     /// ABR on the start variant (its `connection-speed` is set on the demuxer's thread when the
     /// fragment under way ends: set from the loop thread it deadlocked against that thread,
     /// which posts the statistics under the demuxer's manifest lock), once the downloads are on
-    /// it seeks to the window's end (a key-unit
+    /// it (a fragment of it downloaded to its end, not only its playlist fetched: 1.22's
+    /// `hlsdemux` prepares a new stream for each switch and exposes it with its first buffer; a
+    /// flushing seek before that cancels the new stream for good and leaves the old one at the
+    /// end of a playlist no longer refreshed — no further request, no ASYNC_DONE, seen in ~1
+    /// run of 4 of `LiveEdgeABRTests` with `GST_DEBUG=adaptivedemux:6`) it seeks to the window's end (a key-unit
     /// flushing seek through the core, fraction 1 of the live window) and publishes
     /// ``AdaptiveEvent/liveCatchUp(latency:)``. Nothing is measured while a seek is in flight
-    /// (the position is the old one until it lands; a catch-up seek not landed two segments
-    /// after it was asked for is asked for again: ``LiveEdgeGuard/retrySegments``), nor until a window asked for after it came
+    /// (the position is the old one until it lands), nor until a window asked for after it came
     /// back (after a variant switch the seek lands in the new playlist's timeline); a seek the guard did not ask for, or a pause,
     /// is the user's time-shift (no catch-up until back near the edge). Catch-ups are made for HLS only (`hlsdemux`,
     /// `hlsdemux2`: the window end steps by whole segments, which the guard learns the segment
@@ -23,14 +26,10 @@ extension AdaptiveFeature {
     func followLiveEdge(_ context: FeatureContext) {
         let progress = context.progress
         if progress.seeking {
-            if monitor.liveEdge.seekObserved(now: Self.seconds()) {
-                context.trace("live edge: the catch-up seek has not landed, seeking again")
-                context.seek(.fraction(1), mode: .keyUnit)
-            }
+            monitor.liveEdge.seekObserved(now: Self.seconds())
             forgetLiveWindow()
             return
         }
-        monitor.liveEdge.noSeekUnderWay()
         monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self] window in
             self?.monitor.setLiveWindow(window)
             self?.monitor.liveWindowFresh = true
@@ -42,7 +41,7 @@ extension AdaptiveFeature {
         let start = monitor.policy.initialVariant(monitor.info.variants)
         let decision = monitor.liveEdge.update(windowEnd: end.seconds, position: position.seconds, now: Self.seconds(),
                                                startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
-                                               onStartVariant: start == nil || monitor.info.current == start)
+                                               onStartVariant: start == nil || (monitor.info.current == start && monitor.lastFragmentVariant == start))
         monitor.publishLiveEdge()
         switch decision {
         case .none:

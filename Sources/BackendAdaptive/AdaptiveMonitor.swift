@@ -36,6 +36,9 @@ final class AdaptiveMonitor {
     let liveWindowReader = LiveWindowReader()
     /// A live window was read since the last seek (the edge is measured only then).
     var liveWindowFresh = false
+    /// The variant of the last fragment downloaded to its end (loop thread): the demuxer has
+    /// exposed that variant's stream (a switch's new stream is exposed with its first buffer).
+    private(set) var lastFragmentVariant: Int?
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -92,6 +95,7 @@ final class AdaptiveMonitor {
         liveEdge = LiveEdgeGuard()
         liveWindowReader.reset()
         liveWindowFresh = false
+        lastFragmentVariant = nil
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -117,6 +121,7 @@ final class AdaptiveMonitor {
         let dash = elements.found.demuxerKind?.hasPrefix("dashdemux") == true
         for download in elements.selector.takeDownloads() {
             current.downloads.append(download)
+            lastFragmentVariant = download.variant
             if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
             if let variant = download.variant, current.current == nil || (dash && variant != current.current) {
                 // dashdemux announces no representation change; the segment's directory tells it.

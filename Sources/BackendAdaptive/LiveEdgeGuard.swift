@@ -56,13 +56,6 @@
 /// catch-up waits for a refresh: seeking then landed behind the edge again, and the cooldown held
 /// off the catch-up that could have reached it (seen: 10.4 s behind for 5 s after the outage).
 ///
-/// **A catch-up that does not land is made again:** in about 1 run of 4 of `LiveEdgeABRTests`
-/// (1.22's `hlsdemux`, 2026-11-25) the catch-up seek never completed (no ASYNC_DONE, no segment
-/// requested after it, playback frozen for good). A catch-up seek still under way
-/// ``retrySegments`` segments after it was asked for is asked for again
-/// (``seekObserved(now:)`` answers true; ``retries`` counts them): a new flushing seek restarts
-/// the demuxer's tasks.
-///
 /// **Time-shifting is the user's choice:** after a seek the guard did not ask for, or a pause by
 /// the user, no catch-up is made (``userTimeShifted()``) until the latency is back under the
 /// catch-up threshold (the user seeked back to the edge).
@@ -89,8 +82,6 @@ struct LiveEdgeGuard: Sendable, Hashable {
     static let staleSegments = 1.5
     /// A window end further than this many segments ahead of the edge is a new window timeline.
     static let rebaseSegments = 2.0
-    /// A catch-up seek still under way this many segments after it was asked for is asked for again.
-    static let retrySegments = 2.0
 
     /// The stated bound on the latency to the live edge, in seconds: 3 segments + the startup buffer.
     static func bound(segmentSeconds: Double, startupBuffer: Double) -> Double { 3 * segmentSeconds + startupBuffer }
@@ -108,10 +99,6 @@ struct LiveEdgeGuard: Sendable, Hashable {
     private(set) var bound: Double?
     /// Catch-up seeks asked for since the load.
     private(set) var catchUps = 0
-    /// Catch-up seeks asked for again because the first had not landed (``retrySegments``).
-    private(set) var retries = 0
-    /// When the guard's catch-up seek was (last) asked for, until a look finds no seek under way.
-    private var catchUpInFlight: Double?
     /// The user seeked or paused: no catch-up until the latency is back under the threshold.
     private(set) var timeShifted = false
     /// A catch-up waits for the downloads to reach the start variant.
@@ -133,26 +120,13 @@ struct LiveEdgeGuard: Sendable, Hashable {
     /// A guard for a new load.
     init() {}
 
-    /// A seek is under way at `now`: the guard's own (asked for within the cooldown, or its
-    /// catch-up not landed yet), else the user's. True when the guard's catch-up has been under
-    /// way for ``retrySegments`` segments: the caller asks for the seek again.
-    @discardableResult
-    mutating func seekObserved(now: Double) -> Bool {
+    /// A seek is under way at `now`: the guard's own (asked for within the cooldown), else the user's.
+    mutating func seekObserved(now: Double) {
         seekMade = true
-        if let asked = catchUpInFlight {
-            guard now - asked >= Self.retrySegments * (segmentSeconds ?? 2) else { return false }
-            (catchUpInFlight, ownSeekSince) = (now, now)
-            retries += 1
-            return true
-        }
-        if let since = ownSeekSince, now - since < Self.cooldownSegments * (segmentSeconds ?? 2) { return false }
+        if let since = ownSeekSince, now - since < Self.cooldownSegments * (segmentSeconds ?? 2) { return }
         ownSeekSince = nil
         timeShifted = true
-        return false
     }
-
-    /// A look found no seek under way: the guard's catch-up, if any, landed (or was never made).
-    mutating func noSeekUnderWay() { catchUpInFlight = nil }
 
     /// The user paused (or seeked): the latency that follows is theirs.
     mutating func userTimeShifted() { timeShifted = true }
@@ -181,7 +155,6 @@ struct LiveEdgeGuard: Sendable, Hashable {
         pending = false
         lastCatchUp = now
         ownSeekSince = now
-        catchUpInFlight = now
         seekMade = true
         catchUps += 1
         return .catchUp(latency: behind)

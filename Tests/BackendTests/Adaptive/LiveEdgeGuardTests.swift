@@ -153,27 +153,4 @@ final class LiveEdgeGuardTests: XCTestCase {
         _ = edge.update(windowEnd: 24, position: 24, now: 6, startupBuffer: 2, canCatchUp: true)  // stalled
         XCTAssertEqual(edge.latency ?? -1, 2, accuracy: 1e-9)
     }
-
-    /// A catch-up seek that has not landed two segments after it was asked for (1.22's
-    /// `hlsdemux` left one under way for good in ~1 run of 4) is asked for again, every two
-    /// segments while it has not landed; the guard's own seek is not taken for the user's.
-    func testACatchUpSeekThatDoesNotLandIsMadeAgainEveryTwoSegments() {
-        var edge = LiveEdgeGuard()
-        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
-        _ = edge.update(windowEnd: 8, position: 5, now: 2, startupBuffer: 2, canCatchUp: true)
-        XCTAssertEqual(edge.update(windowEnd: 12, position: 5, now: 6.25, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 7.25))
-        XCTAssertFalse(edge.seekObserved(now: 6.5), "under way: not yet")
-        XCTAssertFalse(edge.seekObserved(now: 10.0), "3.75 s: under two segments")
-        XCTAssertTrue(edge.seekObserved(now: 10.25), "two segments (4 s) after it was asked for: again")
-        XCTAssertEqual(edge.retries, 1)
-        XCTAssertFalse(edge.seekObserved(now: 12.0))
-        XCTAssertTrue(edge.seekObserved(now: 14.25), "two segments after the second: again")
-        XCTAssertEqual(edge.retries, 2)
-        XCTAssertFalse(edge.timeShifted, "the guard's own seek, not the user's")
-        edge.noSeekUnderWay()  // landed
-        XCTAssertFalse(edge.seekObserved(now: 15), "within the cooldown of the last catch-up: the guard's")
-        XCTAssertFalse(edge.seekObserved(now: 30), "landed: a later seek is the user's, never made again")
-        XCTAssertTrue(edge.timeShifted)
-        XCTAssertEqual(edge.retries, 2)
-    }
 }
