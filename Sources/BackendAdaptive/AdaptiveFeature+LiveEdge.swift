@@ -11,7 +11,7 @@ extension AdaptiveFeature {
     /// ABR on the start variant (its `connection-speed` is set on the demuxer's thread when the
     /// fragment under way ends: set from the loop thread it deadlocked against that thread,
     /// which posts the statistics under the demuxer's manifest lock), once the downloads are on
-    /// it (a fragment of it downloaded to its end, not only its playlist fetched: 1.22's
+    /// it (its stream exposed by the demuxer, not only its playlist fetched: 1.22's
     /// `hlsdemux` prepares a new stream for each switch and exposes it with its first buffer; a
     /// flushing seek before that cancels the new stream for good and leaves the old one at the
     /// end of a playlist no longer refreshed — no further request, no ASYNC_DONE, seen in ~1
@@ -41,7 +41,7 @@ extension AdaptiveFeature {
         let start = monitor.policy.initialVariant(monitor.info.variants)
         let decision = monitor.liveEdge.update(windowEnd: end.seconds, position: position.seconds, now: Self.seconds(),
                                                startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
-                                               onStartVariant: start == nil || (monitor.info.current == start && monitor.lastFragmentVariant == start))
+                                               onStartVariant: start == nil || (monitor.info.current == start && monitor.currentVariantExposed))
         monitor.publishLiveEdge()
         switch decision {
         case .none:

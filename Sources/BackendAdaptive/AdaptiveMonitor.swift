@@ -39,6 +39,9 @@ final class AdaptiveMonitor {
     /// The variant of the last fragment downloaded to its end (loop thread): the demuxer has
     /// exposed that variant's stream (a switch's new stream is exposed with its first buffer).
     private(set) var lastFragmentVariant: Int?
+    /// The demuxer's `pads_cookie` when the downloads last moved to another variant's playlist:
+    /// it changes when the demuxer exposes that variant's new stream (loop thread).
+    private var padsCookieAtSwitch: UInt32?
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -96,6 +99,7 @@ final class AdaptiveMonitor {
         liveWindowReader.reset()
         liveWindowFresh = false
         lastFragmentVariant = nil
+        padsCookieAtSwitch = nil
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -204,6 +208,7 @@ final class AdaptiveMonitor {
         let from = current.currentVariant
         if from != nil { current.switchCount += 1 }
         current.current = index
+        padsCookieAtSwitch = padsCookie()
         publishInfo()
         return [.variantSwitched(from: from, to: current.variants[index], reason: from == nil ? .start : reason)]
     }
@@ -272,6 +277,22 @@ final class AdaptiveMonitor {
     }
 
     private func publishInfo() { context?.updateSnapshot(current) }
+
+    /// True once the demuxer exposed the stream of the variant the downloads are on: a fragment
+    /// of it was downloaded, or the demuxer's pads changed since the switch to its playlist
+    /// (1.22's `hlsdemux` exposes a switch's new stream with its first buffer). Loop thread.
+    var currentVariantExposed: Bool {
+        guard let variant = current.current else { return false }
+        if lastFragmentVariant == variant { return true }
+        guard let before = padsCookieAtSwitch, let now = padsCookie() else { return false }
+        return now != before
+    }
+
+    /// The demuxer's `GstElement.pads_cookie` (a word read; `gst_element_add_pad` bumps it under
+    /// the object lock), nil without a demuxer.
+    private func padsCookie() -> UInt32? {
+        elements.withDemuxer { demuxer, _ in demuxer.assumingMemoryBound(to: GstElement.self).pointee.pads_cookie }
+    }
 
     private func string(_ structure: UnsafePointer<GstStructure>, _ field: String) -> String? {
         gst_structure_get_string(structure, field).map { String(cString: $0) }
