@@ -36,12 +36,9 @@ final class AdaptiveMonitor {
     let liveWindowReader = LiveWindowReader()
     /// A live window was read since the last seek (the edge is measured only then).
     var liveWindowFresh = false
-    /// The variant of the last fragment downloaded to its end (loop thread): the demuxer has
-    /// exposed that variant's stream (a switch's new stream is exposed with its first buffer).
-    private(set) var lastFragmentVariant: Int?
-    /// The demuxer's `pads_cookie` when the downloads last moved to another variant's playlist:
-    /// it changes when the demuxer exposes that variant's new stream (loop thread).
-    private var padsCookieAtSwitch: UInt32?
+    /// The downloads moved to another variant's playlist and playbin has not posted STREAM_START
+    /// since: the sinks still play the old variant's stream (loop thread).
+    private var awaitingStreamStart = false
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -98,8 +95,7 @@ final class AdaptiveMonitor {
         liveEdge = LiveEdgeGuard()
         liveWindowReader.reset()
         liveWindowFresh = false
-        lastFragmentVariant = nil
-        padsCookieAtSwitch = nil
+        awaitingStreamStart = false
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -125,7 +121,6 @@ final class AdaptiveMonitor {
         let dash = elements.found.demuxerKind?.hasPrefix("dashdemux") == true
         for download in elements.selector.takeDownloads() {
             current.downloads.append(download)
-            lastFragmentVariant = download.variant
             if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
             if let variant = download.variant, current.current == nil || (dash && variant != current.current) {
                 // dashdemux announces no representation change; the segment's directory tells it.
@@ -208,7 +203,7 @@ final class AdaptiveMonitor {
         let from = current.currentVariant
         if from != nil { current.switchCount += 1 }
         current.current = index
-        padsCookieAtSwitch = padsCookie()
+        awaitingStreamStart = true
         publishInfo()
         return [.variantSwitched(from: from, to: current.variants[index], reason: from == nil ? .start : reason)]
     }
@@ -278,21 +273,15 @@ final class AdaptiveMonitor {
 
     private func publishInfo() { context?.updateSnapshot(current) }
 
-    /// True once the demuxer exposed the stream of the variant the downloads are on: a fragment
-    /// of it was downloaded, or the demuxer's pads changed since the switch to its playlist
-    /// (1.22's `hlsdemux` exposes a switch's new stream with its first buffer). Loop thread.
-    var currentVariantExposed: Bool {
-        guard let variant = current.current else { return false }
-        if lastFragmentVariant == variant { return true }
-        guard let before = padsCookieAtSwitch, let now = padsCookie() else { return false }
-        return now != before
-    }
+    /// True once the sinks play the stream of the variant the downloads are on: STREAM_START
+    /// came after the switch to its playlist. 1.22's `hlsdemux` prepares a new stream for each
+    /// switch and exposes it with its first buffer; decodebin links its group once the old one
+    /// drained. A seek before that goes up the old group and is lost, or cancels the unexposed
+    /// stream for good (`AdaptiveFeature+LiveEdge.swift`). Loop thread.
+    var currentVariantExposed: Bool { current.current != nil && !awaitingStreamStart }
 
-    /// The demuxer's `GstElement.pads_cookie` (a word read; `gst_element_add_pad` bumps it under
-    /// the object lock), nil without a demuxer.
-    private func padsCookie() -> UInt32? {
-        elements.withDemuxer { demuxer, _ in demuxer.assumingMemoryBound(to: GstElement.self).pointee.pads_cookie }
-    }
+    /// playbin posted STREAM_START: every sink has the newest group's stream (loop thread).
+    func streamStarted() { awaitingStreamStart = false }
 
     private func string(_ structure: UnsafePointer<GstStructure>, _ field: String) -> String? {
         gst_structure_get_string(structure, field).map { String(cString: $0) }
