@@ -203,7 +203,7 @@ final class AdaptiveMonitor {
         let from = current.currentVariant
         if from != nil { current.switchCount += 1 }
         current.current = index
-        awaitingStreamStart = true
+        awaitingStreamStart = from != nil  // the first pick: its STREAM_START may come before the statistics
         publishInfo()
         return [.variantSwitched(from: from, to: current.variants[index], reason: from == nil ? .start : reason)]
     }
