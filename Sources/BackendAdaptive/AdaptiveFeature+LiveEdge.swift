@@ -11,6 +11,12 @@ extension AdaptiveFeature {
     /// ABR on the start variant (its `connection-speed` is set on the demuxer's thread when the
     /// fragment under way ends: set from the loop thread it deadlocked against that thread,
     /// which posts the statistics under the demuxer's manifest lock), once the downloads are on
+    /// it (the sinks play its stream: STREAM_START after the switch, not only its playlist
+    /// fetched: 1.22's `hlsdemux` prepares a new stream for each switch and exposes it with its
+    /// first buffer; a flushing seek before that cancelled the new stream for good and left the
+    /// old one at the end of a playlist no longer refreshed — no further request, no ASYNC_DONE,
+    /// seen in ~1 run of 4 of `LiveEdgeABRTests` with `GST_DEBUG=adaptivedemux:6` — and one made
+    /// once it was exposed but before decodebin linked its group never reached the demuxer)
     /// it seeks to the window's end (a key-unit
     /// flushing seek through the core, fraction 1 of the live window) and publishes
     /// ``AdaptiveEvent/liveCatchUp(latency:)``. Nothing is measured while a seek is in flight
@@ -37,7 +43,7 @@ extension AdaptiveFeature {
         let start = monitor.policy.initialVariant(monitor.info.variants)
         let decision = monitor.liveEdge.update(windowEnd: end.seconds, position: position.seconds, now: Self.seconds(),
                                                startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
-                                               onStartVariant: start == nil || monitor.info.current == start)
+                                               onStartVariant: start == nil || (monitor.info.current == start && monitor.currentVariantExposed))
         monitor.publishLiveEdge()
         switch decision {
         case .none:

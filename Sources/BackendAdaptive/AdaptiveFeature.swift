@@ -42,11 +42,16 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     public func resetForNewMedia(uri: String?) { monitor.reset(uri: uri) }
 
     /// Takes `adaptive-streaming-statistics` element messages and the hand-over BUFFERING levels
-    /// of a variant switch (``isHandOverBuffering(_:)``); reports a failed segment request
+    /// of a variant switch (``isHandOverBuffering(_:)``); notes STREAM_START (the live edge's
+    /// catch-up waits for it after a switch); reports a failed segment request
     /// seen in an `http-headers` message as a warning and passes that message on.
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if CGStreamer_message_type(message) == GST_MESSAGE_BUFFERING {
             return isHandOverBuffering(message) ? .consumed : .proceed
+        }
+        if CGStreamer_message_type(message) == GST_MESSAGE_STREAM_START {
+            monitor.streamStarted()
+            return .proceed
         }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let context,
               let structure = gst_message_get_structure(message) else { return .proceed }

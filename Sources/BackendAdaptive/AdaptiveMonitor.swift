@@ -36,6 +36,9 @@ final class AdaptiveMonitor {
     let liveWindowReader = LiveWindowReader()
     /// A live window was read since the last seek (the edge is measured only then).
     var liveWindowFresh = false
+    /// The downloads moved to another variant's playlist and playbin has not posted STREAM_START
+    /// since: the sinks still play the old variant's stream (loop thread).
+    private var awaitingStreamStart = false
 
     init(policy: AdaptivePolicy) {
         self.policy = policy
@@ -92,6 +95,7 @@ final class AdaptiveMonitor {
         liveEdge = LiveEdgeGuard()
         liveWindowReader.reset()
         liveWindowFresh = false
+        awaitingStreamStart = false
         current = AdaptiveInfo()
         current.pinned = policy.pinned
         publishInfo()
@@ -199,6 +203,7 @@ final class AdaptiveMonitor {
         let from = current.currentVariant
         if from != nil { current.switchCount += 1 }
         current.current = index
+        awaitingStreamStart = from != nil  // the first pick: its STREAM_START may come before the statistics
         publishInfo()
         return [.variantSwitched(from: from, to: current.variants[index], reason: from == nil ? .start : reason)]
     }
@@ -267,6 +272,16 @@ final class AdaptiveMonitor {
     }
 
     private func publishInfo() { context?.updateSnapshot(current) }
+
+    /// True once the sinks play the stream of the variant the downloads are on: STREAM_START
+    /// came after the switch to its playlist. 1.22's `hlsdemux` prepares a new stream for each
+    /// switch and exposes it with its first buffer; decodebin links its group once the old one
+    /// drained. A seek before that goes up the old group and is lost, or cancels the unexposed
+    /// stream for good (`AdaptiveFeature+LiveEdge.swift`). Loop thread.
+    var currentVariantExposed: Bool { current.current != nil && !awaitingStreamStart }
+
+    /// playbin posted STREAM_START: every sink has the newest group's stream (loop thread).
+    func streamStarted() { awaitingStreamStart = false }
 
     private func string(_ structure: UnsafePointer<GstStructure>, _ field: String) -> String? {
         gst_structure_get_string(structure, field).map { String(cString: $0) }
