@@ -86,7 +86,7 @@ enum QoEBench {
         let wall = MonotonicClock.now() - started
         let load = QoELoad(before: before, after: LoadSnapshot.now())
         let file = QoEResultsFile(
-            date: Self.utc(Date()), wallSeconds: wall,
+            date: Report.utc(Date()), wallSeconds: wall,
             ladder: Dictionary(uniqueKeysWithValues: ladder.variants.map { ($0.name, $0.kbps) }),
             traces: traces.map { .init(name: $0.name, description: $0.description, steps: $0.trace.steps.map { [$0.seconds, $0.kbps] },
                                        start: options.traceStart, seconds: options.seconds > 0 ? options.seconds : $0.trace.period) },
@@ -122,14 +122,6 @@ enum QoEBench {
         }
         guard !traces.isEmpty else { throw BenchError("no traces in \(options.traces)\(options.onlyTraces.isEmpty ? "" : " named \(options.onlyTraces.sorted())")") }
         return traces
-    }
-
-    static func utc(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: date)
     }
 }
 

@@ -28,12 +28,7 @@ final class CastLabFixture {
         }
         let lists = RendererLists()
         let interface = lab.clientInterface
-        discovery = loop.sync { () -> RendererDiscovery in
-            let discovery = RendererDiscovery()
-            discovery.onChange = { lists.record($0) }
-            discovery.start(interfaces: [interface])
-            return discovery
-        }
+        discovery = loop.startDiscovery(on: [interface], recordingInto: lists)
         let udn = renderer.udn
         guard let found = lists.wait(timeout: 15, { $0.contains { $0.udn == udn } })?.first(where: { $0.udn == udn }) else {
             let discovery = discovery

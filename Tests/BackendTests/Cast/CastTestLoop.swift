@@ -16,6 +16,17 @@ final class CastTestLoop: @unchecked Sendable {
         return value!
     }
 
+    /// Makes a ``RendererDiscovery`` on the loop thread, recording its lists into `lists`, and
+    /// starts it on `interfaces`.
+    func startDiscovery(on interfaces: [String], recordingInto lists: RendererLists) -> RendererDiscovery {
+        sync { () -> RendererDiscovery in
+            let discovery = RendererDiscovery()
+            discovery.onChange = { lists.record($0) }
+            discovery.start(interfaces: interfaces)
+            return discovery
+        }
+    }
+
     /// Starts `body` on the loop thread and waits (at most `timeout`) for it to call its
     /// completion; the value, or nil when it did not come in time.
     func wait<T>(timeout: TimeInterval = 10, _ body: @escaping (@escaping (T) -> Void) -> Void) -> T? {

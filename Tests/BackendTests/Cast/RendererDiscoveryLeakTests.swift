@@ -39,12 +39,7 @@ final class RendererDiscoveryLeakTests: XCTestCase {
     private func round(_ loop: CastTestLoop, lab: RendererLab, udn: String) throws {
         let lists = RendererLists()
         let interface = lab.clientInterface
-        let discovery = loop.sync { () -> RendererDiscovery in
-            let discovery = RendererDiscovery()
-            discovery.onChange = { lists.record($0) }
-            discovery.start(interfaces: [interface])
-            return discovery
-        }
+        let discovery = loop.startDiscovery(on: [interface], recordingInto: lists)
         let found = try XCTUnwrap(lists.wait { $0.contains { $0.udn == udn } }?.first { $0.udn == udn })
         nonisolated(unsafe) var control: RendererControl? = loop.sync { discovery.makeControl(for: found) }
         XCTAssertNotNil(control)

@@ -13,12 +13,7 @@ final class RendererDiscoveryTests: XCTestCase {
         let renderer = try lab.startGMediaRender(name: "Discovery gmr")
         let loop = CastTestLoop()
         let lists = RendererLists()
-        let discovery = loop.sync { () -> RendererDiscovery in
-            let discovery = RendererDiscovery()
-            discovery.onChange = { lists.record($0) }
-            discovery.start(interfaces: [lab.clientInterface])
-            return discovery
-        }
+        let discovery = loop.startDiscovery(on: [lab.clientInterface], recordingInto: lists)
         defer { loop.sync { discovery.stop() } }
 
         let list = try XCTUnwrap(lists.wait { $0.contains { $0.udn == renderer.udn } }, "gmediarender not listed")
@@ -40,12 +35,7 @@ final class RendererDiscoveryTests: XCTestCase {
         let renderer = try lab.startGMediaRender(name: "Byebye gmr")
         let loop = CastTestLoop()
         let lists = RendererLists()
-        let discovery = loop.sync { () -> RendererDiscovery in
-            let discovery = RendererDiscovery()
-            discovery.onChange = { lists.record($0) }
-            discovery.start(interfaces: [lab.clientInterface])
-            return discovery
-        }
+        let discovery = loop.startDiscovery(on: [lab.clientInterface], recordingInto: lists)
         defer { loop.sync { discovery.stop() } }
         let found = try XCTUnwrap(lists.wait { $0.contains { $0.udn == renderer.udn } }?.first, "gmediarender not listed")
         nonisolated(unsafe) var control = loop.sync { discovery.makeControl(for: found) }
@@ -76,12 +66,7 @@ final class RendererDiscoveryTests: XCTestCase {
         let renderer = try lab.startGMediaRender(name: "Filtered gmr")
         let loop = CastTestLoop()
         let lists = RendererLists()
-        let discovery = loop.sync { () -> RendererDiscovery in
-            let discovery = RendererDiscovery()
-            discovery.onChange = { lists.record($0) }
-            discovery.start(interfaces: ["lo"])   // the renderer is not reachable there
-            return discovery
-        }
+        let discovery = loop.startDiscovery(on: ["lo"], recordingInto: lists)   // the renderer is not reachable there
         defer { loop.sync { discovery.stop() } }
         XCTAssertNil(lists.wait(timeout: 3) { $0.contains { $0.udn == renderer.udn } }, "found through another interface")
         loop.sync { discovery.stop(); discovery.start(interfaces: [lab.clientInterface]) }
