@@ -9,6 +9,10 @@
 /// 3. **No up-switch the buffer cannot absorb:** a higher variant is taken only if the buffer left
 ///    after downloading one of its fragments at the estimate stays at or above ``safetySeconds``;
 ///    otherwise the highest lower candidate that passes, else the current variant stays.
+/// 4. **The climb:** the recent fragments (`recentEstimate`, ``ThroughputHistory/recentHarmonicMean``)
+///    are trusted above the window where they are faster: the current variant is kept while they
+///    fit it, and over a buffer of at least ``climbCushionFragments`` fragments a switch up of one
+///    rung is taken on them when the window alone would stay. Guard 3 keeps the window's estimate.
 ///
 /// Pins, caps, the start variant and "no estimate yet" are ``AdaptivePolicy/select(_:current:estimate:)``'s.
 /// Pure; runs wherever `VariantSelector` decides (the demuxer's streaming thread).
@@ -18,6 +22,11 @@ public struct BufferAwareRule: Sendable, Hashable {
     /// of its 5 s, i.e. 0.5 s; 1.5 s leaves a 1 s margin, which absorbs a 30–50 % over-estimate on
     /// one 2 s fragment.
     public static let safetySeconds = 1.5
+
+    /// The buffer, in fragments (4 s on 2 s fragments), from which a switch up may be taken on the
+    /// recent fragments (guard 4): at that depth a 30–50 % over-estimate on one fragment still
+    /// leaves more than the 1.5 s guard 3 keeps.
+    public static let climbCushionFragments = 2.0
 
     /// The policy: caps, pin, start and safety ratio.
     public var policy: AdaptivePolicy
@@ -31,18 +40,29 @@ public struct BufferAwareRule: Sendable, Hashable {
     ///   - estimate: the throughput estimate, bits/s (nil before the first download).
     ///   - bufferSeconds: media buffered ahead now (nil when unknown: the guards are skipped).
     ///   - fragmentSeconds: the media length of one fragment.
+    ///   - recentEstimate: the throughput of the last fragments, bits/s (nil: the climb is off).
     public func select(_ variants: [Variant], current: Int?, estimate: Double?, bufferSeconds: Double?,
-                       fragmentSeconds: Double) -> (index: Int, reason: VariantSwitchReason)? {
+                       fragmentSeconds: Double, recentEstimate: Double? = nil) -> (index: Int, reason: VariantSwitchReason)? {
         if let pinned = policy.pinned, variants.indices.contains(pinned) { return (pinned, .pinned) }
         guard let estimate, estimate > 0, let current, variants.indices.contains(current) else {
             return policy.select(variants, current: current, estimate: estimate)
         }
         let allowed = policy.allowed(variants)
-        var budget = estimate * policy.safetyRatio
+        var ratio = policy.safetyRatio
         if let bufferSeconds, fragmentSeconds > 0, bufferSeconds < fragmentSeconds {
-            budget *= max(bufferSeconds, 0) / fragmentSeconds
+            ratio *= max(bufferSeconds, 0) / fragmentSeconds
         }
-        var target = allowed.last { Double(variants[$0].bandwidth) <= budget } ?? allowed[0]
+        func fitting(_ bitsPerSecond: Double) -> Int {
+            allowed.last { Double(variants[$0].bandwidth) <= bitsPerSecond * ratio } ?? allowed[0]
+        }
+        var target = fitting(estimate)
+        let recentTarget = fitting(max(estimate, recentEstimate ?? 0))
+        if target < current, recentTarget >= current, allowed.contains(current) {
+            target = current   // the recent fragments still fit it: the window lags a rise
+        } else if target <= current, recentTarget > current, let bufferSeconds,
+                  bufferSeconds >= Self.climbCushionFragments * fragmentSeconds {
+            target = allowed.first { $0 > current } ?? current   // the climb: one rung
+        }
         if target > current, let bufferSeconds {
             // The highest candidate whose next fragment leaves the safety level; else stay.
             target = allowed.last { index in

@@ -47,10 +47,22 @@ public struct ThroughputHistory: Sendable, Hashable {
         if samples.count > Self.capacity { samples.removeFirst(samples.count - Self.capacity) }
     }
 
+    /// How many of the last downloads ``recentHarmonicMean`` covers: the climb's short window.
+    public static let recentCount = 2
+
     /// The harmonic mean of the window's rates, bits/s; nil before the first download.
-    public var harmonicMean: Double? {
-        guard !samples.isEmpty else { return nil }
-        return Double(samples.count) / samples.reduce(0) { $0 + 1 / $1.bitsPerSecond }
+    public var harmonicMean: Double? { harmonicMean(ofLast: Self.capacity) }
+
+    /// The harmonic mean of the last ``recentCount`` downloads' rates, bits/s (fewer when fewer
+    /// are known); nil before the first download. The buffer-aware rule climbs on it over a
+    /// healthy buffer (``BufferAwareRule/climbCushionFragments``).
+    public var recentHarmonicMean: Double? { harmonicMean(ofLast: Self.recentCount) }
+
+    /// The harmonic mean of the last `count` downloads' rates (all, when fewer), bits/s.
+    private func harmonicMean(ofLast count: Int) -> Double? {
+        let window = samples.suffix(max(count, 1))
+        guard !window.isEmpty else { return nil }
+        return Double(window.count) / window.reduce(0) { $0 + 1 / $1.bitsPerSecond }
     }
 
     /// The media length of one fragment, seconds: the median over the window of the lengths

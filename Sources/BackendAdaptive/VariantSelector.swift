@@ -154,7 +154,8 @@ final class VariantSelector: Sendable {
         let choice = switch s.policy.rule {
         case .throughput: s.policy.select(s.variants, current: reference, estimate: estimate)
         case .bufferAware: BufferAwareRule(policy: s.policy).select(s.variants, current: reference, estimate: estimate,
-                                                                     bufferSeconds: bufferSeconds, fragmentSeconds: fragmentSeconds)
+                                                                     bufferSeconds: bufferSeconds, fragmentSeconds: fragmentSeconds,
+                                                                     recentEstimate: s.history.recentHarmonicMean)
         }
         guard let (target, reason) = choice, s.applied?.index != target else { return nil }
         s.decisions.append(ABRDecision(from: s.applied?.index, to: target, reason: reason, rule: s.policy.rule,

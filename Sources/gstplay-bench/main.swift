@@ -92,7 +92,7 @@ let ownFailures = runner.failedOwnRuns
 if !ownFailures.isEmpty {
     markdown += "\n## Harness failures\n\n" + ownFailures.map { "- \($0)\n" }.joined()
 }
-// The QoE section (`make bench-abr`, issue 26) is not this run's: keep it as it stands.
+// The QoE section (`make bench-abr`, issue 26) and its hand-written reading are not this run's: keep them as they stand.
 if let kept = QoEReport.section(inFile: options.output) { markdown += "\n" + kept }
 let outputURL = URL(fileURLWithPath: options.output)
 do {

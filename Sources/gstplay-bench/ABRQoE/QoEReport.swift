@@ -128,24 +128,18 @@ struct QoEReport {
         return text
     }
 
-    /// The section between ``begin`` and ``end`` (markers included) in the file at `path`, nil when absent.
+    /// The section's markers (``begin``, ``end``).
+    static let markers = MarkdownSection(begin: begin, end: end)
+
+    /// The section and the hand-written reading below it (from ``begin`` to the end of the file
+    /// at `path`), nil when absent: what `make bench`, which rewrites the file, keeps.
     static func section(inFile path: String) -> String? {
-        guard let document = try? String(contentsOfFile: path, encoding: .utf8), let start = document.range(of: begin),
-              let stop = document.range(of: end, range: start.upperBound..<document.endIndex) else { return nil }
-        return String(document[start.lowerBound..<stop.upperBound]) + "\n"
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap { markers.tail(of: $0) }
     }
 
     /// Replaces the section between ``begin`` and ``end`` in `path` with `section` (appended when absent).
     static func replaceSection(in path: String, with section: String) throws {
-        var document = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        if let start = document.range(of: begin), let stop = document.range(of: end, range: start.upperBound..<document.endIndex) {
-            var after = stop.upperBound
-            if after < document.endIndex, document[after] == "\n" { after = document.index(after: after) }
-            document.replaceSubrange(start.lowerBound..<after, with: section)
-        } else {
-            if !document.hasSuffix("\n\n") { document += document.hasSuffix("\n") ? "\n" : "\n\n" }
-            document += section
-        }
-        try document.write(toFile: path, atomically: true, encoding: .utf8)
+        let document = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        try markers.replace(in: document, with: section).write(toFile: path, atomically: true, encoding: .utf8)
     }
 }

@@ -68,6 +68,55 @@ final class BufferAwareRuleTests: XCTestCase {
         XCTAssertEqual(after, 3 - 2_503_381 * 2 / 5e6, accuracy: 1e-9)
     }
 
+    /// The climb (ADR-003, "the climb"): over a healthy buffer an up-switch may be taken on the
+    /// last ``ThroughputHistory/recentCount`` fragments, one rung at a time, while the guard keeps
+    /// the window's estimate; the current variant is kept while the recent fragments fit it.
+    func testAHealthyBufferClimbsOnTheRecentFragmentsOneRungAtATime() throws {
+        var history = ThroughputHistory()
+        for _ in 0..<4 { history.add(bytes: 75_000, seconds: 1, bitrate: nil) }     // 600 kbit/s
+        for _ in 0..<2 { history.add(bytes: 312_500, seconds: 1, bitrate: nil) }    // 2500 kbit/s
+        let slow = try XCTUnwrap(history.harmonicMean)
+        let recent = try XCTUnwrap(history.recentHarmonicMean)
+        XCTAssertEqual(slow, 5 / (3 / 6e5 + 2 / 2.5e6), accuracy: 1e-6, "H(600, 600, 600, 2500, 2500)")
+        XCTAssertEqual(recent, 2.5e6, accuracy: 1e-6, "the last two")
+        XCTAssertLessThan(slow * 0.8, Double(ladder[1].bandwidth), "the window alone keeps 240p")
+        let r = rule()
+        let cushion = BufferAwareRule.climbCushionFragments * 2
+        let up = r.select(ladder, current: 0, estimate: slow, bufferSeconds: cushion + 0.5, fragmentSeconds: 2, recentEstimate: recent)
+        XCTAssertEqual(up?.index, 1); XCTAssertEqual(up?.reason, .bandwidthUp)
+        XCTAssertEqual(r.select(ladder, current: 0, estimate: slow, bufferSeconds: cushion - 0.5, fragmentSeconds: 2,
+                                recentEstimate: recent)?.index, 0, "under the cushion the window decides")
+        XCTAssertEqual(r.select(ladder, current: 0, estimate: slow, bufferSeconds: 8, fragmentSeconds: 2,
+                                recentEstimate: 1e8)?.index, 1, "one rung at a time")
+        XCTAssertEqual(r.select(ladder, current: 0, estimate: slow, bufferSeconds: 8, fragmentSeconds: 2)?.index, 0, "no recent estimate: as before")
+        // The guard keeps the window's estimate: at 600 kbit/s a 480p fragment takes 3.5 s.
+        XCTAssertEqual(r.select(ladder, current: 0, estimate: 6e5, bufferSeconds: 4.5, fragmentSeconds: 2, recentEstimate: recent)?.index, 0)
+        // Kept while the recent fragments fit it (the window still holds the slow ones)…
+        XCTAssertEqual(r.select(ladder, current: 1, estimate: slow, bufferSeconds: 2.5, fragmentSeconds: 2, recentEstimate: recent)?.index, 1)
+        // …and down as before when they do not, or under one fragment of buffer.
+        XCTAssertEqual(r.select(ladder, current: 1, estimate: slow, bufferSeconds: 6, fragmentSeconds: 2, recentEstimate: 5e5)?.index, 0)
+        XCTAssertEqual(r.select(ladder, current: 1, estimate: slow, bufferSeconds: 0.5, fragmentSeconds: 2, recentEstimate: recent)?.index, 0)
+    }
+
+    /// The same climb through the selector: 240p fragments at 600 then 2500 kbit/s over a deep
+    /// buffer switch up on the second fast one, the window of five still holding three slow ones.
+    func testTheSelectorClimbsOnTheSecondFastFragmentOverADeepBuffer() throws {
+        let selector = VariantSelector(policy: AdaptivePolicy())
+        XCTAssertEqual(selector.start(with: ladder)?.index, 0)
+        var cumulative = 0
+        func fragment(_ n: Int, seconds: Double) -> UInt32? {
+            cumulative += 87_984
+            return selector.fragmentDownloaded(uri: "http://h/hls/vod/240p/segment\(String(format: "%05d", n)).ts",
+                                               cumulativeBytes: cumulative, seconds: seconds, bufferSeconds: 6.5)
+        }
+        for n in 0..<4 { XCTAssertNil(fragment(n, seconds: 87_984 * 8 / 6e5)) }
+        XCTAssertNil(fragment(4, seconds: 87_984 * 8 / 2.5e6), "one fast fragment is not enough")
+        XCTAssertEqual(fragment(5, seconds: 87_984 * 8 / 2.5e6), AdaptivePolicy.connectionSpeed(selecting: 1, of: ladder))
+        let up = try XCTUnwrap(selector.takeDecisions().last)
+        XCTAssertEqual(up.to, 1); XCTAssertEqual(up.reason, .bandwidthUp)
+        XCTAssertLessThan(try XCTUnwrap(up.estimate) * 0.8, Double(ladder[1].bandwidth), "recorded: the window's estimate, the guard's")
+    }
+
     func testEmergencySwitchDownUnderOneFragment() throws {
         let r = rule()
         // 6 Mb/s would keep 720p; under one fragment the budget shrinks with the buffer.
