@@ -12,7 +12,8 @@
 /// 4. **The climb:** the recent fragments (`recentEstimate`, ``ThroughputHistory/recentHarmonicMean``)
 ///    are trusted above the window where they are faster: the current variant is kept while they
 ///    fit it, and over a buffer of at least ``climbCushionFragments`` fragments a switch up of one
-///    rung is taken on them when the window alone would stay. Guard 3 keeps the window's estimate.
+///    rung is taken on them (at ``climbShare`` of the safety ratio) when the window alone would
+///    stay. Guard 3 keeps the window's estimate.
 ///
 /// Pins, caps, the start variant and "no estimate yet" are ``AdaptivePolicy/select(_:current:estimate:)``'s.
 /// Pure; runs wherever `VariantSelector` decides (the demuxer's streaming thread).
@@ -27,6 +28,11 @@ public struct BufferAwareRule: Sendable, Hashable {
     /// recent fragments (guard 4): at that depth a 30–50 % over-estimate on one fragment still
     /// leaves more than the 1.5 s guard 3 keeps.
     public static let climbCushionFragments = 2.0
+
+    /// The share of the safety ratio a switch up on the recent fragments may use (0.875 × 0.8 =
+    /// 0.7): two small fragments can arrive in a burst above the link's rate (seen on the
+    /// `oscillating` trace: 720p taken on a 3000 kbit/s link, then a 4 s stall when it dropped).
+    public static let climbShare = 0.875
 
     /// The policy: caps, pin, start and safety ratio.
     public var policy: AdaptivePolicy
@@ -52,14 +58,14 @@ public struct BufferAwareRule: Sendable, Hashable {
         if let bufferSeconds, fragmentSeconds > 0, bufferSeconds < fragmentSeconds {
             ratio *= max(bufferSeconds, 0) / fragmentSeconds
         }
-        func fitting(_ bitsPerSecond: Double) -> Int {
-            allowed.last { Double(variants[$0].bandwidth) <= bitsPerSecond * ratio } ?? allowed[0]
+        func fitting(_ bitsPerSecond: Double, share: Double = 1) -> Int {
+            allowed.last { Double(variants[$0].bandwidth) <= bitsPerSecond * ratio * share } ?? allowed[0]
         }
         var target = fitting(estimate)
-        let recentTarget = fitting(max(estimate, recentEstimate ?? 0))
-        if target < current, recentTarget >= current, allowed.contains(current) {
+        let recent = max(estimate, recentEstimate ?? 0)
+        if target < current, fitting(recent) >= current, allowed.contains(current) {
             target = current   // the recent fragments still fit it: the window lags a rise
-        } else if target <= current, recentTarget > current, let bufferSeconds,
+        } else if target <= current, fitting(recent, share: Self.climbShare) > current, let bufferSeconds,
                   bufferSeconds >= Self.climbCushionFragments * fragmentSeconds {
             target = allowed.first { $0 > current } ?? current   // the climb: one rung
         }

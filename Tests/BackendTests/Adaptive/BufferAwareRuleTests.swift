@@ -89,6 +89,10 @@ final class BufferAwareRuleTests: XCTestCase {
         XCTAssertEqual(r.select(ladder, current: 0, estimate: slow, bufferSeconds: 8, fragmentSeconds: 2,
                                 recentEstimate: 1e8)?.index, 1, "one rung at a time")
         XCTAssertEqual(r.select(ladder, current: 0, estimate: slow, bufferSeconds: 8, fragmentSeconds: 2)?.index, 0, "no recent estimate: as before")
+        // The climb asks a wider margin of two fragments than of five: on a 3000 kbit/s link two
+        // small fragments that came in a burst (3.3 Mb/s) do not take 720p (2.5 Mb/s); 3.7 Mb/s does.
+        XCTAssertEqual(r.select(ladder, current: 1, estimate: 2.8e6, bufferSeconds: 6, fragmentSeconds: 2, recentEstimate: 3.3e6)?.index, 1)
+        XCTAssertEqual(r.select(ladder, current: 1, estimate: 2.8e6, bufferSeconds: 6, fragmentSeconds: 2, recentEstimate: 3.7e6)?.index, 2)
         // The guard keeps the window's estimate: at 600 kbit/s a 480p fragment takes 3.5 s.
         XCTAssertEqual(r.select(ladder, current: 0, estimate: 6e5, bufferSeconds: 4.5, fragmentSeconds: 2, recentEstimate: recent)?.index, 0)
         // Kept while the recent fragments fit it (the window still holds the slow ones)…
