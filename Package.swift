@@ -237,5 +237,11 @@ let package = Package(
             dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The bench harness (gstplay-bench) itself: its process runner and servers.
+        .testTarget(
+            name: "BenchTests",
+            dependencies: ["gstplay-bench", "TestSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -132,6 +132,14 @@ final class ProcessRunner: Sendable {
 
     struct SpawnFailure: Error { let result: ProcessResult }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; Swift's Glibc module does not
+    /// declare it), looked up with `dlsym`; nil on an older C library.
+    private static var addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? {
+        dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+        }
+    }
+
     /// Starts `spec`; the caller must ``RunningProcess/wait()`` for it.
     func spawn(_ spec: ProcessSpec) -> Result<RunningProcess, SpawnFailure> {
         let id = UUID().uuidString.prefix(8)
@@ -143,6 +151,10 @@ final class ProcessRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Nothing else of the harness: an inherited write end of a server's stdin pipe (Foundation's
+        // `Pipe` is not close-on-exec) kept that server from seeing EOF until this child ended, and
+        // the cell stopping it waited that long (issue 26: the QoE run's "hung" players).
+        _ = Self.addCloseFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -185,7 +197,8 @@ final class RunningProcess: Sendable {
     private let parentPeakKiB: Int
     private let outPath: String
     private let errPath: String
-    /// `reaped`: the child's exit was seen (no more signals to it); `timedOut`: the killer fired.
+    /// `exited`: the child's exit was seen (no more signals to it); `timedOut`: the killer fired
+    /// (never at a child that had already ended, reaped or not).
     private let guardState = Mutex<(exited: Bool, timedOut: Bool)>((false, false))
 
     fileprivate init(pid: pid_t, started: Double, spec: ProcessSpec, outPath: String, errPath: String) {
@@ -200,11 +213,18 @@ final class RunningProcess: Sendable {
         let deadline = DispatchTime.now() + spec.timeoutSeconds
         DispatchQueue.global().asyncAfter(deadline: deadline) { [self] in
             guardState.withLock { state in
-                guard !state.exited else { return }
+                guard !state.exited, !hasExited else { return }
                 state.timedOut = true
                 kill(-pid, SIGKILL)
             }
         }
+    }
+
+    /// True once the child has ended, reaped or not (`waitid` with `WNOHANG | WNOWAIT`): the
+    /// harness may reap it long after, while it waits for another child.
+    private var hasExited: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
     }
 
     /// Sends `signal` to the child's process group unless it has exited.
