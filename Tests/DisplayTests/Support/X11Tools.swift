@@ -13,9 +13,15 @@ enum X11Tools {
         var height: Int
     }
 
+    /// How long one X tool may run before it is killed: ImageMagick's `import -window` was seen
+    /// waiting for an X event for 12 minutes under a loaded `make test`, blocking the whole suite.
+    static let toolTimeout: TimeInterval = 30
+
     /// Runs `tool` with `arguments` under `environment`; returns exit status and standard output.
+    /// A tool still running after `timeout` seconds is killed (SIGKILL) and reported as an error.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    static func run(_ tool: String, _ arguments: [String], environment: [String: String],
+                    timeout: TimeInterval = toolTimeout) throws -> (status: Int32, output: String) {
         guard let path = XvfbServer.which(tool) else { throw XvfbError("\(tool) not found: `make test` installs it") }
         let process = Process()
         let pipe = Pipe()
@@ -25,8 +31,15 @@ enum X11Tools {
         process.standardOutput = pipe
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        killer.cancel()
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            throw XvfbError("\(tool) \(arguments.joined(separator: " ")) did not finish within \(Int(timeout)) s: killed")
+        }
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
