@@ -34,9 +34,10 @@ extension AdaptiveFeature {
             if monitor.liveEdge.latencyWhileSeeking(now: Self.seconds()) != nil { monitor.publishLiveEdge() }
             return
         }
-        monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self] window in
+        monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self, weak context] window in
             self?.monitor.setLiveWindow(window)
             self?.monitor.liveWindowFresh = true
+            context?.updateLiveWindow(window)  // the core's live seeks resolve against it, not a query on the loop thread
         }
         if progress.intent == .pause { monitor.liveEdge.userTimeShifted() }
         guard !progress.ended, !progress.failed, let position = context.queryPosition() else { return }
@@ -52,6 +53,7 @@ extension AdaptiveFeature {
                                                startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
                                                onStartVariant: start == nil || (monitor.info.current == start && monitor.currentVariantExposed))
         monitor.publishLiveEdge()
+        monitor.elements.selector.holdForCatchUp(monitor.liveEdge.pending)
         switch decision {
         case .none:
             return

@@ -76,9 +76,12 @@ struct LiveEdgeGuard: Sendable, Hashable {
     enum Decision: Sendable, Hashable {
         /// Nothing to do.
         case none
-        /// The latency is over the threshold while the demuxer downloads above the start variant:
-        /// ask for the start variant now and seek once the downloads are on it (the demuxer keeps
-        /// its variant across a seek and cannot abandon a fragment under way).
+        /// The latency is over the threshold while the demuxer downloads above the start variant,
+        /// or while the window read is stale (an outage): ask for the start variant now, keep the
+        /// ABR on it (``pending``), and seek once the downloads are on it and a fresh window came
+        /// (the demuxer keeps its variant across a seek and cannot abandon a fragment under way;
+        /// seen: the ABR climbing to 480p on the first fragment after an outage, which delayed
+        /// the catch-up past its bound).
         case restart
         /// Seek to the live edge: the latency (seconds) is over ``LiveEdgeGuard/catchUpLatency(segmentSeconds:startupBuffer:)``.
         case catchUp(latency: Double)
@@ -193,14 +196,15 @@ struct LiveEdgeGuard: Sendable, Hashable {
         let threshold = Self.catchUpLatency(segmentSeconds: segment, startupBuffer: startupBuffer)
         if timeShifted, behind <= threshold { timeShifted = false }
         guard canCatchUp, !timeShifted else { pending = false; return .none }
+        let stale = (edge ?? windowEnd) - (windowEnd + offset) > Self.staleSegments * segment
         if pending {
             guard onStartVariant else { return .none }
         } else {
             guard behind > threshold else { return .none }
             if let lastCatchUp, now - lastCatchUp < Self.cooldownSegments * segment { return .none }
-            guard onStartVariant else { pending = true; return .restart }
+            guard onStartVariant, !stale else { pending = true; return .restart }
         }
-        guard (edge ?? windowEnd) - (windowEnd + offset) <= Self.staleSegments * segment else { return .none }
+        guard !stale else { return .none }
         pending = false
         lastCatchUp = now
         ownSeekSince = now

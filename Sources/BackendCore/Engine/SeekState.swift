@@ -27,6 +27,8 @@ struct SeekState {
     /// Seqnum of the bus marker posted right before the latest seek, and whether it came through.
     var markerSeqnum: guint32 = 0
     var markerSeen = false
+    /// Live-window seeks handed to ``Engine/sendLiveSeek(_:to:position:)`` whose answer has not come back.
+    var liveSendsInFlight = 0
 
     init(throttleInterval: Duration) {
         throttle = SeekThrottle(intervalNanoseconds: UInt64(max(0, throttleInterval.nanoseconds)))

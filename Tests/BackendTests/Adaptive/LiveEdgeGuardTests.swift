@@ -109,8 +109,9 @@ final class LiveEdgeGuardTests: XCTestCase {
         XCTAssertEqual(edge.latency ?? -1, 4, accuracy: 1e-9)
         _ = edge.update(windowEnd: 10, position: 12, now: 9.5, startupBuffer: 2, canCatchUp: true)  // stalled
         XCTAssertEqual(edge.latency ?? -1, 5.5, accuracy: 1e-9)
-        XCTAssertEqual(edge.update(windowEnd: 12, position: 12, now: 10.25, startupBuffer: 2, canCatchUp: true), .none,
-                       "no seek to a window end 6 s behind the edge: it would land behind it again")
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 12, now: 10.25, startupBuffer: 2, canCatchUp: true), .restart,
+                       "no seek to a window end 6 s behind the edge (it would land behind it again); the ABR waits on the start variant")
+        XCTAssertTrue(edge.pending)
         XCTAssertEqual(edge.latency ?? -1, 6.25, accuracy: 1e-9, "a stale refresh is no way back to the edge")
         XCTAssertEqual(edge.update(windowEnd: 18, position: 12, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 6.5),
                        "a fresh window: the seek reaches the edge")
