@@ -18,18 +18,19 @@ final class LiveOutageLoopTests: XCTestCase {
         try inOutage { player in player.seek(toFraction: 0.5) }
     }
 
-    /// A new ABR policy during an outage (a pin: the demuxer's `connection-speed` changes).
+    /// A new ABR policy during an outage (a pin to another variant than the current one: the
+    /// demuxer's `connection-speed` changes).
     func testAPolicyChangeDuringAnOutageLeavesTheLoopThreadFree() throws {
-        try inOutage { player in player.pinVariant(1) }
+        try inOutage { player in player.pinVariant(player.adaptiveInfo.current == 0 ? 2 : 0) }
     }
 
-    /// Plays the test server's live playlist at 3000 kbit/s for 5 s, then through a 7 s outage;
-    /// 2.5 s into it (a playlist refresh, every 2 s, is then stuck; `networkTimeout` is 5 s) runs `command`
+    /// Plays the test server's live playlist at 3000 kbit/s for 8 s (the ABR climbs above 480p), then through a 9 s outage;
+    /// 3 s into it (a playlist refresh, every 2 s, is then stuck; `networkTimeout` is 5 s) runs `command`
     /// and measures how long the loop thread takes to answer.
     private func inOutage(_ command: (Player) -> Void, file: StaticString = #filePath, line: UInt = #line) throws {
         let server = try HTTPTestServer(hls: try HLSFixture.ensure())
         defer { server.stop() }
-        let trace = try XCTUnwrap(BandwidthTrace(steps: [.init(seconds: 5, kbps: 3000), .init(seconds: 7, kbps: 0), .init(seconds: 60, kbps: 3000)]))
+        let trace = try XCTUnwrap(BandwidthTrace(steps: [.init(seconds: 8, kbps: 3000), .init(seconds: 9, kbps: 0), .init(seconds: 60, kbps: 3000)]))
         let recorder = EventRecorder()
         let player = Player.forAdaptiveTesting(recorder)
         defer { player.shutdown() }
@@ -37,7 +38,7 @@ final class LiveOutageLoopTests: XCTestCase {
         player.load(server.url("/hls/live-\(UUID().uuidString)/master.m3u8"))
         recorder.waitFor("playing", timeout: 10, recorder.reachedState(.playing))
         XCTAssertTrue(eventually(timeout: .seconds(5)) { player.adaptiveInfo.isLive }, "live")
-        let outageAt = origin + 5 + 2.5
+        let outageAt = origin + 8 + 3
         Thread.sleep(forTimeInterval: max(0, outageAt - ProcessInfo.processInfo.systemUptime))
         XCTAssertNotNil(LoopProbe.answer(player, within: 5), "the loop thread answers before the command", file: file, line: line)
         command(player)
