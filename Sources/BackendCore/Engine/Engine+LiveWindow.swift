@@ -51,18 +51,20 @@ extension Engine {
     func sendLiveSeek(_ event: UnsafeMutablePointer<GstEvent>, to playbin: UnsafeMutablePointer<GstElement>, position: MediaTime) {
         gst_object_ref(UnsafeMutableRawPointer(playbin))
         let send = LiveSeekSend(playbin: playbin, event: event)
+        let uri = facts.uri
         seeks.liveSendsInFlight += 1
-        Engine.liveSeekQueue.async { [weak self] in
+        seeks.liveSendQueue.async { [weak self] in
             let sent = gst_element_send_event(send.playbin, send.event) != 0  // takes ownership of the event
             gst_object_unref(UnsafeMutableRawPointer(send.playbin))
-            _ = self?.loop.invoke { [weak self] in self?.liveSeekAnswered(sent: sent, position: position) }
+            _ = self?.loop.invoke { [weak self] in self?.liveSeekAnswered(sent: sent, position: position, uri: uri) }
         }
     }
 
-    /// The answer of ``sendLiveSeek(_:to:position:)`` (loop thread).
-    private func liveSeekAnswered(sent: Bool, position: MediaTime) {
+    /// The answer of ``sendLiveSeek(_:to:position:)`` for the media `uri` (loop thread): a refusal
+    /// after another media was loaded is dropped.
+    private func liveSeekAnswered(sent: Bool, position: MediaTime, uri: String?) {
         seeks.liveSendsInFlight -= 1
-        guard !sent else { return }
+        guard !sent, uri == facts.uri else { return }
         let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
         publish(.warning(error))
         guard seeks.liveSendsInFlight == 0, seeks.inFlight else { return }
@@ -73,11 +75,9 @@ extension Engine {
         updateState()
     }
 
-    /// Where live-window seeks are sent, one at a time (``sendLiveSeek(_:to:position:)``).
-    static let liveSeekQueue = DispatchQueue(label: "gstplay.live-seek")
 }
 
-/// A seek event and the playbin it goes to, carried to ``Engine/liveSeekQueue`` (GStreamer
+/// A seek event and the playbin it goes to, carried to ``SeekState/liveSendQueue`` (GStreamer
 /// objects are thread-safe; the event is sent once, which takes it).
 private struct LiveSeekSend: @unchecked Sendable {
     let playbin: UnsafeMutablePointer<GstElement>
