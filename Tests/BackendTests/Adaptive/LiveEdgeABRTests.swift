@@ -15,7 +15,7 @@ final class LiveEdgeABRTests: XCTestCase {
     /// the stall is long (seen: 7.2 s stalled, 9.0 s behind without the catch-up); the catch-up
     /// seek must then bring playback back to the edge. While that seek is in flight the latency
     /// counts from its target: before, the last latency measured was kept while it was in flight
-    /// (seen: 10.09 s for 1.5 s), which is what overshot the bound in 3 of 11 runs (8.82 s).
+    /// (seen: 10.09 s for 1.5 s); the overshoot of 3 of 11 earlier runs (8.82 s) fits that.
     func testLatencyToTheLiveEdgeStaysWithinItsBoundThroughAStepDown() throws {
         let trace = try HTTPTestServer.trace(named: "step-down")
         let run = try LiveRun(trace: trace, startingAt: 26, seconds: 20)
