@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import Dispatch
 import Synchronization
 
 /// The elements of an adaptive stream inside `playbin`, found as they are added: the demuxer
@@ -54,9 +55,26 @@ final class AdaptiveElements: Sendable {
     init(policy: AdaptivePolicy) { selector = VariantSelector(policy: policy) }
 
     /// Applies a new policy at once (loop thread): a changed choice becomes the demuxer's
-    /// `connection-speed`.
+    /// `connection-speed`, set off the loop thread (``setConnectionSpeedOffLoop(_:)``).
     func update(policy: AdaptivePolicy) {
-        if let speed = selector.update(policy: policy, bufferSeconds: bufferedSeconds()) { setConnectionSpeed(speed) }
+        if let speed = selector.update(policy: policy, bufferSeconds: bufferedSeconds()) { setConnectionSpeedOffLoop(speed) }
+    }
+
+    /// Where the loop thread's `connection-speed` changes are set, in order.
+    private let speedQueue = DispatchQueue(label: "gstplay.adaptive.connection-speed")
+
+    /// Sets the demuxer's `connection-speed` on a serial queue of its own, holding a reference
+    /// to the demuxer for the call: 1.22's `adaptivedemux` sets it under its manifest lock, which
+    /// a live playlist refresh holds while it downloads, so set from the loop thread in an outage
+    /// it stopped the player's timers and commands until the request gave up (seen in
+    /// `LiveOutageLoopTests`: no answer within 4 s). Any thread.
+    func setConnectionSpeedOffLoop(_ speed: UInt32) {
+        guard let demuxer = retainedDemuxer() else { return }
+        let ref = Ref(pointer: demuxer)
+        speedQueue.async {
+            CGStreamer_set_uint(ref.object, "connection-speed", speed)
+            gst_object_unref(ref.object)
+        }
     }
 
     /// Sets the demuxer's `connection-speed` (kbit/s), which picks the next fragment's variant.

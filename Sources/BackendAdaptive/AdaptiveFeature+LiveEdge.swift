@@ -30,21 +30,30 @@ extension AdaptiveFeature {
         if progress.seeking {
             monitor.liveEdge.seekObserved(now: Self.seconds())
             forgetLiveWindow()
+            // Until it lands: the edge minus the seek's target, not the last value kept.
+            if monitor.liveEdge.latencyWhileSeeking(now: Self.seconds()) != nil { monitor.publishLiveEdge() }
             return
         }
-        monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self] window in
+        monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self, weak context] window in
             self?.monitor.setLiveWindow(window)
             self?.monitor.liveWindowFresh = true
+            context?.updateLiveWindow(window)  // the core's live seeks resolve against it, not a query on the loop thread
         }
         if progress.intent == .pause { monitor.liveEdge.userTimeShifted() }
-        guard monitor.liveWindowFresh, let end = monitor.info.liveWindowEnd, !progress.ended, !progress.failed,
-              let position = context.queryPosition() else { return }
+        guard !progress.ended, !progress.failed, let position = context.queryPosition() else { return }
+        guard monitor.liveWindowFresh else {
+            // A seek landed, no window read since: its timeline is the target's.
+            if monitor.liveEdge.latencyWhileSeeking(now: Self.seconds(), position: position.seconds) != nil { monitor.publishLiveEdge() }
+            return
+        }
         let hls = monitor.elements.found.demuxerKind?.hasPrefix("hlsdemux") == true
         let start = monitor.policy.initialVariant(monitor.info.variants)
-        let decision = monitor.liveEdge.update(windowEnd: end.seconds, position: position.seconds, now: Self.seconds(),
+        // No window this time (the demuxer did not answer): the edge moves on with the wall time.
+        let decision = monitor.liveEdge.update(windowEnd: monitor.info.liveWindowEnd?.seconds, position: position.seconds, now: Self.seconds(),
                                                startupBuffer: monitor.policy.effectiveMinBuffer, canCatchUp: hls,
                                                onStartVariant: start == nil || (monitor.info.current == start && monitor.currentVariantExposed))
         monitor.publishLiveEdge()
+        monitor.elements.selector.holdForCatchUp(monitor.liveEdge.pending)
         switch decision {
         case .none:
             return
@@ -52,11 +61,22 @@ extension AdaptiveFeature {
             context.trace("live edge: behind, waiting for the start variant before seeking")
             monitor.elements.selector.restartForCatchUp()
         case .catchUp(let latency):
-            context.trace("live edge: \(latency) s behind \(end.seconds), seeking to it")
+            context.trace("live edge: \(latency) s behind \(monitor.info.liveWindowEnd?.seconds ?? -1), seeking to it")
             monitor.elements.selector.restartForCatchUp()
             context.publish(AdaptiveEvent.liveCatchUp(latency: latency))
             context.seek(.fraction(1), mode: .keyUnit)
             forgetLiveWindow()
+        }
+    }
+
+    /// playbin posted STREAM_START: when a catch-up waits for the start variant's stream, looks
+    /// at the edge again at once (queued after this message, `FeatureContext.runOnLoop(_:)`)
+    /// rather than at the next 250 ms tick. Loop thread.
+    func streamStartedForLiveEdge(_ context: FeatureContext) {
+        guard monitor.info.isLive, monitor.liveEdge.pending else { return }
+        context.runOnLoop { [weak self, weak context] in
+            guard let self, let context, context.progress.isActive, context.progress.prerolled else { return }
+            self.followLiveEdge(context)
         }
     }
 

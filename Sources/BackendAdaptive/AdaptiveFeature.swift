@@ -51,6 +51,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         }
         if CGStreamer_message_type(message) == GST_MESSAGE_STREAM_START {
             monitor.streamStarted()
+            if let context { streamStartedForLiveEdge(context) }
             return .proceed
         }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let context,
@@ -86,6 +87,12 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
         case .buffering(let percent): emit(monitor.buffering(percent: percent, now: Self.seconds()))
         default: break
         }
+    }
+
+    /// A seek was sent (the core's resolved target, in the live window's timeline): the live
+    /// edge's latency counts from it until it lands (``LiveEdgeGuard/seekIssued(target:)``).
+    public func seekIssued(to position: MediaTime) {
+        if monitor.info.isLive { monitor.liveEdge.seekIssued(target: position.seconds) }
     }
 
     /// End of stream, stop, error or a new load: a running stall ends.

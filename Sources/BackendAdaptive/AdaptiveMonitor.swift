@@ -178,7 +178,7 @@ final class AdaptiveMonitor {
            let bandwidth = elements.withDemuxer({ d, _ in CGStreamer_get_uint(d, "current-bandwidth") }), bandwidth > 0 {
             current.estimatedBandwidth = Int(bandwidth)
             if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth), bufferSeconds: current.bufferSeconds) {
-                elements.setConnectionSpeed(speed)
+                elements.setConnectionSpeedOffLoop(speed)
             }
         }
         takeDecisions()

@@ -26,9 +26,12 @@
 /// latency); a window ahead of all of them starts the edge again from it.
 ///
 /// **The segment duration** is learnt from the window: a sliding-window playlist advances by whole
-/// segments, so the smallest step of the window end seen so far is one segment (steps under
-/// ``smallestSegment`` are ignored). Before the window first moves it is unknown and no catch-up
-/// is made.
+/// segments, so its steps are segments or, when a refresh was missed, several: the segment is
+/// the longest step shorter than 1.5 × the shortest one (steps under ``smallestSegment`` are
+/// ignored), the target duration of a playlist whose segments are not all the same length (the
+/// test ladder's last segment is 1.93 s: taking the shortest step made the bound 7.8 s instead
+/// of 8 s whenever the live window went past it). Before the window first moves it is unknown
+/// and no catch-up is made.
 ///
 /// **The bound** (``bound(segmentSeconds:startupBuffer:)``): 3 segments + the startup buffer
 /// (``AdaptivePolicy/effectiveMinBuffer``, the buffer a stall refills): with 2 s segments and the
@@ -60,15 +63,25 @@
 /// the user, no catch-up is made (``userTimeShifted()``) until the latency is back under the
 /// catch-up threshold (the user seeked back to the edge).
 ///
+/// **Never silently stale:** while a seek is in flight (the position is the old one until it
+/// lands) the latency is the edge, moved on by the wall time, minus the seek's target
+/// (``seekIssued(target:)``, ``latencyWhileSeeking(now:)``): where playback resumes, which the
+/// edge keeps moving away from until it does. When no window could be read (the demuxer did not
+/// answer), ``update(windowEnd:position:now:startupBuffer:canCatchUp:onStartVariant:)`` takes
+/// nil and moves the edge on with the wall time alone.
+///
 /// Pure value; the adaptive feature feeds it every 250 ms on the loop thread.
 struct LiveEdgeGuard: Sendable, Hashable {
     /// What one look at the edge asks for.
     enum Decision: Sendable, Hashable {
         /// Nothing to do.
         case none
-        /// The latency is over the threshold while the demuxer downloads above the start variant:
-        /// ask for the start variant now and seek once the downloads are on it (the demuxer keeps
-        /// its variant across a seek and cannot abandon a fragment under way).
+        /// The latency is over the threshold while the demuxer downloads above the start variant,
+        /// or while the window read is stale (an outage): ask for the start variant now, keep the
+        /// ABR on it (``pending``), and seek once the downloads are on it and a fresh window came
+        /// (the demuxer keeps its variant across a seek and cannot abandon a fragment under way;
+        /// seen: the ABR climbing to 480p on the first fragment after an outage, which delayed
+        /// the catch-up past its bound).
         case restart
         /// Seek to the live edge: the latency (seconds) is over ``LiveEdgeGuard/catchUpLatency(segmentSeconds:startupBuffer:)``.
         case catchUp(latency: Double)
@@ -92,7 +105,16 @@ struct LiveEdgeGuard: Sendable, Hashable {
     }
 
     /// The segment duration learnt from the window end's steps, nil until it moved.
-    private(set) var segmentSeconds: Double?
+    var segmentSeconds: Double? {
+        guard let shortest = steps.min() else { return nil }
+        return steps.filter { $0 < 1.5 * shortest }.max()
+    }
+    /// The window end's last steps (seconds), at most ``keptSteps``.
+    private var steps: [Double] = []
+    /// How many window-end steps the segment duration is learnt from.
+    static let keptSteps = 16
+    /// The target of the seek in flight, in the window's timeline (``seekIssued(target:)``).
+    private var seekTarget: Double?
     /// The latency measured last, seconds.
     private(set) var latency: Double?
     /// The bound for the segment duration learnt and the startup buffer of the last update.
@@ -128,14 +150,44 @@ struct LiveEdgeGuard: Sendable, Hashable {
         timeShifted = true
     }
 
+    /// A seek to `target` (stream seconds, in the timeline of the window the demuxer has: the
+    /// core resolves it from the seeking query) was sent: until it lands,
+    /// ``latencyWhileSeeking(now:)`` counts from it.
+    mutating func seekIssued(target: Double) { seekTarget = target }
+
+    /// The latency while a seek is in flight at `now`, or landed (at `position`) before a window
+    /// was read after it: the edge moved on by the wall time minus the seek's target or the
+    /// position, in the timeline (of those seen) that puts the target nearest under the edge, as
+    /// a landed seek is placed; never negative; also kept as ``latency``. Nil before an edge or
+    /// a target is known.
+    mutating func latencyWhileSeeking(now: Double, position: Double? = nil) -> Double? {
+        guard let target = seekTarget, let edge else { return nil }
+        let moved = edge + (now - edgeAt)
+        let slack = Self.rebaseSegments * (segmentSeconds ?? 2)
+        let k = timelines.filter { target + $0 <= moved + slack }.max() ?? offset
+        latency = max(0, moved - ((position ?? target) + k))
+        return latency
+    }
+
     /// The user paused (or seeked): the latency that follows is theirs.
     mutating func userTimeShifted() { timeShifted = true }
 
-    /// One look at time `now` (monotonic seconds): the window end and the position (stream
+    /// One look at time `now` (monotonic seconds): the window end (nil: the demuxer answered no
+    /// window this time; the edge moves on with the wall time) and the position (stream
     /// seconds), the startup buffer in force and whether a seek may be made now (an HLS stream,
     /// not seeking) and whether the downloads are on the start variant. Returns what to do.
-    mutating func update(windowEnd: Double, position: Double, now: Double, startupBuffer: Double, canCatchUp: Bool,
+    mutating func update(windowEnd read: Double?, position: Double, now: Double, startupBuffer: Double, canCatchUp: Bool,
                          onStartVariant: Bool = true) -> Decision {
+        guard let windowEnd = read else {
+            // No window this time: the edge moves on with the wall time (not across a seek: the
+            // position's timeline is known from a window read after it) and no catch-up is made.
+            guard let e = edge, !seekMade else { return .none }
+            let moved = e + (now - edgeAt)
+            (edge, edgeAt) = (moved, now)
+            latency = max(0, moved - position)
+            return .none
+        }
+        seekTarget = nil
         followEdge(windowEnd: windowEnd, now: now)
         let behind = max(0, (edge ?? windowEnd) - position)
         latency = behind
@@ -144,14 +196,15 @@ struct LiveEdgeGuard: Sendable, Hashable {
         let threshold = Self.catchUpLatency(segmentSeconds: segment, startupBuffer: startupBuffer)
         if timeShifted, behind <= threshold { timeShifted = false }
         guard canCatchUp, !timeShifted else { pending = false; return .none }
+        let stale = (edge ?? windowEnd) - (windowEnd + offset) > Self.staleSegments * segment
         if pending {
             guard onStartVariant else { return .none }
         } else {
             guard behind > threshold else { return .none }
             if let lastCatchUp, now - lastCatchUp < Self.cooldownSegments * segment { return .none }
-            guard onStartVariant else { pending = true; return .restart }
+            guard onStartVariant, !stale else { pending = true; return .restart }
         }
-        guard (edge ?? windowEnd) - (windowEnd + offset) <= Self.staleSegments * segment else { return .none }
+        guard !stale else { return .none }
         pending = false
         lastCatchUp = now
         ownSeekSince = now
@@ -184,7 +237,8 @@ struct LiveEdgeGuard: Sendable, Hashable {
                 offset = timelines.first { abs(windowEnd + $0 - m) <= slack } ?? (m - windowEnd)
                 if !timelines.contains(offset) { timelines.append(offset) }
             } else if windowEnd - lastEnd >= Self.smallestSegment {
-                segmentSeconds = min(segmentSeconds ?? .infinity, windowEnd - lastEnd)
+                steps.append(windowEnd - lastEnd)
+                if steps.count > Self.keptSteps { steps.removeFirst() }
             }
         }
         lastEnd = windowEnd

@@ -32,6 +32,8 @@ final class VariantSelector: Sendable {
         var applied: Applied?
         /// A live catch-up restarted the ABR: the next fragment's decision sets the speed even unchanged.
         var restartPending = false
+        /// A live catch-up waits (``holdForCatchUp(_:)``): decisions keep the start variant.
+        var catchUpHold = false
         /// Downloads the loop thread has not taken yet (bounded).
         var downloads: [SegmentDownload] = []
         /// A decision moved away from the first variant asked for (``hasSwitched``).
@@ -103,7 +105,7 @@ final class VariantSelector: Sendable {
             if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
             s.estimator.add(bytes: bytes, seconds: seconds)
             s.history.add(bytes: bytes, seconds: seconds, bitrate: variant.map { s.variants[$0].averageBandwidth ?? s.variants[$0].bandwidth })
-            let decided = Self.decide(&s, estimate: s.estimate, bufferSeconds: bufferSeconds)
+            let decided = s.catchUpHold ? nil : Self.decide(&s, estimate: s.estimate, bufferSeconds: bufferSeconds)
             guard s.restartPending else { return decided }
             s.restartPending = false
             return decided ?? s.applied.map { AdaptivePolicy.connectionSpeed(selecting: $0.index, of: s.variants) }
@@ -113,7 +115,7 @@ final class VariantSelector: Sendable {
     /// An estimate read from the demuxer (`current-bandwidth` of the demuxer2 family, which posts
     /// no per-fragment statistics): decides, returns the `connection-speed` to set on a change.
     func demuxerEstimated(bitsPerSecond: Double, bufferSeconds: Double?) -> UInt32? {
-        state.withLock { s in Self.decide(&s, estimate: s.estimate ?? bitsPerSecond, bufferSeconds: bufferSeconds) }
+        state.withLock { s in s.catchUpHold ? nil : Self.decide(&s, estimate: s.estimate ?? bitsPerSecond, bufferSeconds: bufferSeconds) }
     }
 
     /// The decisions since the last call, oldest first.
@@ -137,6 +139,13 @@ final class VariantSelector: Sendable {
             s.applied = Applied(index: start, reason: s.policy.pinned == start ? .pinned : .liveCatchUp)
             s.restartPending = true
         }
+    }
+
+    /// While a live catch-up waits for the start variant and a fresh window (`LiveEdgeGuard`'s
+    /// `pending`), the ABR stays on the start variant: no decision is made from the fragments
+    /// (``restartForCatchUp()`` set it). Loop thread; read on the demuxer's thread.
+    func holdForCatchUp(_ hold: Bool) {
+        state.withLock { $0.catchUpHold = hold }
     }
 
     /// The downloads since the last call, oldest first.

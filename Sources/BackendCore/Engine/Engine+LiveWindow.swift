@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 
 /// Seeking in live media that has a DVR window (a sliding-window HLS or DASH stream a feature
 /// marked live with ``FeatureContext/markLive()``): targets land inside the seekable range
@@ -30,11 +31,57 @@ extension Engine {
         return limited
     }
 
-    /// The seekable range in stream time (`GST_QUERY_SEEKING` on playbin), nil when not seekable.
+    /// The seekable range in stream time, nil when not seekable: the window a feature read off
+    /// the loop thread (``FeatureContext/updateLiveWindow(_:)``) when there is one, else
+    /// `GST_QUERY_SEEKING` on playbin. 1.22's adaptive demuxers answer that query under the lock
+    /// their live playlist refresh holds while it downloads: asked here in an outage, it held the
+    /// loop thread until the request gave up (`LiveOutageLoopTests`).
     func liveWindow() -> ClosedRange<MediaTime>? {
+        if facts.isLiveWindow, facts.liveWindowProvided { return facts.liveWindowRead }
         guard let playbin = pipeline?.element else { return nil }
         return SeekingQuery.range(of: playbin)
     }
+
+    /// Sends a live-window seek `event` to `playbin` on a serial queue of its own
+    /// (`gst_element_send_event`, holding a reference to playbin for the call), in the order
+    /// asked: the adaptive demuxer takes a seek under the same lock as the seeking query, so sent
+    /// on the loop thread in an outage it held the loop until the playlist request gave up. A
+    /// seek refused ends the seeking state on the loop thread (no ASYNC_DONE will come) with a
+    /// warning, unless a later seek was sent meanwhile. Loop thread.
+    func sendLiveSeek(_ event: UnsafeMutablePointer<GstEvent>, to playbin: UnsafeMutablePointer<GstElement>, position: MediaTime) {
+        gst_object_ref(UnsafeMutableRawPointer(playbin))
+        let send = LiveSeekSend(playbin: playbin, event: event)
+        let uri = facts.uri
+        seeks.liveSendsInFlight += 1
+        seeks.liveSendQueue.async { [weak self] in
+            let sent = gst_element_send_event(send.playbin, send.event) != 0  // takes ownership of the event
+            gst_object_unref(UnsafeMutableRawPointer(send.playbin))
+            _ = self?.loop.invoke { [weak self] in self?.liveSeekAnswered(sent: sent, position: position, uri: uri) }
+        }
+    }
+
+    /// The answer of ``sendLiveSeek(_:to:position:)`` for the media `uri` (loop thread): a refusal
+    /// after another media was loaded is dropped.
+    private func liveSeekAnswered(sent: Bool, position: MediaTime, uri: String?) {
+        seeks.liveSendsInFlight -= 1
+        guard !sent, uri == facts.uri else { return }
+        let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
+        publish(.warning(error))
+        guard seeks.liveSendsInFlight == 0, seeks.inFlight else { return }
+        seeks.issuedAt = nil
+        playback.inputs.seeking = false
+        failPendingResults(error, keepingLoads: true)
+        applyTargetState()
+        updateState()
+    }
+
+}
+
+/// A seek event and the playbin it goes to, carried to ``SeekState/liveSendQueue`` (GStreamer
+/// objects are thread-safe; the event is sent once, which takes it).
+private struct LiveSeekSend: @unchecked Sendable {
+    let playbin: UnsafeMutablePointer<GstElement>
+    let event: UnsafeMutablePointer<GstEvent>
 }
 
 /// `GST_QUERY_SEEKING` in `GST_FORMAT_TIME`, the one place it is asked.

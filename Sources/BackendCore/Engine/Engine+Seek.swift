@@ -105,7 +105,9 @@ extension Engine {
         seeks.markerSeen = false
         seeks.markerSeqnum = BusMarker.post(.seek, on: playbin)
         featuresSeekIssued(to: seek.position)
-        guard gst_element_send_event(playbin, event) != 0 else { // takes ownership of the event
+        if facts.isLiveWindow {
+            sendLiveSeek(event, to: playbin, position: seek.position)
+        } else if gst_element_send_event(playbin, event) == 0 { // takes ownership of the event
             let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
             publish(.warning(error))
             return error

@@ -33,6 +33,11 @@ struct MediaFacts {
     var downloadBufferName: String?
     /// A feature marked the media live although it prerolled (``FeatureContext/markLive()``).
     var isLiveWindow = false
+    /// The live window a feature last read off the loop thread (``FeatureContext/updateLiveWindow(_:)``):
+    /// live seeks resolve against it instead of asking playbin on the loop thread.
+    var liveWindowRead: ClosedRange<MediaTime>?
+    /// A feature reads the live window (``liveWindowRead`` is its answer, nil included).
+    var liveWindowProvided = false
     /// After a gapless hand-over, position queries may still answer from the previous item's
     /// segment: positions at or above this are stale until the first one below it arrives.
     var stalePositionsFrom: MediaTime?

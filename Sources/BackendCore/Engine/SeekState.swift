@@ -1,4 +1,5 @@
 import CGStreamer
+import Dispatch
 
 /// Where a seek should go, before it is resolved against the position and duration.
 public enum SeekTarget: Equatable, Sendable {
@@ -27,6 +28,10 @@ struct SeekState {
     /// Seqnum of the bus marker posted right before the latest seek, and whether it came through.
     var markerSeqnum: guint32 = 0
     var markerSeen = false
+    /// Live-window seeks handed to ``Engine/sendLiveSeek(_:to:position:)`` whose answer has not come back.
+    var liveSendsInFlight = 0
+    /// Where this player's live-window seeks are sent, one at a time, in order (a serial queue).
+    let liveSendQueue = DispatchQueue(label: "gstplay.live-seek")
 
     init(throttleInterval: Duration) {
         throttle = SeekThrottle(intervalNanoseconds: UInt64(max(0, throttleInterval.nanoseconds)))

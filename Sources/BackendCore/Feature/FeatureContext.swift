@@ -62,8 +62,9 @@ public final class FeatureContext: @unchecked Sendable {
     /// The position from a pipeline query (`gst_element_query_position`), nil when unknown.
     public func queryPosition() -> MediaTime? { engine.pipeline?.queryPosition() }
 
-    /// The seekable range in stream time (`GST_QUERY_SEEKING` on playbin), nil when the media
-    /// cannot seek: a live stream's DVR window, which seeks land in after ``markLive()``.
+    /// The seekable range in stream time (`GST_QUERY_SEEKING` on playbin, or the window a feature
+    /// read, ``updateLiveWindow(_:)``), nil when the media cannot seek: a live stream's DVR
+    /// window, which seeks land in after ``markLive()``.
     public func seekableWindow() -> ClosedRange<MediaTime>? { engine.liveWindow() }
 
     // MARK: Acting

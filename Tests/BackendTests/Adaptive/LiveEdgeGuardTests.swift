@@ -109,8 +109,9 @@ final class LiveEdgeGuardTests: XCTestCase {
         XCTAssertEqual(edge.latency ?? -1, 4, accuracy: 1e-9)
         _ = edge.update(windowEnd: 10, position: 12, now: 9.5, startupBuffer: 2, canCatchUp: true)  // stalled
         XCTAssertEqual(edge.latency ?? -1, 5.5, accuracy: 1e-9)
-        XCTAssertEqual(edge.update(windowEnd: 12, position: 12, now: 10.25, startupBuffer: 2, canCatchUp: true), .none,
-                       "no seek to a window end 6 s behind the edge: it would land behind it again")
+        XCTAssertEqual(edge.update(windowEnd: 12, position: 12, now: 10.25, startupBuffer: 2, canCatchUp: true), .restart,
+                       "no seek to a window end 6 s behind the edge (it would land behind it again); the ABR waits on the start variant")
+        XCTAssertTrue(edge.pending)
         XCTAssertEqual(edge.latency ?? -1, 6.25, accuracy: 1e-9, "a stale refresh is no way back to the edge")
         XCTAssertEqual(edge.update(windowEnd: 18, position: 12, now: 10.5, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 6.5),
                        "a fresh window: the seek reaches the edge")
@@ -152,5 +153,50 @@ final class LiveEdgeGuardTests: XCTestCase {
         XCTAssertEqual(edge.latency ?? -1, 1, accuracy: 1e-9, "the edge (25 in the first timeline) carried over")
         _ = edge.update(windowEnd: 24, position: 24, now: 6, startupBuffer: 2, canCatchUp: true)  // stalled
         XCTAssertEqual(edge.latency ?? -1, 2, accuracy: 1e-9)
+    }
+
+    /// The test ladder's segments are 2 s but its last one is 1.93 s (the live playlist loops
+    /// over it): the segment is the playlist's longest step, not the shortest, and a missed
+    /// refresh's double step does not count (seen: bound 7.8 s instead of 8 s, and the outage
+    /// case failing at 8.81 s over it).
+    func testTheSegmentDurationIgnoresAShorterLastSegmentAndDoubleSteps() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 9.933, position: 8, now: 4, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.segmentSeconds ?? -1, 2, accuracy: 1e-9, "a 1.93 s segment is not the segment duration")
+        _ = edge.update(windowEnd: 13.933, position: 10, now: 6, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.segmentSeconds ?? -1, 2, accuracy: 1e-9, "two segments in one refresh")
+        XCTAssertEqual(edge.bound ?? -1, 8, accuracy: 1e-9)
+    }
+
+    /// No window read this time (the demuxer did not answer the seeking query): the latency is
+    /// measured from the edge moved on with the wall time, not left at its last value.
+    func testWithoutAWindowTheLatencyStillCountsTheWallTime() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.update(windowEnd: nil, position: 6, now: 7, startupBuffer: 2, canCatchUp: true), .none,
+                       "no catch-up without a window to seek in")
+        XCTAssertEqual(edge.latency ?? -1, 7, accuracy: 1e-9, "stalled at 6 for 5 s")
+        XCTAssertEqual(edge.update(windowEnd: 14, position: 6, now: 8, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 8))
+    }
+
+    /// While the catch-up seek is in flight the position is the old one: the latency counts
+    /// from the seek's target (where playback resumes), moving on with the wall time until it
+    /// lands, then from the landed position until a window is read after it.
+    func testWhileACatchUpSeekIsInFlightTheLatencyCountsFromItsTarget() {
+        var edge = LiveEdgeGuard()
+        _ = edge.update(windowEnd: 6, position: 4, now: 0, startupBuffer: 2, canCatchUp: true)
+        _ = edge.update(windowEnd: 8, position: 6, now: 2, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.update(windowEnd: 14, position: 6, now: 8, startupBuffer: 2, canCatchUp: true), .catchUp(latency: 8))
+        XCTAssertNil(edge.latencyWhileSeeking(now: 8.1), "no target known before the core sent the seek")
+        edge.seekIssued(target: 14)
+        edge.seekObserved(now: 8.25)
+        XCTAssertEqual(edge.latencyWhileSeeking(now: 9.5) ?? -1, 1.5, accuracy: 1e-9, "1.5 s in flight")
+        XCTAssertFalse(edge.timeShifted, "the guard's own seek")
+        XCTAssertEqual(edge.latencyWhileSeeking(now: 10, position: 14.25) ?? -1, 1.75, accuracy: 1e-9, "landed, playing")
+        _ = edge.update(windowEnd: 16, position: 14.5, now: 10.25, startupBuffer: 2, canCatchUp: true)
+        XCTAssertEqual(edge.latency ?? -1, 1.75, accuracy: 1e-9)
     }
 }
