@@ -8,8 +8,10 @@ import BackendCore
 /// SUBSCRIBE answer (packet capture, 2026-11-25), so on a busy loop thread the state it reports
 /// after Play or Pause can be lost until the next change. A transport state not heard within
 /// ``RendererControl/eventGrace`` of subscribing or of a successful Play, Pause, Stop or
-/// SetAVTransportURI is therefore asked once (`GetTransportInfo`) and handed to the `LastChange`
-/// handler as a change with only ``LastChange/transportState``.
+/// SetAVTransportURI, or of any SUBSCRIBE GUPnP sends (``SubscribeWatch``: each owes an initial
+/// event, and GUPnP resubscribes right after a lost one), is therefore asked once
+/// (`GetTransportInfo`, `GetPositionInfo`) and handed to the `LastChange` handler as a change
+/// with the transport state, track URI and duration.
 ///
 /// **Thread:** the loop thread (GUPnP's callbacks and the timer run there).
 extension RendererControl {
@@ -44,11 +46,16 @@ extension RendererControl {
         lateEventTimer = nil
     }
 
+    /// `GetTransportInfo` then `GetPositionInfo`: the AVTransport part of an initial event.
     private func confirmTransportState() {
         confirmations += 1
         transportInfo { [weak self] result in
-            guard let self, let handler = self.lastChangeHandler, case .success(let info) = result else { return }
-            handler(LastChange(transportState: info.state))
+            guard let self, self.lastChangeHandler != nil, case .success(let info) = result else { return }
+            self.positionInfo { [weak self] position in
+                guard let handler = self?.lastChangeHandler else { return }
+                let track = try? position.get()
+                handler(LastChange(transportState: info.state, trackURI: track?.trackURI, duration: track?.duration))
+            }
         }
     }
 }

@@ -38,6 +38,8 @@ public final class RendererControl {
     var lastChangeHandler: ((LastChange) -> Void)?
     /// Asks `GetTransportInfo` when a transport state event is late (RendererControl+Confirm.swift).
     var lateEventTimer: TimerSource?
+    /// Each AVTransport SUBSCRIBE GUPnP sends (its resubscriptions too) while subscribed.
+    var subscribeWatch: SubscribeWatch?
     /// Settled transport state events heard so far (not `TRANSITIONING`).
     var transportEvents = 0
     /// How many times a late event was confirmed by `GetTransportInfo`.
