@@ -44,6 +44,7 @@ extension RendererDiscovery {
             if known.point == point { known.adopt(proxy) }
             return
         }
+        guard points.contains(where: { $0.point == point }) else { return }   // a point being retired: its successor lists it
         let device = Device(proxy: proxy, point: point)
         devices[udn] = device
         order.append(udn)

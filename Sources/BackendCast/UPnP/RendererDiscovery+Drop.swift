@@ -20,13 +20,19 @@ extension RendererDiscovery {
     }
 
     /// Replaces the control point `old` by a new one on the same context (a fresh search); the
-    /// devices it found are kept and adopt the new point's proxies as it finds them again.
+    /// devices it found are kept and adopt the new point's proxies as it finds them again. The
+    /// old point stays ``retireDelay`` (its byebyes count for devices not found again yet).
     private func rescan(_ old: UnsafeMutablePointer<GUPnPControlPoint>) {
         guard let index = points.firstIndex(where: { $0.point == old }) else { return }
         let entry = points[index]
         let fresh = makeControlPoint(on: entry.context)
         points[index] = fresh
         for device in devices.values where device.point == old { device.point = fresh.point }
-        entry.release()
+        let timer = TimerSource.onThreadDefaultContext(every: Self.retireDelay) { [weak self] in
+            guard let self, let at = self.retiring.firstIndex(where: { $0.point.point == old }) else { return false }
+            self.retiring.remove(at: at).point.release()
+            return false
+        }
+        retiring.append((entry, timer))
     }
 }

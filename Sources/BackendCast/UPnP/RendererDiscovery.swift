@@ -35,6 +35,11 @@ public final class RendererDiscovery {
     var devices: [String: Device] = [:]
     var order: [String] = []
     var controls: [WeakControl] = []
+    /// Control points replaced by a rescan (``drop(_:)``), kept ``retireDelay`` so the byebye of
+    /// a device the new point has not found again yet still counts.
+    var retiring: [(point: ControlPoint, timer: TimerSource)] = []
+    /// How long a replaced control point stays.
+    static let retireDelay: Duration = .seconds(10)
 
     /// A discovery that is not running yet.
     public init(protocolInfoTimeout: Duration = .seconds(5)) {
@@ -69,6 +74,8 @@ public final class RendererDiscovery {
         order = []
         for point in points { point.release() }
         points = []
+        for (point, timer) in retiring { timer.destroy(); point.release() }
+        retiring = []
         for control in controls { control.control?.markGone() }
         controls = []
         if let manager {
