@@ -156,6 +156,16 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         publishFailure(session.renderer, message)
     }
 
+    /// Ends `session` because a call failed with `error` (``fail(_:_:)``); a renderer that no
+    /// longer answers (``CastError/isUnreachable``: refused, reset or silent past the call's
+    /// deadline) also leaves the list at once (``RendererDiscovery/drop(_:)``): killed without
+    /// `ssdp:byebye`, its announcement would keep it listed for up to 30 minutes.
+    func fail(_ session: CastSession, _ error: CastError, doing action: String) {
+        guard session === self.session else { return }
+        fail(session, session.describe(error, doing: action))
+        if error.isUnreachable { discovery?.drop(session.renderer.udn) }
+    }
+
     private func publishFailure(_ renderer: Renderer?, _ message: String) {
         context?.trace("cast failed: \(message)")
         context?.publish(CastEvent.castFailed(renderer: renderer, message: message))

@@ -64,7 +64,7 @@ extension CastSession {
 
     private func pollFailed(_ error: CastError, doing action: String) {
         switch error {
-        case .gone, .timeout, .transport: feature.fail(self, describe(error, doing: action))
+        case .gone, .timeout, .transport: feature.fail(self, error, doing: action)
         case .renderer: break          // a renderer that refuses one query is still there
         }
     }

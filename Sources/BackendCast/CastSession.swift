@@ -83,7 +83,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     private func uriSet(_ result: Result<Void, CastError>, for uri: String, andPlay: Bool) {
         guard !closed, uri == currentURI else { return }
         switch result {
-        case .failure(let error): feature.fail(self, describe(error, doing: "SetAVTransportURI"))
+        case .failure(let error): feature.fail(self, error, doing: "SetAVTransportURI")
         case .success:
             guard andPlay else { return feature.started(self) }
             control.play { [weak self] result in
@@ -91,7 +91,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
                     guard let self, !self.closed else { return }
                     switch result {
                     case .success: self.feature.started(self)
-                    case .failure(let error): self.feature.fail(self, self.describe(error, doing: "Play"))
+                    case .failure(let error): self.feature.fail(self, error, doing: "Play")
                     }
                 }
             }
@@ -170,7 +170,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
                 case .failure(.renderer(let code, let text)):   // a refused seek is not the end of the cast
                     self.context?.publish(.warning(PlayerError(kind: .other, message: "\(self.renderer.friendlyName): Seek: UPnP error \(code): \(text)")))
                     self.context?.routeSeekDone(at: self.context?.routePosition ?? position)
-                case .failure(let error): self.feature.fail(self, self.describe(error, doing: "Seek"))
+                case .failure(let error): self.feature.fail(self, error, doing: "Seek")
                 }
             }
         }
@@ -199,7 +199,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
             case .gone, .timeout, .transport: fatal = true
             }
             if fatal {
-                self.feature.fail(self, self.describe(error, doing: action))
+                self.feature.fail(self, error, doing: action)
             } else {
                 self.context?.publish(.warning(PlayerError(kind: .other, message: self.describe(error, doing: action))))
             }

@@ -20,7 +20,8 @@ extension Player {
     public var statistics: PlayerStatistics { hub.statistics }
 
     /// The position right now, from a pipeline query (`gst_element_query_position`) on the
-    /// loop thread — fresher than ``position``, which is the last tick. Blocks the calling
+    /// loop thread (while a route plays the media, the route's position moved on since its last
+    /// report) — fresher than ``position``, which is the last tick. Blocks the calling
     /// thread until the loop has run the commands issued before it; on the loop thread itself
     /// it cannot wait and returns ``position``. Nil when nothing is loaded or the player is shut down.
     public func currentPosition() -> MediaTime? {
@@ -62,8 +63,10 @@ extension Player {
         }
     }
 
-    /// The pipeline's position once prerolled (loop thread).
+    /// The pipeline's position once prerolled; while a route plays the media, the route's (the
+    /// pipeline is held where it began). Loop thread.
     private static func livePosition(_ engine: Engine) -> MediaTime? {
-        engine.playback.inputs.prerolled ? engine.pipeline?.queryPosition() : nil
+        if engine.routing != nil { return engine.routePosition() }
+        return engine.playback.inputs.prerolled ? engine.pipeline?.queryPosition() : nil
     }
 }

@@ -81,8 +81,13 @@ final class PlaybackRouteTests: XCTestCase {
         XCTAssertEqual(landed, MediaTime(seconds: 8))
         XCTAssertEqual(player.snapshot.state, .playing)
         var local: MediaTime?
-        onLoop(player) { _, context in local = context.queryPosition() }
+        var asked: MediaTime?
+        onLoop(player) { _, context in
+            local = context.engine.pipeline?.queryPosition()
+            asked = context.queryPosition()
+        }
         XCTAssertLessThan(local?.seconds ?? 0, 3, "playbin did not move while the route played")
+        XCTAssertEqual(asked?.seconds ?? 0, 8, accuracy: 0.5, "a feature asking the position gets the route's")
         XCTAssertEqual(pipelineState(player), GST_STATE_PAUSED)
     }
 

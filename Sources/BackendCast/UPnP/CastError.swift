@@ -13,6 +13,17 @@ public enum CastError: Error, Sendable, Hashable {
     case transport(String)
 }
 
+public extension CastError {
+    /// The renderer did not answer at all (``gone`` or ``timeout``): it is off the network or hung,
+    /// not refusing one request.
+    var isUnreachable: Bool {
+        switch self {
+        case .gone, .timeout: true
+        case .renderer, .transport: false
+        }
+    }
+}
+
 extension CastError: CustomStringConvertible {
     /// One line for people.
     public var description: String {

@@ -6,8 +6,8 @@ public extension RendererControl {
     /// `AVTransport:SetAVTransportURI`: the renderer loads `uri`, described by `metadata` as
     /// DIDL-Lite (``CastMetadata/didlLite(uri:)``, GUPnP-AV's `GUPnPDIDLLiteWriter`).
     func setURI(_ uri: String, metadata: CastMetadata, completion: @escaping (Result<Void, CastError>) -> Void) {
-        command(avTransport, "SetAVTransportURI", [("CurrentURI", uri), ("CurrentURIMetaData", metadata.didlLite(uri: uri))],
-                completion: completion)
+        transportCommand("SetAVTransportURI", [("CurrentURI", uri), ("CurrentURIMetaData", metadata.didlLite(uri: uri))],
+                         completion: completion)
     }
 
     /// `AVTransport:SetNextAVTransportURI`: what plays after the current URI (gapless on renderers
@@ -19,17 +19,17 @@ public extension RendererControl {
 
     /// `AVTransport:Play` at normal speed.
     func play(completion: @escaping (Result<Void, CastError>) -> Void) {
-        command(avTransport, "Play", [("Speed", "1")], completion: completion)
+        transportCommand("Play", [("Speed", "1")], completion: completion)
     }
 
     /// `AVTransport:Pause`.
     func pause(completion: @escaping (Result<Void, CastError>) -> Void) {
-        command(avTransport, "Pause", completion: completion)
+        transportCommand("Pause", completion: completion)
     }
 
     /// `AVTransport:Stop`.
     func stop(completion: @escaping (Result<Void, CastError>) -> Void) {
-        command(avTransport, "Stop", completion: completion)
+        transportCommand("Stop", completion: completion)
     }
 
     /// `AVTransport:Seek` with unit `REL_TIME` to `seconds` (sent as `H:MM:SS`, to the nearest second).

@@ -34,6 +34,20 @@ public final class RendererControl {
     /// The one call on the wire.
     var inFlight: UPnPActionCall?
     var lastChange: [LastChangeSubscription] = []
+    /// The `LastChange` handler while subscribed; confirmed states go to it too.
+    var lastChangeHandler: ((LastChange) -> Void)?
+    /// Asks `GetTransportInfo` when a transport state event is late (RendererControl+Confirm.swift).
+    var lateEventTimer: TimerSource?
+    /// Each AVTransport SUBSCRIBE GUPnP sends (its resubscriptions too) while subscribed.
+    var subscribeWatch: SubscribeWatch?
+    /// Settled transport state events heard so far (not `TRANSITIONING`).
+    var transportEvents = 0
+    /// How many times a late event was confirmed by `GetTransportInfo`.
+    var confirmations = 0
+    /// How long a transport state event may take, after a subscription or a successful Play,
+    /// Pause, Stop or SetAVTransportURI, before one `GetTransportInfo` confirms the state
+    /// (RendererControl+Confirm.swift). 1 s by default.
+    public var eventGrace: Duration = .seconds(1)
 
     /// Nil when the device has no AVTransport service.
     init?(device: UnsafeMutablePointer<GUPnPDeviceProxy>, renderer: Renderer, timeout: Duration) {
@@ -62,8 +76,7 @@ public final class RendererControl {
     /// Called by the discovery when the renderer left its list.
     func markGone() {
         isGone = true
-        for subscription in lastChange { subscription.cancel() }
-        lastChange = []
+        unsubscribeLastChange()
     }
 
     /// Calls `action` on `service` (instance 0 first), reading `results`; the one path of every

@@ -7,7 +7,11 @@ import CGUPnP
 extension RendererDiscovery {
     /// A new context (interface): a control point browsing on it.
     func contextAvailable(_ pointer: UnsafeMutableRawPointer) {
-        let context = pointer.assumingMemoryBound(to: GUPnPContext.self)
+        points.append(makeControlPoint(on: pointer.assumingMemoryBound(to: GUPnPContext.self)))
+    }
+
+    /// A control point browsing on `context` (held, with the context), active: it searches (M-SEARCH) at once.
+    func makeControlPoint(on context: UnsafeMutablePointer<GUPnPContext>) -> ControlPoint {
         g_object_ref(context)
         let point = gupnp_control_point_new(context, Self.deviceType)!
         let handlers = [
@@ -18,8 +22,8 @@ extension RendererDiscovery {
                 discovery.deviceUnavailable(proxy.assumingMemoryBound(to: GUPnPDeviceProxy.self))
             },
         ]
-        points.append(ControlPoint(context: context, point: point, handlers: handlers))
         gssdp_resource_browser_set_active(GLibValues.cast(point), 1)
+        return ControlPoint(context: context, point: point, handlers: handlers)
     }
 
     /// A context went away: its control point and the renderers found through it go too.
@@ -36,7 +40,11 @@ extension RendererDiscovery {
         let info = GLibValues.cast(proxy, to: GUPnPDeviceInfo.self)
         guard let udnText = gupnp_device_info_get_udn(info) else { return }
         let udn = String(cString: udnText)
-        guard devices[udn] == nil else { return }   // seen on another interface already
+        if let known = devices[udn] {              // seen on another interface already, or found again after a rescan
+            if known.point == point { known.adopt(proxy) }
+            return
+        }
+        guard points.contains(where: { $0.point == point }) else { return }   // a point being retired: its successor lists it
         let device = Device(proxy: proxy, point: point)
         devices[udn] = device
         order.append(udn)
@@ -81,7 +89,7 @@ extension RendererDiscovery {
         changed()
     }
 
-    private func forget(_ udn: String) {
+    func forget(_ udn: String) {
         devices[udn]?.release()
         devices[udn] = nil
         order.removeAll { $0 == udn }

@@ -35,6 +35,11 @@ public final class RendererDiscovery {
     var devices: [String: Device] = [:]
     var order: [String] = []
     var controls: [WeakControl] = []
+    /// Control points replaced by a rescan (``drop(_:)``), kept ``retireDelay`` so the byebye of
+    /// a device the new point has not found again yet still counts.
+    var retiring: [(point: ControlPoint, timer: TimerSource)] = []
+    /// How long a replaced control point stays.
+    static let retireDelay: Duration = .seconds(10)
 
     /// A discovery that is not running yet.
     public init(protocolInfoTimeout: Duration = .seconds(5)) {
@@ -69,6 +74,8 @@ public final class RendererDiscovery {
         order = []
         for point in points { point.release() }
         points = []
+        for (point, timer) in retiring { timer.destroy(); point.release() }
+        retiring = []
         for control in controls { control.control?.markGone() }
         controls = []
         if let manager {
@@ -99,9 +106,11 @@ extension RendererDiscovery {
         let point: UnsafeMutablePointer<GUPnPControlPoint>
         let handlers: [gulong]
 
+        /// Handlers first: a browser made inactive reports its devices unavailable, which must
+        /// not reach the list when the point is only replaced (``RendererDiscovery/drop(_:)``).
         func release() {
-            gssdp_resource_browser_set_active(GLibValues.cast(point), 0)
             for id in handlers { g_signal_handler_disconnect(point, id) }
+            gssdp_resource_browser_set_active(GLibValues.cast(point), 0)
             g_object_unref(point)
             g_object_unref(context)
         }
@@ -109,8 +118,9 @@ extension RendererDiscovery {
 
     /// A renderer's device proxy (held) and, until listed, its pending `GetProtocolInfo`.
     final class Device {
-        let proxy: UnsafeMutablePointer<GUPnPDeviceProxy>
-        let point: UnsafeMutablePointer<GUPnPControlPoint>
+        private(set) var proxy: UnsafeMutablePointer<GUPnPDeviceProxy>
+        /// The control point that found it (replaced by a rescan, ``RendererDiscovery/drop(_:)``).
+        var point: UnsafeMutablePointer<GUPnPControlPoint>
         var pending: UPnPActionCall?
         var renderer: Renderer?
 
@@ -118,6 +128,15 @@ extension RendererDiscovery {
             self.proxy = proxy
             self.point = point
             g_object_ref(proxy)
+        }
+
+        /// The same device as found by its control point's replacement: that proxy is held
+        /// instead (its byebye names it). Controls made earlier keep their own service proxies.
+        func adopt(_ other: UnsafeMutablePointer<GUPnPDeviceProxy>) {
+            guard other != proxy else { return }
+            g_object_ref(other)
+            g_object_unref(proxy)
+            proxy = other
         }
 
         func release() {

@@ -59,8 +59,13 @@ public final class FeatureContext: @unchecked Sendable {
     /// changes made so far in this handler included.
     public var snapshot: PlayerSnapshot { engine.hub.workingSnapshot }
 
-    /// The position from a pipeline query (`gst_element_query_position`), nil when unknown.
-    public func queryPosition() -> MediaTime? { engine.pipeline?.queryPosition() }
+    /// The position from a pipeline query (`gst_element_query_position`), nil when unknown;
+    /// while a route plays the media (``beginRoute(_:)``), the route's position instead (the
+    /// pipeline is held where the route began): what MPRIS's `Position` answers while casting.
+    public func queryPosition() -> MediaTime? {
+        if engine.routing != nil { return engine.routePosition() }
+        return engine.pipeline?.queryPosition()
+    }
 
     /// The seekable range in stream time (`GST_QUERY_SEEKING` on playbin, or the window a feature
     /// read, ``updateLiveWindow(_:)``), nil when the media cannot seek: a live stream's DVR

@@ -89,6 +89,8 @@ final class CastPlayerTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(250)) {
             abs((lab.positionInfo(renderer)?.position ?? -9) - 5) <= 1
         }, "renderer at \(String(describing: lab.positionInfo(renderer)))", file: file, line: line)
+        let asked = await player.currentPosition()
+        XCTAssertEqual(asked?.seconds ?? -9, 5, accuracy: 1, "currentPosition() is the renderer's while casting", file: file, line: line)
 
         let before = lab.volume(renderer)
         player.setVolume(0.25)

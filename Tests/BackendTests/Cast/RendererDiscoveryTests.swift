@@ -72,4 +72,29 @@ final class RendererDiscoveryTests: XCTestCase {
         loop.sync { discovery.stop(); discovery.start(interfaces: [lab.clientInterface]) }
         XCTAssertNotNil(lists.wait { $0.contains { $0.udn == renderer.udn } }, "a restart on the lab's interface finds it")
     }
+
+    /// ``RendererDiscovery/drop(_:)`` (a cast's calls found the renderer unreachable): off the list
+    /// at once; one that still answers SSDP is listed again by the new control point's search.
+    /// Another renderer found through the replaced control point stays listed, and its byebye
+    /// still takes it off (it adopted the new point's proxy).
+    func testADroppedRendererThatStillAnswersIsListedAgainAndTheOthersByebyeStillCounts() throws {
+        let lab = try RendererLab()
+        defer { lab.tearDown() }
+        let other = try lab.startGMediaRender(name: "Other gmr")   // its SIGTERM sends ssdp:byebye
+        let dropped = try lab.startRygel()
+        let loop = CastTestLoop()
+        let lists = RendererLists()
+        let discovery = loop.startDiscovery(on: [lab.clientInterface], recordingInto: lists)
+        defer { loop.sync { discovery.stop() } }
+        XCTAssertNotNil(lists.wait { Set($0.map(\.udn)) == [dropped.udn, other.udn] }, "both listed: \(lists.latest.map(\.friendlyName))")
+
+        let droppedAt = Date()
+        loop.sync { discovery.drop(dropped.udn) }
+        XCTAssertEqual(lists.latest.map(\.udn), [other.udn], "off the list at once, the other one kept")
+        XCTAssertNotNil(lists.wait(timeout: 10) { $0.contains { $0.udn == dropped.udn } }, "not listed again after the rescan")
+        XCTAssertLessThan(Date().timeIntervalSince(droppedAt), 10)
+
+        other.stop()   // SIGTERM: ssdp:byebye, seen by the new control point
+        XCTAssertNotNil(lists.wait(timeout: 10) { $0.map(\.udn) == [dropped.udn] }, "after the other's byebye: \(lists.latest.map(\.friendlyName))")
+    }
 }
