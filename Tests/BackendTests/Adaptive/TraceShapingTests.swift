@@ -32,6 +32,21 @@ final class TraceShapingTests: XCTestCase {
         XCTAssertNotNil(server.shape(to: nil), "shaping lifted")
     }
 
+    /// A loaded machine wakes the server's sender late (here 150 ms after every wait, more than
+    /// the link's 0.1 s slack): a transfer under way catches up, so its bytes still follow the trace.
+    func testASenderWokenLateStillCarriesTheTrace() throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        let trace = try XCTUnwrap(BandwidthTrace(steps: [.init(seconds: 10, kbps: 800)]))  // 100 kB/s
+        let set = ContinuousClock.now
+        XCTAssertNotNil(server.shape(to: trace, oversleepMilliseconds: 150))
+        let download = TimedDownload(server.url("/file/h264-ac3-10s.mkv"), from: set)  // 653 kB: 6.5 s
+        defer { download.cancel() }
+        XCTAssertTrue(eventually(timeout: .seconds(10)) { set.duration(to: .now) > .milliseconds(2700) && download.bytes(at: 2.7) > 0 })
+        let got = Double(download.bytes(at: 2.5) - download.bytes(at: 0.5))
+        XCTAssertEqual(got, 200_000, accuracy: 25_000, "bytes from 0.5 to 2.5 s at 100 kB/s (arrivals \(download.arrivals(from: 0.4, to: 2.6)))")
+    }
+
     func testTheTraceArithmetic() throws {
         let trace = try BandwidthTrace(text: "# a comment\n2 1000\n\n1 0   # an outage\n1 4000\n")
         XCTAssertEqual(trace.period, 4)
