@@ -38,7 +38,9 @@ final class VariantSelector: Sendable {
         var history = ThroughputHistory()
         /// The last cumulative `fragment-size` and the variant of its segment.
         var lastCumulative: (variant: Int?, bytes: Int)?
-        var applied: Applied?
+        var applied: Applied? { didSet { if let applied { asked[applied.index] = applied.reason } } }
+        /// Why each variant was last asked for (a start, decision or restart), by index.
+        var asked: [Int: VariantSwitchReason] = [:]
         /// A live catch-up restarted the ABR: the next fragment's decision sets the speed even unchanged.
         var restartPending = false
         /// Downloads the loop thread has not taken yet (bounded).
@@ -162,11 +164,12 @@ final class VariantSelector: Sendable {
     }
 
     /// `hlsdemux` fetched the media playlist `uri` (its statistics message with `bitrate`, on the
-    /// demuxer's thread, right after the decision that asked for it): notes why (the decision in
-    /// force now) for ``takePlaylistReason(uri:)``.
+    /// demuxer's thread, once the playlist downloaded: a live catch-up may have asked for another
+    /// variant meanwhile): notes why, the reason its variant was last asked for (`.demuxer` if
+    /// never), for ``takePlaylistReason(uri:)``.
     func playlistFetched(uri: String) {
         state.withLock { s in
-            s.playlists.append((uri, Self.reason(for: s.variants.firstIndex { $0.uri == uri }, applied: s.applied)))
+            s.playlists.append((uri, s.variants.firstIndex { $0.uri == uri }.flatMap { s.asked[$0] } ?? .demuxer))
             if s.playlists.count > AdaptiveInfo.downloadHistory { s.playlists.removeFirst() }
         }
     }

@@ -47,4 +47,22 @@ final class SwitchReasonTests: XCTestCase {
         XCTAssertNil(selector.takePlaylistReason(uri: hls[0].uri), "taken once")
         XCTAssertNil(selector.takePlaylistReason(uri: hls[1].uri), "never fetched")
     }
+
+    /// HLS: the playlist message is posted once the playlist downloaded, which can be after a
+    /// live catch-up restarted the ABR on 240p (seen in LiveEdgeABRTests' outage case under `make
+    /// test`: "480p (demuxer)"); the fetch is still the bandwidthUp decision's.
+    func testAPlaylistFetchedAfterACatchUpKeepsTheReasonOfTheDecisionThatAskedForIt() throws {
+        let hls = ladder.map { v in Variant(index: v.index, bandwidth: v.bandwidth, uri: "http://h/hls/live/\(v.height ?? 0)p/index.m3u8") }
+        let selector = VariantSelector(policy: AdaptivePolicy())
+        XCTAssertEqual(selector.start(with: hls)?.index, 0)
+        XCTAssertNotNil(selector.fragmentDownloaded(uri: "http://h/hls/live/240p/segment00000.ts", cumulativeBytes: 87_984, seconds: 0.1, bufferSeconds: 5))
+        XCTAssertEqual(selector.applied?.reason, .bandwidthUp)
+        selector.restartForCatchUp()
+        XCTAssertEqual(selector.applied, VariantSelector.Applied(index: 0, reason: .liveCatchUp))
+        let upTo = try XCTUnwrap(selector.takeDecisions().last?.to)
+        selector.playlistFetched(uri: hls[upTo].uri)
+        selector.playlistFetched(uri: hls[0].uri)
+        XCTAssertEqual(selector.takePlaylistReason(uri: hls[upTo].uri), .bandwidthUp)
+        XCTAssertEqual(selector.takePlaylistReason(uri: hls[0].uri), .liveCatchUp)
+    }
 }
