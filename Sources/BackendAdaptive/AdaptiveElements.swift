@@ -251,11 +251,13 @@ final class AdaptiveElements: Sendable {
     /// `sync-message::element` on playbin's bus, on the thread that posted it: a finished
     /// fragment's `adaptive-streaming-statistics` goes to the ``selector``, with the buffer level
     /// read now (``bufferedSeconds()``), before the demuxer picks the next fragment, and a changed
-    /// choice is set at once.
+    /// choice is set at once; a media playlist's (`hlsdemux`'s, with `bitrate`) is noted with the
+    /// decision in force for the switch's reason (``VariantSelector/playlistFetched(uri:)``).
     func messagePosted(_ message: UnsafeMutablePointer<GstMessage>) {
         guard let structure = gst_message_get_structure(message),
               gst_structure_has_name(structure, "adaptive-streaming-statistics") != 0,
               let uri = gst_structure_get_string(structure, "uri") else { return }
+        if gst_structure_has_field(structure, "bitrate") != 0 { return selector.playlistFetched(uri: String(cString: uri)) }
         var downloadTime: guint64 = 0, size: guint64 = 0
         guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
               gst_structure_get_uint64(structure, "fragment-size", &size) != 0,

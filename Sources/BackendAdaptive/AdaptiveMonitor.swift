@@ -113,18 +113,19 @@ final class AdaptiveMonitor {
         if gst_structure_has_field(structure, "bitrate") != 0 {
             // hlsdemux fetched a media playlist: downloads move to that variant.
             if let index = current.variants.firstIndex(where: { $0.uri == uri }) {
-                events += switched(to: index, reason: decisionReason(for: index))
+                events += switched(to: index, reason: elements.selector.takePlaylistReason(uri: uri) ?? decisionReason(for: index))
             }
             return events
         }
         // The selector already counted the fragment and decided, on the demuxer's thread.
         let dash = elements.found.demuxerKind?.hasPrefix("dashdemux") == true
-        for download in elements.selector.takeDownloads() {
+        for taken in elements.selector.takeDownloads() {
+            let download = taken.segment
             current.downloads.append(download)
             if current.downloads.count > AdaptiveInfo.downloadHistory { current.downloads.removeFirst() }
             if let variant = download.variant, current.current == nil || (dash && variant != current.current) {
                 // dashdemux announces no representation change; the segment's directory tells it.
-                events += switched(to: variant, reason: decisionReason(for: variant))
+                events += switched(to: variant, reason: taken.reason)
             }
             current.metrics.requestedSegment = download.uri
             current.metrics.requestedSequence = download.sequence

@@ -22,6 +22,15 @@ final class VariantSelector: Sendable {
         var reason: VariantSwitchReason
     }
 
+    /// A finished fragment and why its variant was downloaded.
+    struct Download: Sendable, Equatable {
+        var segment: SegmentDownload
+        /// The reason of the decision in force when the fragment was requested (the demuxer
+        /// picks each fragment's variant right after the previous fragment's decision);
+        /// `.demuxer` when its variant is not the one asked for.
+        var reason: VariantSwitchReason
+    }
+
     private struct State {
         var policy: AdaptivePolicy
         var variants: [Variant] = []
@@ -29,13 +38,18 @@ final class VariantSelector: Sendable {
         var history = ThroughputHistory()
         /// The last cumulative `fragment-size` and the variant of its segment.
         var lastCumulative: (variant: Int?, bytes: Int)?
-        var applied: Applied?
+        var applied: Applied? { didSet { if let applied { asked[applied.index] = applied.reason } } }
+        /// Why each variant was last asked for (a start, decision or restart), by index.
+        var asked: [Int: VariantSwitchReason] = [:]
         /// A live catch-up restarted the ABR: the next fragment's decision sets the speed even unchanged.
         var restartPending = false
         /// A live catch-up waits (``holdForCatchUp(_:)``): decisions keep the start variant.
         var catchUpHold = false
         /// Downloads the loop thread has not taken yet (bounded).
-        var downloads: [SegmentDownload] = []
+        var downloads: [Download] = []
+        /// Media playlists fetched (HLS: the downloads move to that variant) and why, for the
+        /// loop thread (bounded).
+        var playlists: [(uri: String, reason: VariantSwitchReason)] = []
         /// A decision moved away from the first variant asked for (``hasSwitched``).
         var switched = false
         /// Decisions the loop thread has not taken yet (bounded).
@@ -101,7 +115,9 @@ final class VariantSelector: Sendable {
             let variant = Self.variantIndex(ofSegment: uri, in: s.variants)
             let bytes = counting.fragmentBytes(cumulative: cumulativeBytes, variant: variant, last: s.lastCumulative)
             s.lastCumulative = (variant, cumulativeBytes)
-            s.downloads.append(SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds))
+            // Why this variant: the decision in force now, before this fragment's own decision.
+            s.downloads.append(Download(segment: SegmentDownload(uri: uri, variant: variant, sequence: Self.sequence(of: uri), bytes: bytes, seconds: seconds),
+                                        reason: Self.reason(for: variant, applied: s.applied)))
             if s.downloads.count > AdaptiveInfo.downloadHistory { s.downloads.removeFirst() }
             s.estimator.add(bytes: bytes, seconds: seconds)
             s.history.add(bytes: bytes, seconds: seconds, bitrate: variant.map { s.variants[$0].averageBandwidth ?? s.variants[$0].bandwidth })
@@ -149,11 +165,38 @@ final class VariantSelector: Sendable {
     }
 
     /// The downloads since the last call, oldest first.
-    func takeDownloads() -> [SegmentDownload] {
+    func takeDownloads() -> [Download] {
         state.withLock { s in
             defer { s.downloads.removeAll() }
             return s.downloads
         }
+    }
+
+    /// `hlsdemux` fetched the media playlist `uri` (its statistics message with `bitrate`, on the
+    /// demuxer's thread, once the playlist downloaded: a live catch-up may have asked for another
+    /// variant meanwhile): notes why, the reason its variant was last asked for (`.demuxer` if
+    /// never), for ``takePlaylistReason(uri:)``.
+    func playlistFetched(uri: String) {
+        state.withLock { s in
+            s.playlists.append((uri, s.variants.firstIndex { $0.uri == uri }.flatMap { s.asked[$0] } ?? .demuxer))
+            if s.playlists.count > AdaptiveInfo.downloadHistory { s.playlists.removeFirst() }
+        }
+    }
+
+    /// Why the media playlist `uri` was fetched (``playlistFetched(uri:)``), taken once; nil when
+    /// it was not noted. Notes before it are dropped.
+    func takePlaylistReason(uri: String) -> VariantSwitchReason? {
+        state.withLock { s in
+            guard let i = s.playlists.firstIndex(where: { $0.uri == uri }) else { return nil }
+            defer { s.playlists.removeFirst(i + 1) }
+            return s.playlists[i].reason
+        }
+    }
+
+    /// Why `variant` is downloaded when `applied` is the decision in force.
+    private static func reason(for variant: Int?, applied: Applied?) -> VariantSwitchReason {
+        guard let applied, applied.index == variant else { return .demuxer }
+        return applied.reason
     }
 
     private static func decide(_ s: inout State, estimate: Double?, bufferSeconds: Double?) -> UInt32? {

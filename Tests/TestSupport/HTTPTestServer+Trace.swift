@@ -22,9 +22,12 @@ extension HTTPTestServer {
     /// its headers; nil lifts the shaping (and the RTT). Transfers under way follow the new
     /// trace from their next chunk. Returns the server's monotonic time of the trace's 0 s (the
     /// clock of `HLSRequest.start`/`end`), nil when the server did not confirm.
+    /// `oversleepMilliseconds` makes every wait of the server's senders for the link end that
+    /// much late, as a loaded machine's scheduler does (tests of the shaping itself).
     @discardableResult
-    public func shape(to trace: BandwidthTrace?, rttMilliseconds: Int = 0, startingAt seconds: Double = 0) -> Double? {
-        let query = trace.map { "steps=\($0.queryValue)&rtt=\(rttMilliseconds)&start=\(seconds)" } ?? "steps="
+    public func shape(to trace: BandwidthTrace?, rttMilliseconds: Int = 0, startingAt seconds: Double = 0,
+                      oversleepMilliseconds: Int = 0) -> Double? {
+        let query = trace.map { "steps=\($0.queryValue)&rtt=\(rttMilliseconds)&start=\(seconds)&oversleep=\(oversleepMilliseconds)" } ?? "steps="
         struct Reply: Decodable { var origin: Double }
         guard let data = try? Data(contentsOf: URL(string: url("/control/trace?\(query)"))!) else { return nil }
         return (try? JSONDecoder().decode(Reply.self, from: data))?.origin

@@ -64,7 +64,9 @@ Trace-driven network (issue 26, http_trace.py):
                                           response waiting MS ms before its headers; steps= empty
                                           lifts it; &start=T starts the trace T s in. Answers
                                           {"origin": the monotonic time of the trace's 0 s, as
-                                          in /log}; a bad trace gets 400
+                                          in /log}; a bad trace gets 400; &oversleep=MS makes
+                                          every wait for the link end MS ms late (a loaded
+                                          machine's scheduler, on purpose)
 """
 import json
 import mimetypes
@@ -118,7 +120,8 @@ class Handler(BaseHTTPRequestHandler):
             body = b"{}"
         elif kind == "control" and name == "trace":
             try:
-                origin = LINK.set(query.get("steps", ""), query.get("rtt", 0), query.get("start", 0))
+                origin = LINK.set(query.get("steps", ""), query.get("rtt", 0), query.get("start", 0),
+                                  query.get("oversleep", 0))
             except (ValueError, IndexError, ZeroDivisionError):
                 self.send_error(400)
                 return True
@@ -265,9 +268,10 @@ class Handler(BaseHTTPRequestHandler):
         chunk = int(query.get("chunk", 4096))
         sent = 0
         began, paced, current = time.monotonic(), 0, None
+        pacer = LINK.pacer()
         while sent < len(body) and not STOP.is_set():
             piece = body[sent:sent + chunk]
-            LINK.send(self.wfile.write, piece, STOP)
+            pacer.send(self.wfile.write, piece, STOP)
             sent += len(piece)
             # The rate may change while the transfer runs (/control/throttle): pace from then on,
             # looking again at least every 50 ms.
@@ -420,9 +424,10 @@ class Handler(BaseHTTPRequestHandler):
             # set during a transfer slows the rest of it.
             # Each chunk waits its size / rate, in slices of at most 0.25 s that re-read the rate.
             chunk = 4096
+            pacer = LINK.pacer()
             while sent < len(body) and not STOP.is_set():
                 piece = body[sent:sent + chunk]
-                LINK.send(self.wfile.write, piece, STOP)
+                pacer.send(self.wfile.write, piece, STOP)
                 sent += len(piece)
                 owed = float(len(piece))
                 while owed > 0 and not STOP.is_set():
