@@ -30,10 +30,13 @@ final class BenchArgumentsTests: XCTestCase {
 
     func testTheQoECommandRefusesBadArgumentsWithOneLine() throws {
         try assertRefused(["abr-qoe", "--seconds", "-2"], "gstplay-bench abr-qoe: --seconds takes a number ≥ 0, not '-2'")
-        try assertRefused(["abr-qoe", "--runs", "inf"], "gstplay-bench abr-qoe: --runs takes a number ≥ 0, not 'inf'")
+        try assertRefused(["abr-qoe", "--trace-start", "inf"], "gstplay-bench abr-qoe: --trace-start takes a number ≥ 0, not 'inf'")
         try assertRefused(["abr-qoe", "--smoke", "--out"], "gstplay-bench abr-qoe: --out needs a value")
         try assertRefused(["abr-qoe", "--protocols", "hls,rtsp"], "gstplay-bench abr-qoe: --protocols takes hls and/or dash, not 'rtsp'")
         try assertRefused(["abr-qoe", "--bogus"], "gstplay-bench abr-qoe: unknown argument '--bogus'")
+        // A count too large for Int: a clear line, not a trap in the conversion.
+        try assertRefused(["abr-qoe", "--runs", "1e300"], "gstplay-bench abr-qoe: --runs takes a whole number, not '1e300'")
+        try assertRefused(["abr-qoe", "--jobs", "2.5"], "gstplay-bench abr-qoe: --jobs takes a whole number, not '2.5'")
     }
 
     func testHelpPrintsTheUsageOfEachCommand() throws {

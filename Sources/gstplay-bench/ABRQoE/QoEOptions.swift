@@ -47,8 +47,8 @@ struct QoEOptions: Sendable {
             case "--server": server = try cursor.value()
             case "--out": out = try cursor.value()
             case "--section": section = try cursor.value()
-            case "--runs": runs = max(1, Int(try cursor.number()))
-            case "--jobs": jobs = max(1, Int(try cursor.number()))
+            case "--runs": runs = max(1, try cursor.wholeNumber())
+            case "--jobs": jobs = max(1, try cursor.wholeNumber())
             case "--seconds": seconds = try cursor.number()
             case "--trace-start": traceStart = try cursor.number()
             case "--smoke": smoke = true
