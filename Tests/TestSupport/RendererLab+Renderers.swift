@@ -53,12 +53,10 @@ public final class LabRenderer: @unchecked Sendable {
     public func thaw() { Foundation.kill(process.process.processIdentifier, SIGCONT) }
 
     /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after `grace`.
-    /// Returns false when it had to be killed (then no byebye went out): assert it where the test
-    /// waits for the byebye. The grace was 3 s: in a serial `make test-tsan` on the loaded machine
-    /// (2026-11-25) gmediarender twice did not exit within it (libupnp's shutdown sends its
-    /// byebyes and stops its threads; ~1 s unloaded), was killed, and two byebye tests failed.
+    /// Returns false when it had to be killed (then no byebye went out): the byebye tests assert
+    /// it, so a renderer that ignores SIGTERM (it had SIGTERM blocked, `LabSpawner`) says so.
     @discardableResult
-    public func stop(grace: Duration = .seconds(10)) -> Bool {
+    public func stop(grace: Duration = .seconds(3)) -> Bool {
         guard isRunning else { return true }
         Foundation.kill(process.process.processIdentifier, SIGTERM)
         let exited = eventually(timeout: grace, interval: .milliseconds(50)) { !self.isRunning }
