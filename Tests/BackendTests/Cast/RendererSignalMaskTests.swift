@@ -14,11 +14,16 @@ final class RendererSignalMaskTests: XCTestCase {
         defer { lab.tearDown() }
         let renderer = try lab.startGMediaRender(name: "Mask gmr")
         let pid = renderer.process.process.processIdentifier
-        let blocked = ProcFS.read("/proc/\(pid)/status")?.split(separator: "\n")
-            .first { $0.hasPrefix("SigBlk:") }
-            .flatMap { UInt64($0.dropFirst("SigBlk:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
-        let mask = try XCTUnwrap(blocked, "no SigBlk in /proc/\(pid)/status")
-        XCTAssertEqual(mask & (1 << (UInt64(SIGTERM) - 1)), 0, "SIGTERM blocked in the renderer: SigBlk \(String(mask, radix: 16))")
-        XCTAssertTrue(renderer.stop(grace: .seconds(5)), "SIGTERM did not end gmediarender: \(renderer.log.suffix(300))")
+        func signals(_ field: String) throws -> UInt64 {
+            let line = ProcFS.read("/proc/\(pid)/status")?.split(separator: "\n").first { $0.hasPrefix("\(field):") }
+            return try XCTUnwrap(line.flatMap { UInt64($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) },
+                                 "no \(field) in /proc/\(pid)/status")
+        }
+        let term: UInt64 = 1 << (UInt64(SIGTERM) - 1)
+        let blocked = try signals("SigBlk"), ignored = try signals("SigIgn"), caught = try signals("SigCgt")
+        let masks = "SigBlk \(String(blocked, radix: 16)) SigIgn \(String(ignored, radix: 16)) SigCgt \(String(caught, radix: 16))"
+        XCTAssertEqual(blocked & term, 0, "SIGTERM blocked in the renderer: \(masks)")
+        XCTAssertEqual(ignored & term, 0, "SIGTERM ignored in the renderer: \(masks)")
+        XCTAssertTrue(renderer.stop(), "SIGTERM did not end gmediarender: \(renderer.log.suffix(300))")
     }
 }
