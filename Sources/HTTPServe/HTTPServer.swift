@@ -102,7 +102,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// the random path may fetch it (a TV cannot send a header). Returns the path.
     public func serveFile(_ localPath: String, contentType: String) -> String {
         let name = localPath.split(separator: "/").last.map(String.init) ?? "file"
-        let escaped = String(cString: g_uri_escape_string(name, nil, 0))
+        // g_uri_escape_string returns a newly allocated string: ours to g_free (make test-asan
+        // found it leaked, one per served file, 2026-11-25).
+        let raw = g_uri_escape_string(name, nil, 0)
+        defer { g_free(raw) }
+        let escaped = raw.map { String(cString: $0) } ?? name
         let path = "/files/\(AccessToken.random().text)/\(escaped)"
         route(path, requiresToken: false) { request, responder in
             responder.respondFile(localPath, contentType: contentType, head: request.method == "HEAD")

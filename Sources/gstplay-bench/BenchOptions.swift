@@ -42,44 +42,33 @@ struct BenchOptions: Sendable {
         """
 
     init(_ arguments: [String]) throws {
-        var index = 0
-        func value() throws -> String {
-            guard index + 1 < arguments.count else { throw BenchError("\(arguments[index]) needs a value") }
-            index += 1
-            return arguments[index]
-        }
-        func integer() throws -> Int {
-            let text = try value()
-            guard let number = Int(text), number >= 0 else { throw BenchError("\(arguments[index - 1]) takes a whole number, not '\(text)'") }
-            return number
-        }
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--clips": clips = try value()
-            case "--out": output = try value()
+        var cursor = ArgumentCursor(arguments)
+        while let flag = cursor.next() {
+            switch flag {
+            case "--clips": clips = try cursor.value()
+            case "--out": output = try cursor.value()
             case "--smoke": smoke = true
-            case "--gstplay": gstplay = try value()
+            case "--gstplay": gstplay = try cursor.value()
             case "--also":
-                let text = try value()
+                let text = try cursor.value()
                 guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { throw BenchError("--also takes LABEL=PATH") }
                 also.append((String(text[..<equals]), String(text[text.index(after: equals)...])))
             case "--only":
-                only = Set(try value().split(separator: ",").map(String.init))
+                only = Set(try cursor.value().split(separator: ",").map(String.init))
                 if let bad = only.first(where: { !Self.caseIDs.contains($0) }) { throw BenchError("unknown case '\(bad)'") }
-            case "--startup-runs": startupRuns = try integer()
-            case "--realtime-runs": realtimeRuns = try integer()
-            case "--variant-runs": variantRuns = try integer()
-            case "--throughput-runs": throughputRuns = try integer()
-            case "--seeks": seeks = try integer()
+            case "--startup-runs": startupRuns = try cursor.wholeNumber()
+            case "--realtime-runs": realtimeRuns = try cursor.wholeNumber()
+            case "--variant-runs": variantRuns = try cursor.wholeNumber()
+            case "--throughput-runs": throughputRuns = try cursor.wholeNumber()
+            case "--seeks": seeks = try cursor.wholeNumber()
             case "--tick-seconds":
-                let text = try value()
+                let text = try cursor.value()
                 guard let seconds = Double(text), seconds > 0 else { throw BenchError("--tick-seconds takes a positive number") }
                 tickSeconds = seconds
-            case "--seed": seed = UInt64(try integer())
+            case "--seed": seed = UInt64(try cursor.wholeNumber())
             case "-h", "--help": throw BenchError.help
-            default: throw BenchError("unknown argument '\(arguments[index])'")
+            default: throw BenchError("unknown argument '\(flag)'")
             }
-            index += 1
         }
         if startupRuns == 0 { startupRuns = smoke ? 2 : 12 }
         if realtimeRuns == 0 { realtimeRuns = smoke ? 1 : 5 }

@@ -2,24 +2,16 @@
 import Backend
 import Foundation
 import Glibc
-import ProcessProbe
 import TestSupport
 import XCTest
 
 /// The ``ConnectionProbe`` paths leave nothing behind: refused connections, a TLS handshake
 /// against the plain-HTTP port, and a shutdown while a probe's handshake waits. After a warm-up
 /// round (GLib's and glib-networking's pools start), further rounds must bring this process's
-/// threads and descriptors back near the baseline (`/proc` through ``ProcessProbe``), the same
+/// threads and descriptors back near the baseline (`/proc` through `ResourceBaseline`), the same
 /// tolerances as `WholeProcessLeakCheckTests`.
 final class NetworkProbeLeakTests: XCTestCase {
     private static let rounds = 3
-    private static let threadTolerance = 4
-    private static let descriptorTolerance = 2
-
-    private func counts() -> (threads: Int, descriptors: Int) {
-        let probe = ProcessProbe.current
-        return (probe.threadIDs?.count ?? -1, probe.descriptorCount ?? -1)
-    }
 
     func testProbesLeaveNoThreadsOrDescriptors() throws {
         let server = try HTTPTestServer()
@@ -27,17 +19,9 @@ final class NetworkProbeLeakTests: XCTestCase {
         let listener = try XCTUnwrap(LocalSockets.silentTCPListener())
         defer { close(listener.fd) }
         let refused = try XCTUnwrap(LocalSockets.refusingTCPPort())
-        try round(server, refused: refused, silent: listener.port)   // warm-up
-        let baseline = counts()
-        for _ in 0..<Self.rounds { try round(server, refused: refused, silent: listener.port) }
-        var after = counts()
-        _ = eventually(timeout: .seconds(20), interval: .milliseconds(100)) {
-            after = counts()
-            return after.threads <= baseline.threads + Self.threadTolerance && after.descriptors <= baseline.descriptors + Self.descriptorTolerance
+        try ResourceBaseline.assertRoundsLeaveNothing(rounds: Self.rounds) {
+            try round(server, refused: refused, silent: listener.port)
         }
-        let report = "baseline \(baseline), after \(Self.rounds) rounds \(after)"
-        XCTAssertLessThanOrEqual(after.threads, baseline.threads + Self.threadTolerance, report)
-        XCTAssertLessThanOrEqual(after.descriptors, baseline.descriptors + Self.descriptorTolerance, report)
     }
 
     /// One player: a refused URL and https to the plain port (both probed, named), then an

@@ -42,9 +42,28 @@ final class PlaybackRouteTests: XCTestCase {
         try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(location) }
     }
 
-    func testARouteTakesTheCommandsAndItsReportsFeedTheStateModel() async throws {
+    /// A fake-sink player with `features` and then a new ``RecordingRoute`` (the caller shuts it down).
+    private func makePlayer(_ features: [any PlayerFeature] = []) -> (Player, RecordingRoute) {
         let route = RecordingRoute()
-        let player = Player(configuration: .fakeSinks(), features: [route])
+        return (Player(configuration: .fakeSinks(), features: features + [route]), route)
+    }
+
+    /// Plays ``TestMedia/h264`` locally, then begins the route at `seconds` (``beginRoute(_:playingAt:)``).
+    private func playRouted(_ player: Player, at seconds: Double) async throws {
+        try await startPlaying(player)
+        beginRoute(player, playingAt: seconds)
+    }
+
+    /// Begins the route on the loop thread, the route reporting it plays at `seconds`.
+    private func beginRoute(_ player: Player, playingAt seconds: Double) {
+        onLoop(player) { route, context in
+            context.beginRoute(route)
+            context.routeReported(playing: true, position: MediaTime(seconds: seconds), duration: nil)
+        }
+    }
+
+    func testARouteTakesTheCommandsAndItsReportsFeedTheStateModel() async throws {
+        let (player, route) = makePlayer()
         defer { player.shutdown() }
         try await startPlaying(player)
         // The route starts at 6 s (the local playhead is near 0): positions come from the route.
@@ -52,10 +71,7 @@ final class PlaybackRouteTests: XCTestCase {
             guard let position = event.position, position >= MediaTime(seconds: 6) else { return nil }
             return position
         }, after: {
-            onLoop(player) { route, context in
-                context.beginRoute(route)
-                context.routeReported(playing: true, position: MediaTime(seconds: 6), duration: nil)
-            }
+            beginRoute(player, playingAt: 6)
         })
         XCTAssertLessThan(routed.seconds, 7.6)
         XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED }, "playbin is held in PAUSED while routed")
@@ -92,14 +108,9 @@ final class PlaybackRouteTests: XCTestCase {
     }
 
     func testEndingTheRouteResumesLocallyAtTheRoutesPosition() async throws {
-        let route = RecordingRoute()
-        let player = Player(configuration: .fakeSinks(), features: [route])
+        let (player, route) = makePlayer()
         defer { player.shutdown() }
-        try await startPlaying(player)
-        onLoop(player) { route, context in
-            context.beginRoute(route)
-            context.routeReported(playing: true, position: MediaTime(seconds: 7), duration: nil)
-        }
+        try await playRouted(player, at: 7)
         XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED })
         let resumed = try await player.waitForValue("a local position at 7 s", { event -> MediaTime? in
             guard let position = event.position, position >= MediaTime(seconds: 7) else { return nil }
@@ -114,14 +125,9 @@ final class PlaybackRouteTests: XCTestCase {
     }
 
     func testTheRoutesEndOfItemTakesTheEndOfStreamPath() async throws {
-        let route = RecordingRoute()
-        let player = Player(configuration: .fakeSinks(), features: [route])
+        let (player, _) = makePlayer()
         defer { player.shutdown() }
-        try await startPlaying(player)
-        onLoop(player) { route, context in
-            context.beginRoute(route)
-            context.routeReported(playing: true, position: MediaTime(seconds: 9.5), duration: nil)
-        }
+        try await playRouted(player, at: 9.5)
         let end = try await player.waitForValue("end of stream", { event -> MediaTime? in
             if case .endOfStream(let position) = event { return position } else { return nil }
         }, after: { onLoop(player) { _, context in context.routeEnded() } })
@@ -131,17 +137,13 @@ final class PlaybackRouteTests: XCTestCase {
     }
 
     func testAQueueMovesOnWhenTheRouteEndsAnItemAndTheNextItemStaysRouted() async throws {
-        let route = RecordingRoute()
-        let player = Player(configuration: .fakeSinks(), features: [QueueFeature(), route])
+        let (player, _) = makePlayer([QueueFeature()])
         defer { player.shutdown() }
         let second = FileURI.uri(forPath: TestMedia.theora)!
         try await player.waitFor("playing", where: { $0.newState == .playing }) {
             try? player.setQueue([QueueItem(uri: FileURI.uri(forPath: TestMedia.vp8)!), QueueItem(uri: second)])
         }
-        onLoop(player) { route, context in
-            context.beginRoute(route)
-            context.routeReported(playing: true, position: MediaTime(seconds: 3.9), duration: nil)
-        }
+        beginRoute(player, playingAt: 3.9)
         try await player.waitFor("the second item's media info", where: { event in
             if case .mediaInfo(let info) = event { return info.uri == second } else { return false }
         }) { onLoop(player) { _, context in context.routeEnded() } }
@@ -154,14 +156,9 @@ final class PlaybackRouteTests: XCTestCase {
     }
 
     func testARateChangeWhileRoutedIsRefusedWithAWarning() async throws {
-        let route = RecordingRoute()
-        let player = Player(configuration: .fakeSinks(), features: [route])
+        let (player, route) = makePlayer()
         defer { player.shutdown() }
-        try await startPlaying(player)
-        onLoop(player) { route, context in
-            context.beginRoute(route)
-            context.routeReported(playing: true, position: MediaTime(seconds: 3), duration: nil)
-        }
+        try await playRouted(player, at: 3)
         let warning = try await player.waitForValue("a warning", { event -> PlayerError? in
             if case .warning(let error) = event { return error } else { return nil }
         }, after: { try? player.setRate(1.5) })

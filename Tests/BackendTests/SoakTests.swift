@@ -32,10 +32,10 @@ final class SoakTests: XCTestCase {
     static let rssSlackKiB = 8 * 1024
     static let rssKiBPerCycle = 16
 
-    /// Threads may differ by this many from the baseline (GLib's thread pools park up to 2
-    /// unused threads and retire them after 15 s; GStreamer's task pool keeps some).
-    static let threadTolerance = 4
-    static let fdTolerance = 2
+    /// Threads and descriptors may exceed the baseline by `ResourceBaseline`'s tolerances (GLib's
+    /// thread pools park up to 2 unused threads and retire them after 15 s; GStreamer's task pool keeps some).
+    static let threadTolerance = ResourceBaseline.threadTolerance
+    static let fdTolerance = ResourceBaseline.descriptorTolerance
 
     func testLoadPlayStopCyclesOnOnePlayer() async throws {
         let player = Player.forTesting(sync: false) { $0.autoplay = false }
@@ -96,11 +96,9 @@ final class SoakTests: XCTestCase {
             if index == middle { midRSS = Sample.now().rssKiB }
         }
         let measuredSeconds = Date().timeIntervalSince(measuredStart)
-        var after = Sample.now()
-        _ = eventually(timeout: .seconds(20), interval: .milliseconds(200)) {
-            after = Sample.now()
-            return after.threads <= baseline.threads + Self.threadTolerance && after.fds <= baseline.fds + Self.fdTolerance
-        }
+        let settled = ResourceBaseline(ResourceCounts(threads: baseline.threads, descriptors: baseline.fds))
+            .settle(timeout: .seconds(20), interval: .milliseconds(200))
+        let after = Sample(rssKiB: ProcessProbe.current.rssKiB ?? -1, fds: settled.descriptors, threads: settled.threads)
         peakRSS = max(peakRSS, after.rssKiB)
         let measured = cycles - Self.warmUp
         let growthKiB = after.rssKiB - baseline.rssKiB

@@ -149,6 +149,19 @@ final class TestSupportTests: XCTestCase {
         XCTAssertEqual(ProcessProbe(pid: getpid()).executable, probe.executable)
     }
 
+    // MARK: ResourceBaseline
+
+    func testResourceBaselineTellsKeptDescriptorsFromReleasedOnes() {
+        let baseline = ResourceBaseline()
+        let kept = (0...ResourceBaseline.descriptorTolerance).map { _ in open("/dev/null", O_RDONLY) }   // one over the tolerance
+        let held = baseline.settle(timeout: .milliseconds(300))
+        XCTAssertGreaterThan(held.descriptors, baseline.counts.descriptors + ResourceBaseline.descriptorTolerance)
+        XCTAssertFalse(baseline.holds(held), "\(held) against \(baseline.counts)")
+        for fd in kept { close(fd) }
+        let released = baseline.settle(timeout: .seconds(5))
+        XCTAssertTrue(baseline.holds(released), "\(released) against \(baseline.counts)")
+    }
+
     /// Nil when the `Rss:` total of ``ProcessProbe/mappings`` is within 20 % of `VmRSS` read just
     /// before and just after it, while `VmRSS` itself held still (within 5 %); else the readings.
     /// Under TSan and ASan a long test process's RSS moves by tens of MB between two reads (shadow

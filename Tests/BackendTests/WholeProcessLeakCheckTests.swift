@@ -24,41 +24,25 @@ final class WholeProcessLeakCheckTests: XCTestCase {
     private static let leakCheck: LeakCheck? = dlsym(nil, "__lsan_do_recoverable_leak_check").map { unsafeBitCast($0, to: LeakCheck.self) }
 
     /// Rounds after the warm-up; each makes and shuts down three players, so one thread or
-    /// descriptor kept per player exceeds the tolerances below many times over.
+    /// descriptor kept per player exceeds `ResourceBaseline`'s tolerances many times over.
     private static let rounds = 4
-    /// GLib's thread pools park up to 2 idle threads and retire them after 15 s; GStreamer's task pool keeps some.
-    private static let threadTolerance = 4
-    private static let descriptorTolerance = 2
 
-    private struct Counts: CustomStringConvertible {
-        var threads: Int
-        var loopThreads: Int
-        var descriptors: Int
-        static func now() -> Counts {
-            let probe = ProcessProbe.current
-            let tids = probe.threadIDs ?? []
-            return Counts(threads: tids.count, loopThreads: tids.filter { probe.threadName($0) == "gstplay-loop" }.count,
-                          descriptors: probe.descriptorCount ?? -1)
-        }
-        var description: String { "threads=\(threads) gstplay-loop=\(loopThreads) fds=\(descriptors)" }
+    /// This process's `gstplay-loop` threads (one per live player).
+    private static func loopThreads() -> Int {
+        let probe = ProcessProbe.current
+        return (probe.threadIDs ?? []).filter { probe.threadName($0) == "gstplay-loop" }.count
     }
 
     func testPlayerLifecyclesLeaveNoThreadsDescriptorsOrLeaks() async throws {
         let server = try HTTPTestServer()
         defer { server.stop() }
         try await scenarios(server) // warm-up: registry, plugins, GStreamer's and GLib's pools
-        let baseline = Counts.now()
+        let baseline = ResourceBaseline()
+        let loopsBefore = Self.loopThreads()
         for _ in 0..<Self.rounds { try await scenarios(server) }
-        var after = Counts.now()
         // shutdown() joined each loop thread; pool threads of GStreamer/GLib may take a while to retire.
-        _ = eventually(timeout: .seconds(20), interval: .milliseconds(100)) {
-            after = Counts.now()
-            return after.threads <= baseline.threads + Self.threadTolerance && after.descriptors <= baseline.descriptors + Self.descriptorTolerance
-        }
-        let report = "baseline \(baseline), after \(Self.rounds) rounds \(after)"
-        XCTAssertEqual(after.loopThreads, baseline.loopThreads, "every player's loop thread ended: \(report)")
-        XCTAssertLessThanOrEqual(after.threads, baseline.threads + Self.threadTolerance, report)
-        XCTAssertLessThanOrEqual(after.descriptors, baseline.descriptors + Self.descriptorTolerance, report)
+        let after = baseline.assertSettled(after: "\(Self.rounds) rounds")
+        XCTAssertEqual(Self.loopThreads(), loopsBefore, "every player's loop thread ended: baseline \(baseline.counts), after \(after)")
         guard let leakCheck = Self.leakCheck else { return } // not an ASan build
         XCTAssertEqual(leakCheck(), 0, "LeakSanitizer found leaks (report on stderr)")
     }

@@ -2,7 +2,6 @@ import Backend
 import Foundation
 import Glibc
 import ProcessProbe
-import Synchronization
 import XCTest
 
 /// A ``PlayerDelegate`` that records every event with a monotonic timestamp and the id of the
@@ -20,9 +19,9 @@ public final class EventRecorder: PlayerDelegate, Sendable {
         public let threadID: pid_t
     }
 
-    private let records = Mutex<[Record]>([])
-    private let loopThread = Mutex<pid_t?>(nil)
-    private let condition = NSCondition()
+    /// The history (a `ConditionBox`, not a `Mutex`: ThreadSanitizer sees its lock, docs/RELIABILITY.md §3).
+    private let records = ConditionBox<[Record]>([])
+    private let loopThread = ConditionBox<pid_t?>(nil)
 
     /// A recorder with an empty history.
     public init() {}
@@ -30,12 +29,11 @@ public final class EventRecorder: PlayerDelegate, Sendable {
     /// Records the event (on whatever thread delivers it) and wakes the waiters.
     public func player(_ player: Player, didReceive event: PlayerEvent) {
         let record = Record(event: event, at: ProcessInfo.processInfo.systemUptime, threadID: ProcessProbe.currentThreadID)
-        records.withLock { $0.append(record) }
-        condition.lock(); condition.broadcast(); condition.unlock()
+        records.update { $0.append(record) }
     }
 
     /// Every record so far, in delivery order.
-    public var all: [Record] { records.withLock { $0 } }
+    public var all: [Record] { records.current }
     /// Every event so far, in delivery order.
     public var events: [PlayerEvent] { all.map(\.event) }
     /// How many events so far (a mark for ``waitForValue(_:timeout:after:file:line:_:)``).
@@ -43,7 +41,7 @@ public final class EventRecorder: PlayerDelegate, Sendable {
 
     /// The id of the player's loop thread, learned by `Player.forTesting` when it created the
     /// player (the one new `gstplay-loop` thread); nil when the player was made otherwise.
-    public var loopThreadID: pid_t? { loopThread.withLock { $0 } }
+    public var loopThreadID: pid_t? { loopThread.current }
 
     /// Sets the loop thread's id (`Player.forTesting` does this).
     public func expectLoopThread(_ id: pid_t?) { loopThread.withLock { $0 = id } }
@@ -79,11 +77,7 @@ public final class EventRecorder: PlayerDelegate, Sendable {
         while true {
             let seen = count
             if predicate(events) { return true }
-            condition.lock()
-            var timedOut = false
-            while count == seen, !timedOut { timedOut = !condition.wait(until: deadline) }
-            condition.unlock()
-            if timedOut { return predicate(events) }
+            if !records.wait(until: deadline, { $0.count != seen }) { return predicate(events) }
         }
     }
 

@@ -14,6 +14,13 @@ final class LabSpawner: @unchecked Sendable {
 
     private init() {
         let thread = Thread { [self] in
+            // A new thread inherits its creator's signal mask, and a child inherits the spawning
+            // thread's: created from a libdispatch worker (an async test), which blocks most
+            // signals, every renderer had SIGTERM blocked and ignored `stop()`
+            // (RendererSignalMaskTests). The children get an empty mask.
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
             while true {
                 condition.lock()
                 while work.isEmpty { condition.wait() }

@@ -52,12 +52,19 @@ public final class LabRenderer: @unchecked Sendable {
     /// SIGCONT after ``freeze()``.
     public func thaw() { Foundation.kill(process.process.processIdentifier, SIGCONT) }
 
-    /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after 3 s.
-    public func stop() {
-        guard isRunning else { return }
+    /// SIGTERM (a clean exit, with byebye where the program sends one), SIGKILL after `grace`.
+    /// Returns false when it had to be killed (then no byebye went out): the byebye tests assert
+    /// it, so a renderer that ignores SIGTERM (it had SIGTERM blocked, `LabSpawner`) says so.
+    /// 10 s (was 3): with SIGTERM unblocked, gmediarender once took over 5 s to exit in a TSan run
+    /// after the cast tests (2026-11-25 19:50; ~0.4 s alone).
+    @discardableResult
+    public func stop(grace: Duration = .seconds(10)) -> Bool {
+        guard isRunning else { return true }
         Foundation.kill(process.process.processIdentifier, SIGTERM)
-        if !eventually(timeout: .seconds(3), { !self.isRunning }) { kill() }
+        let exited = eventually(timeout: grace, interval: .milliseconds(50)) { !self.isRunning }
+        if !exited { kill() }
         process.process.waitUntilExit()
+        return exited
     }
 
     func found(udn: String, location: String, friendlyName: String) {

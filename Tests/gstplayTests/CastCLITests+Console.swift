@@ -33,7 +33,8 @@ extension CastCLITests {
         XCTAssertNotEqual(lab.transportState(gmr), "PLAYING", "only the one asked for plays")
 
         let leaving = child.stdoutLines.count
-        gmr.stop()   // SIGTERM: gmediarender says byebye
+        // SIGTERM: gmediarender says byebye (killed after the grace: none).
+        XCTAssertTrue(gmr.stop(), "gmediarender did not exit on SIGTERM (killed, so no byebye): \(gmr.log.suffix(600))")
         XCTAssertNotNil(child.waitForJSON(after: leaving, timeout: 20) { [self] in event("renderers")($0) && udns($0) == [rygel.udn] },
                         "the renderers event after one left: \(child.stdout.suffix(600))")
 

@@ -31,13 +31,9 @@ final class SoakCLITests: XCTestCase {
                 return XCTFail("run \(index): status \(String(describing: result.status)), stderr: \(result.stderr)")
             }
         }
-        var after = (fds: Self.probe.descriptorCount ?? -1, threads: Self.probe.threadCount ?? -1)
-        if let baseline {
-            _ = eventually(timeout: .seconds(5), interval: .milliseconds(100)) {
-                after = (Self.probe.descriptorCount ?? -1, Self.probe.threadCount ?? -1)
-                return after.fds <= baseline.fds + 2 && after.threads <= baseline.threads + 4
-            }
-        }
+        let settled = baseline.map { ResourceBaseline(ResourceCounts(threads: $0.threads, descriptors: $0.fds)).settle(timeout: .seconds(5)) }
+            ?? ResourceCounts.now()
+        let after = (fds: settled.descriptors, threads: settled.threads)
         let head = Array(durations.prefix(max(1, runs / 10))), tail = Array(durations.suffix(max(1, runs / 10)))
         let report = "SOAK name=cli-runs runs=\(runs) test_fds_before=\(baseline?.fds ?? -1) test_fds_after=\(after.fds) "
             + "test_threads_before=\(baseline?.threads ?? -1) test_threads_after=\(after.threads) "
@@ -45,8 +41,8 @@ final class SoakCLITests: XCTestCase {
             + "seconds=\(String(format: "%.1f", Date().timeIntervalSince(started)))"
         print(report)
         if let baseline {
-            XCTAssertLessThanOrEqual(after.fds, baseline.fds + 2, "this process keeps no pipes: \(report)")
-            XCTAssertLessThanOrEqual(after.threads, baseline.threads + 4, report)
+            XCTAssertLessThanOrEqual(after.fds, baseline.fds + ResourceBaseline.descriptorTolerance, "this process keeps no pipes: \(report)")
+            XCTAssertLessThanOrEqual(after.threads, baseline.threads + ResourceBaseline.threadTolerance, report)
         }
         // Runs do not get slower: the last tenth within 1.5 s of the first (the clip takes 0.2 s).
         XCTAssertLessThan(Self.mean(tail), Self.mean(head) + 1.5, report)

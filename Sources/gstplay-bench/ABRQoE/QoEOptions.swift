@@ -38,41 +38,30 @@ struct QoEOptions: Sendable {
         """
 
     init(_ arguments: [String]) throws {
-        var index = 0
-        func value() throws -> String {
-            guard index + 1 < arguments.count else { throw BenchError("\(arguments[index]) needs a value") }
-            index += 1
-            return arguments[index]
-        }
-        func number() throws -> Double {
-            let text = try value()
-            guard let number = Double(text), number >= 0, number.isFinite else { throw BenchError("\(arguments[index - 1]) takes a number ≥ 0, not '\(text)'") }
-            return number
-        }
+        var cursor = ArgumentCursor(arguments)
         let given = Set(arguments.filter { $0.hasPrefix("--") })
-        while index < arguments.count {
-            switch arguments[index] {
-            case "--traces": traces = try value()
-            case "--hls": hls = try value()
-            case "--server": server = try value()
-            case "--out": out = try value()
-            case "--section": section = try value()
-            case "--runs": runs = max(1, Int(try number()))
-            case "--jobs": jobs = max(1, Int(try number()))
-            case "--seconds": seconds = try number()
-            case "--trace-start": traceStart = try number()
+        while let flag = cursor.next() {
+            switch flag {
+            case "--traces": traces = try cursor.value()
+            case "--hls": hls = try cursor.value()
+            case "--server": server = try cursor.value()
+            case "--out": out = try cursor.value()
+            case "--section": section = try cursor.value()
+            case "--runs": runs = max(1, try cursor.wholeNumber())
+            case "--jobs": jobs = max(1, try cursor.wholeNumber())
+            case "--seconds": seconds = try cursor.number()
+            case "--trace-start": traceStart = try cursor.number()
             case "--smoke": smoke = true
-            case "--only-traces": onlyTraces = Set(try value().split(separator: ",").map(String.init))
+            case "--only-traces": onlyTraces = Set(try cursor.value().split(separator: ",").map(String.init))
             case "--protocols":
-                let words = try value().split(separator: ",").map(String.init)
+                let words = try cursor.value().split(separator: ",").map(String.init)
                 protocols = try words.map { word in
                     guard let proto = QoEJob.Streaming(rawValue: word) else { throw BenchError("--protocols takes hls and/or dash, not '\(word)'") }
                     return proto
                 }
             case "-h", "--help": throw BenchError.help
-            default: throw BenchError("unknown argument '\(arguments[index])'")
+            default: throw BenchError("unknown argument '\(flag)'")
             }
-            index += 1
         }
         if smoke {   // the smoke slice, unless asked otherwise
             if !given.contains("--runs") { runs = 1 }

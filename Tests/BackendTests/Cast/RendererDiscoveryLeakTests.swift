@@ -3,35 +3,24 @@ import BackendCore
 import CGStreamer
 import CGUPnP
 import Foundation
-import ProcessProbe
 import TestSupport
 import XCTest
 
 /// ``RendererDiscovery/stop()`` and releasing a ``RendererControl`` leave nothing behind: every
 /// GUPnP object they made is finalized (GObject weak pointers), and start/stop rounds against a
 /// real gmediarender bring this process's threads and descriptors back to the baseline (`/proc`
-/// through ``ProcessProbe``; the tolerances of `NetworkProbeLeakTests`).
+/// through `ResourceBaseline`, the tolerances of every leak test).
 final class RendererDiscoveryLeakTests: XCTestCase {
     private static let rounds = 4
-    private static let threadTolerance = 4
-    private static let descriptorTolerance = 2
 
     func testStartStopRoundsLeakNoObjectThreadOrDescriptor() throws {
         let lab = try RendererLab()
         defer { lab.tearDown() }
         let renderer = try lab.startGMediaRender(name: "Leak gmr")
         let loop = CastTestLoop()
-        try round(loop, lab: lab, udn: renderer.udn)   // warm-up: GLib's and libsoup's pools start
-        let baseline = counts()
-        for _ in 0..<Self.rounds { try round(loop, lab: lab, udn: renderer.udn) }
-        var after = counts()
-        _ = eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
-            after = counts()
-            return after.threads <= baseline.threads + Self.threadTolerance && after.descriptors <= baseline.descriptors + Self.descriptorTolerance
+        try ResourceBaseline.assertRoundsLeaveNothing(rounds: Self.rounds, settle: .seconds(10)) {
+            try round(loop, lab: lab, udn: renderer.udn)
         }
-        let report = "baseline \(baseline), after \(Self.rounds) rounds \(after)"
-        XCTAssertLessThanOrEqual(after.threads, baseline.threads + Self.threadTolerance, report)
-        XCTAssertLessThanOrEqual(after.descriptors, baseline.descriptors + Self.descriptorTolerance, report)
     }
 
     /// Discovers the renderer, calls it, subscribes to its events, releases the control and stops;
@@ -64,11 +53,6 @@ final class RendererDiscoveryLeakTests: XCTestCase {
         let alive = { loop.sync { watched.alive } }
         XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(50)) { alive().isEmpty }, "not finalized: \(alive())")
         loop.sync { watched.clear() }
-    }
-
-    private func counts() -> (threads: Int, descriptors: Int) {
-        let probe = ProcessProbe.current
-        return (probe.threadIDs?.count ?? -1, probe.descriptorCount ?? -1)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessProbe
 import TestSupport
 import XCTest
 
@@ -64,8 +65,14 @@ enum X11Tools {
         return windows
     }
 
+    /// How long ``waitForWindow(on:timeout:where:)`` waits by default: 20 s, 60 s under a
+    /// sanitizer. `make test-asan` (2026-11-25 19:04) failed both `AudioPictureTests` window
+    /// tests at 20 s, the first tests of the ASan process (full DWARF stacks on every malloc) on
+    /// a machine at load 30; alone under ASan the same window took 11 s.
+    static let windowTimeout: TimeInterval = ProcessProbe.underSanitizer ? 60 : 20
+
     /// Waits (polling every 100 ms) until a top-level window satisfying `predicate` exists.
-    static func waitForWindow(on server: XvfbServer, timeout: TimeInterval = 20,
+    static func waitForWindow(on server: XvfbServer, timeout: TimeInterval = windowTimeout,
                               where predicate: (WindowInfo) -> Bool = { _ in true }) throws -> WindowInfo {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
