@@ -92,7 +92,10 @@ def main():
         wait.until(lambda d: text(d, "state") == "playing" and text(d, "position") not in ("", "0:00"))
         first = text(driver, "position")
         driver.save_screenshot(f"{outdir}/desktop-1.png")
-        wait.until(lambda d: text(d, "position") != first)
+        # The screenshot is slow under load: the text may have moved on while it was taken, so the
+        # second one waits for a text newer than anything the first could show.
+        shown = {first, text(driver, "position")}
+        wait.until(lambda d: text(d, "position") not in shown)
         second = text(driver, "position")
         driver.save_screenshot(f"{outdir}/desktop-2.png")
         say(step="desktop", first=first, second=second, title=text(driver, "title"),
