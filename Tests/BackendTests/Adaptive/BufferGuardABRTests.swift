@@ -11,13 +11,9 @@ import XCTest
 /// read on the demuxer's thread as the fragment finished).
 final class BufferGuardABRTests: XCTestCase {
     func testNoSwitchUpWhileTheBufferIsUnderTheSafetyLevel() throws {
-        let server = try HTTPTestServer(hls: try HLSFixture.ensure())
-        defer { server.stop() }
-        XCTAssertNotNil(server.shape(to: try HTTPTestServer.trace(named: "steady-high"), rttMilliseconds: 20, startingAt: 0))
-        let recorder = EventRecorder()
-        let player = Player.forAdaptiveTesting(recorder)
-        defer { player.shutdown() }
-        player.load(server.url("/hls/vod/master.m3u8"))
+        let run = try TracedLadderPlayback(trace: "steady-high", startingAt: 0)
+        defer { run.stop() }
+        let recorder = run.recorder, player = run.player
         let top = recorder.waitForValue("720p", timeout: 12) { $0.switched.flatMap { $0.to.height == 720 ? $0 : nil } }
         XCTAssertEqual(top?.reason, .bandwidthUp, "6000 kbit/s sustains 720p")
         let info = player.adaptiveInfo

@@ -50,18 +50,12 @@ final class StepDownABRTests: XCTestCase {
     /// Plays `manifest` over `step-down` from 26 s with today's default policy until a 240p
     /// fragment started after the step and `watchAfterDown` more fragments followed it (or timeouts).
     private func stepDown(manifest: String, watchAfterDown: Int) throws -> Run {
-        let server = try HTTPTestServer(hls: try HLSFixture.ensure())
-        defer { server.stop() }
-        let trace = try HTTPTestServer.trace(named: "step-down")
-        let skipped = 26.0, step = trace.steps[0].seconds  // the trace drops at 30 s
-        let origin = try XCTUnwrap(server.shape(to: trace, rttMilliseconds: 20, startingAt: skipped))
-        let recorder = EventRecorder()
-        let player = Player.forAdaptiveTesting(recorder)
-        defer { player.shutdown() }
-        player.load(server.url(manifest))
+        let run = try TracedLadderPlayback(trace: "step-down", startingAt: 26, manifest: manifest)  // the trace drops at 30 s
+        defer { run.stop() }
+        let recorder = run.recorder
         recorder.waitFor("a switch up before the step", timeout: 10) { $0.contains { $0.switched?.reason == .bandwidthUp } }
-        let stepAt = origin + step
-        func after() -> [HTTPTestServer.HLSRequest] { server.segments().filter { ($0.start ?? 0) >= stepAt } }
+        let stepAt = run.origin + run.trace.steps[0].seconds
+        func after() -> [HTTPTestServer.HLSRequest] { run.segments(startingAt: stepAt) }
         recorder.waitFor("a 240p fragment after the step", timeout: 16) { _ in after().contains { $0.variant == "240p" } }
         let down = recorder.waitForValue("a switch down to 240p", timeout: 3) { $0.switched.flatMap { $0.reason == .bandwidthDown && $0.to.height == 240 ? $0 : nil } }
         if watchAfterDown > 0 {
@@ -69,13 +63,10 @@ final class StepDownABRTests: XCTestCase {
                 after().drop { $0.variant != "240p" }.count > watchAfterDown
             }
         }
-        let log = server.segments().map { "\($0.variant ?? "?")@\(String(format: "%.1f", ($0.start ?? 0) - stepAt))" }.joined(separator: " ")
+        let log = run.segmentLog(from: stepAt)
         print("StepDownABRTests \(manifest): segments (variant@s from the step):", log,
-              "| stalls:", player.adaptiveInfo.stallCount, String(format: "%.2f s", player.adaptiveInfo.stalledSeconds),
-              "| decisions (to, buffer s, estimate kbit/s, fragment s):",
-              player.adaptiveInfo.decisions.map { d in
-                  "\(d.to),\(d.bufferSeconds.map { String(format: "%.1f", $0) } ?? "-"),\(d.estimate.map { String(Int($0 / 1000)) } ?? "-"),\(String(format: "%.1f", d.fragmentSeconds))"
-              }.joined(separator: " "))
+              "| stalls:", run.player.adaptiveInfo.stallCount, String(format: "%.2f s", run.player.adaptiveInfo.stalledSeconds),
+              "| decisions (to, buffer s, estimate kbit/s, fragment s):", run.decisionLog)
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
         return Run(after: after(), log: log, switchedDown: down != nil)
     }

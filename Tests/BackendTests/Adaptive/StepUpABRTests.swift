@@ -15,25 +15,16 @@ final class StepUpABRTests: XCTestCase {
     static let fragmentsAfterStep = 2
 
     func testAStepUpOverADeepBufferSwitchesUpWithinTwoFragments() throws {
-        let server = try HTTPTestServer(hls: try HLSFixture.ensure())
-        defer { server.stop() }
-        let trace = try HTTPTestServer.trace(named: "step-up")
-        let skipped = 18.0, step = trace.steps[0].seconds  // the trace rises at 30 s
-        let origin = try XCTUnwrap(server.shape(to: trace, rttMilliseconds: 20, startingAt: skipped))
-        let recorder = EventRecorder()
-        let player = Player.forAdaptiveTesting(recorder)
-        defer { player.shutdown() }
-        player.load(server.url("/hls/vod/master.m3u8"))
-        let stepAt = origin + step
-        func after() -> [HTTPTestServer.HLSRequest] { server.segments().filter { ($0.start ?? 0) >= stepAt } }
-        recorder.waitFor("a 480p fragment after the step", timeout: 30) { _ in after().contains { $0.variant == "480p" } }
-        let log = server.segments().map { "\($0.variant ?? "?")@\(String(format: "%.1f", ($0.start ?? 0) - stepAt))" }.joined(separator: " ")
-        let info = player.adaptiveInfo
+        let run = try TracedLadderPlayback(trace: "step-up", startingAt: 18)  // the trace rises at 30 s
+        defer { run.stop() }
+        let stepAt = run.origin + run.trace.steps[0].seconds
+        func after() -> [HTTPTestServer.HLSRequest] { run.segments(startingAt: stepAt) }
+        run.recorder.waitFor("a 480p fragment after the step", timeout: 30) { _ in after().contains { $0.variant == "480p" } }
+        let log = run.segmentLog(from: stepAt)
+        let info = run.player.adaptiveInfo
         print("StepUpABRTests: segments (variant@s from the step):", log, "| stalls:", info.stallCount,
-              "| decisions (to, buffer s, estimate kbit/s):", info.decisions.map { d in
-                  "\(d.to),\(d.bufferSeconds.map { String(format: "%.1f", $0) } ?? "-"),\(d.estimate.map { String(Int($0 / 1000)) } ?? "-")"
-              }.joined(separator: " "))
-        XCTAssertFalse(server.segments().contains { ($0.start ?? .infinity) < stepAt && $0.variant != "240p" },
+              "| decisions (to, buffer s, estimate kbit/s, fragment s):", run.decisionLog)
+        XCTAssertFalse(run.server.segments().contains { ($0.start ?? .infinity) < stepAt && $0.variant != "240p" },
                        "above 240p before the step: \(log)")
         let late = after().prefix { $0.variant == "240p" }
         XCTAssertTrue(after().contains { $0.variant == "480p" }, "no 480p fragment after the step: \(log)")
@@ -41,6 +32,6 @@ final class StepUpABRTests: XCTestCase {
         let up = try XCTUnwrap(info.decisions.last { $0.reason == .bandwidthUp }, "the switch up is among the decisions")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(up.bufferSeconds), BufferAwareRule.safetySeconds, "switched up on a shallow buffer")
         XCTAssertEqual(info.stallCount, 0, "a stall before the switch up: \(log)")
-        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+        XCTAssertNil(run.recorder.events.lazy.compactMap(\.error).first)
     }
 }

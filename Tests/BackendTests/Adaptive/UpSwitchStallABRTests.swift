@@ -14,28 +14,23 @@ final class UpSwitchStallABRTests: XCTestCase {
     static let watchedSeconds = 15.0
 
     func testNoStallAfterTheFirstSwitchUpAt2000kbits() throws {
-        let server = try HTTPTestServer(hls: try HLSFixture.ensure())
-        defer { server.stop() }
-        let trace = try HTTPTestServer.trace(named: "up-down-up")
-        XCTAssertEqual(trace.kbps(at: 1), 2000)
+        let run = try TracedLadderPlayback(trace: "up-down-up", startingAt: 0)
+        defer { run.stop() }
         let shapedAt = Date()
-        let origin = try XCTUnwrap(server.shape(to: trace, rttMilliseconds: 20, startingAt: 0))
-        let recorder = EventRecorder()
-        let player = Player.forAdaptiveTesting(recorder)
-        defer { player.shutdown() }
-        player.load(server.url("/hls/vod/master.m3u8"))
+        XCTAssertEqual(run.trace.kbps(at: 1), 2000)
+        let recorder = run.recorder
         let up = recorder.waitForValue("a first switch up", timeout: 12) { $0.switched.flatMap { $0.reason == .bandwidthUp ? $0 : nil } }
         XCTAssertNotNil(up)
         let upAt = recorder.events.firstIndex { $0.switched?.reason == .bandwidthUp } ?? 0
         let left = Self.watchedSeconds - Date().timeIntervalSince(shapedAt)
         let smooth = recorder.staysFalse(for: max(0, left)) { $0.dropFirst(upAt).contains(where: \.isStallStart) }
-        let info = player.adaptiveInfo
-        let log = server.segments().map { "\($0.variant ?? "?")@\(String(format: "%.1f", ($0.start ?? 0) - origin))" }
+        let info = run.player.adaptiveInfo
+        let log = run.segmentLog(from: run.origin)
         let rates = info.downloads.map { String(format: "%.0f", ($0.bitsPerSecond ?? 0) / 1000) }
-        print("UpSwitchStallABRTests: up to \(up?.to.label ?? "-") | segments (variant@trace s):", log.joined(separator: " "),
+        print("UpSwitchStallABRTests: up to \(up?.to.label ?? "-") | segments (variant@trace s):", log,
               "| measured kbit/s:", rates.joined(separator: " "),
               "| stalls:", info.stallCount, String(format: "%.2f s", info.stalledSeconds),
-              "| decisions (to@buffer s):", info.decisions.map { "\($0.to)@\($0.bufferSeconds.map { String(format: "%.2f", $0) } ?? "-")" }.joined(separator: " "))
+              "| decisions (to, buffer s, estimate kbit/s, fragment s):", run.decisionLog)
         XCTAssertTrue(smooth, "a stall after the first switch up (to \(up?.to.label ?? "-")) at 2000 kbit/s: \(log)")
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
     }
