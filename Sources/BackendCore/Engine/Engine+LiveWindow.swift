@@ -65,7 +65,7 @@ extension Engine {
     private func liveSeekAnswered(sent: Bool, position: MediaTime, uri: String?) {
         seeks.liveSendsInFlight -= 1
         guard !sent, uri == facts.uri else { return }
-        let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
+        let error = seekFailure(to: position)
         publish(.warning(error))
         guard seeks.liveSendsInFlight == 0, seeks.inFlight else { return }
         seeks.issuedAt = nil

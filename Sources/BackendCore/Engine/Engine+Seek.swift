@@ -108,17 +108,28 @@ extension Engine {
         if facts.isLiveWindow {
             sendLiveSeek(event, to: playbin, position: seek.position)
         } else if gst_element_send_event(playbin, event) == 0 { // takes ownership of the event
-            let error = PlayerError(kind: .other, element: "playbin", message: "seek to \(seek.position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
+            let error = seekFailure(to: seek.position)
             publish(.warning(error))
             return error
         }
+        noteSeekIssued(seek)
+        return nil
+    }
+
+    /// Records a seek just sent to playbin or to the route (loop thread): the statistics, when and
+    /// where it was issued, and the seeking state published.
+    func noteSeekIssued(_ seek: SeekRequest) {
         statistics.seekExecuted()
         seeks.issuedAt = Engine.now()
         seeks.issuedPosition = seek.position
         playback.inputs.seeking = true
         playback.inputs.ended = false
         updateState()
-        return nil
+    }
+
+    /// The warning for a seek to `position` that playbin refused.
+    func seekFailure(to position: MediaTime) -> PlayerError {
+        PlayerError(kind: .other, element: "playbin", message: "seek to \(position.formatted(fractionDigits: 3)) failed", uri: facts.uri)
     }
 
     /// ASYNC_DONE after a seek (or a route's answer, `landedAt`): report the landed position, restore the target state.

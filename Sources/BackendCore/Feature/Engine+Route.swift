@@ -56,12 +56,7 @@ extension Engine {
     func routeSeek(_ seek: SeekRequest, on routing: RouteState) {
         featuresSeekIssued(to: seek.position)
         seeks.markerSeen = false         // a late local ASYNC_DONE is not this seek's
-        statistics.seekExecuted()
-        seeks.issuedAt = Engine.now()
-        seeks.issuedPosition = seek.position
-        playback.inputs.seeking = true
-        playback.inputs.ended = false
-        updateState()
+        noteSeekIssued(seek)
         routing.route.routeSeek(to: seek.position)
     }
 
