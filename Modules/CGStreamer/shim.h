@@ -157,6 +157,15 @@ static inline GstBuffer *CGStreamer_probe_info_buffer(GstPadProbeInfo *info) {
 static inline GstEvent *CGStreamer_probe_info_event(GstPadProbeInfo *info) {
     return (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) ? GST_PAD_PROBE_INFO_EVENT(info) : NULL;
 }
+/* The event of an upstream probe, or NULL. */
+static inline GstEvent *CGStreamer_probe_info_event_upstream(GstPadProbeInfo *info) {
+    return (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) ? GST_PAD_PROBE_INFO_EVENT(info) : NULL;
+}
+/* Puts `event` in place of the probe's event, which it unrefs (GST_PAD_PROBE_INFO_DATA). */
+static inline void CGStreamer_probe_info_replace_event(GstPadProbeInfo *info, GstEvent *event) {
+    gst_event_unref(GST_PAD_PROBE_INFO_EVENT(info));
+    GST_PAD_PROBE_INFO_DATA(info) = event;
+}
 /* Typed g_object_get / g_object_set for guint64 properties (queue levels, max-size-time). */
 static inline guint64 CGStreamer_get_uint64(gpointer obj, const gchar *name) { guint64 v = 0; g_object_get(obj, name, &v, NULL); return v; }
 static inline void CGStreamer_set_uint64(gpointer obj, const gchar *name, guint64 value) { g_object_set(obj, name, value, NULL); }

@@ -121,7 +121,8 @@ public final class Player: Sendable {
 
     /// Seeks to `position` (clamped to `0…duration`; at the duration the stream ends).
     /// Before preroll the request is kept and run once the pipeline reaches PAUSED; seeks closer
-    /// than ``PlayerConfiguration/seekThrottle`` are coalesced, the latest winning.
+    /// than ``PlayerConfiguration/seekThrottle``, or made while one is in flight (until it lands,
+    /// at most 2 s), are coalesced, the latest winning.
     /// Maps to `gst_element_seek` with `GST_SEEK_FLAG_FLUSH` and ACCURATE or KEY_UNIT.
     public func seek(to position: MediaTime, mode: SeekMode? = nil) {
         let mode = mode ?? configuration.defaultSeekMode

@@ -131,7 +131,7 @@ final class SubtitleOverlayTap: Sendable {
         CGStreamer_set_double(renderer, "ypos", y)
     }
 
-    private static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
+    static func factoryName(of element: UnsafeMutablePointer<GstElement>) -> String? {
         guard let factory = gst_element_get_factory(element) else { return nil }
         return String(takingGLibString: gst_object_get_name(CGStreamer_as_object(UnsafeMutableRawPointer(factory))))
     }

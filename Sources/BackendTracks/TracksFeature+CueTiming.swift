@@ -4,11 +4,12 @@ import CGStreamer
 /// Publishing each subtitle cue when it is due (loop thread).
 ///
 /// The cue sink renders on the clock, so cues normally arrive on time. After a user seek on
-/// media with an external subtitle file (playbin `suburi` → `subparse`), 1.22 released the next
-/// cues at once instead (seen: a cue due 0.3 s after the landing point came immediately, and
-/// the two after it 1.8 s and 2.9 s early), while their stream times were right. A cue whose start
-/// is ahead of the audio/video position, or arrives while a seek is landing, is therefore held
-/// and published when playback reaches it.
+/// media with an external subtitle file (playbin `suburi` → `subparse`), 1.22 could release the
+/// next cues at once instead (seen: a cue due 0.3 s after the landing point came immediately, and
+/// the two after it 1.8 s and 2.9 s early), while their stream times were right: `subparse` had
+/// pushed the segment of the position before the seek (``SubtitleSegmentRepair`` now repairs it).
+/// A cue whose start is ahead of the audio/video position, or arrives while a seek is landing, is
+/// still held and published when playback reaches it.
 extension TracksFeature {
     /// How far ahead of the audio/video position a cue may arrive and still be published at once:
     /// about a frame, the lag of the position the sinks report.

@@ -54,6 +54,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         tracks.published.subtitleStyle = initialStyle
         tracks.published.subtitlesDrawn = drawn
         context.updateSnapshot(tracks.published)
+        SubtitleSegmentRepair().connect(to: context, playbin: playbin)
         if drawn {
             let tap = SubtitleOverlayTap(style: initialStyle) { [weak self, context] cue in
                 context.runOnLoop { [weak self] in self?.cueArrived(cue) }

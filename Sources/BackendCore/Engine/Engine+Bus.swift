@@ -81,6 +81,7 @@ extension Engine {
             publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: facts.uri)))
         }
         publish(.endOfStream(position: position))
+        releaseHeldSeek()
     }
 
     private func handleStateChanged(_ message: UnsafeMutablePointer<GstMessage>) {

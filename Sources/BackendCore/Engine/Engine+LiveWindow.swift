@@ -73,6 +73,7 @@ extension Engine {
         failPendingResults(error, keepingLoads: true)
         applyTargetState()
         updateState()
+        releaseHeldSeek()
     }
 
 }

@@ -55,10 +55,24 @@ extension Engine {
         submitSeek(SeekRequest(position: position, mode: mode))
     }
 
-    /// Passes a request through the throttle: now, or later from the seek timer.
+    /// Passes a request through the throttle: now, later from the seek timer, or when the seek in
+    /// flight lands (``seekCompleted(landedAt:)``).
     func submitSeek(_ request: SeekRequest) {
-        switch seeks.throttle.request(request, now: Engine.now()) {
-        case .execute(let seek): seekIssued(executeSeek(seek))
+        carryOut(seeks.throttle.request(request, now: Engine.now(), inFlightSince: seeks.issuedAt))
+    }
+
+    /// The seek in flight is over without a landing to report here (the end of the stream, a
+    /// refused live seek): a request held for it goes now.
+    func releaseHeldSeek() {
+        carryOut(seeks.throttle.landed(now: Engine.now()))
+    }
+
+    /// Does what the throttle decided.
+    private func carryOut(_ action: SeekThrottle.Action) {
+        switch action {
+        case .execute(let seek):
+            timers.seek?.destroy(); timers.seek = nil
+            seekIssued(executeSeek(seek))
         case .armTimer(let ms): armSeekTimer(.milliseconds(ms))
         case .coalesced, .idle: break
         }
@@ -68,11 +82,7 @@ extension Engine {
         timers.seek?.destroy()
         timers.seek = loop.addTimer(every: delay) { [unowned self] in
             self.timers.seek = nil
-            switch self.seeks.throttle.timerFired(now: Engine.now()) {
-            case .execute(let seek): self.seekIssued(self.executeSeek(seek))
-            case .armTimer(let ms): self.armSeekTimer(.milliseconds(ms))
-            case .coalesced, .idle: break
-            }
+            self.carryOut(self.seeks.throttle.timerFired(now: Engine.now(), inFlightSince: self.seeks.issuedAt))
             return false
         }
     }
@@ -137,6 +147,17 @@ extension Engine {
         guard let issued = seeks.issuedAt else { return }
         seeks.issuedAt = nil
         statistics.seekLanded(latencyNanoseconds: Engine.now() - issued)
+        // A request held while this seek was in flight goes now, and its landing is the one
+        // reported (the state stays `seeking`); a refused one leaves this landing to report.
+        switch seeks.throttle.landed(now: Engine.now()) {
+        case .execute(let next):
+            timers.seek?.destroy(); timers.seek = nil
+            let error = executeSeek(next)
+            seekIssued(error)
+            if error == nil { return }
+        case .armTimer(let ms): armSeekTimer(.milliseconds(ms))
+        case .coalesced, .idle: break
+        }
         let landed = landedAt ?? pipeline?.queryPosition() ?? seeks.issuedPosition
         hub.updateSnapshot { $0.position = landed }
         playback.inputs.seeking = false

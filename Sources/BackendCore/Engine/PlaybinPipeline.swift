@@ -76,10 +76,12 @@ final class PlaybinPipeline {
         guard let element else { return nil }
         var value: gint64 = 0
         if !positionSinks.isEmpty {
+            // None answering (all flushing for a seek) is no answer: playbin would add the text
+            // sink's, which runs ahead (3.9 s, the held cue's end, read during a seek to 3.0 s).
             let answers = positionSinks.compactMap { sink -> gint64? in
                 gst_element_query_position(sink, GST_FORMAT_TIME, &value) != 0 && value >= 0 ? value : nil
             }
-            if let latest = answers.max() { return MediaTime(nanoseconds: Int64(latest)) }
+            return answers.max().map { MediaTime(nanoseconds: Int64($0)) }
         }
         guard gst_element_query_position(element, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
         return MediaTime(nanoseconds: Int64(value))

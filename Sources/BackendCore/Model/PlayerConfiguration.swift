@@ -18,7 +18,8 @@ public struct PlayerConfiguration: Sendable {
     /// turns the periodic reports off (reports on pause, seek and EOS remain). No position is
     /// queried while nobody listens (no delegate, no open ``Player/events`` stream).
     public var positionInterval: Duration = .milliseconds(250)
-    /// Minimum spacing between executed seeks. Default 500 ms (the seed's value).
+    /// Minimum spacing between executed seeks. Default 500 ms (the seed's value). Independently
+    /// of it, a seek waits for the one in flight to land (at most 2 s).
     public var seekThrottle: Duration = .milliseconds(500)
     /// Video output.
     public var videoSink: SinkChoice = .automatic

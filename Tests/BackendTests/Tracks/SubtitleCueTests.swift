@@ -100,9 +100,10 @@ final class SubtitleCueTests: XCTestCase {
     }
 
     func testAfterASeekExternalCuesNeverArriveBeforeTheyAreDue() throws {
-        // After a seek, 1.22's subparse branch (playbin suburi) sometimes released the next cues
-        // at once (early); the engine holds them until due. It can also run 0.7 s late (the
-        // seek distance): a known limitation (docs/ADR-001-playbin.md), printed here, not failed.
+        // After a seek, 1.22's subparse (playbin suburi) could push the segment of the position
+        // before the seek: cues came at once (early) or 0.7 s late (the seek distance; 3 of 6
+        // runs without the repair). ``SubtitleSegmentRepair`` repairs the segment; the engine
+        // still holds early cues until due (docs/ADR-001-playbin.md).
         let (recorder, player) = try playingExternalSubtitlesPastTheFirstCue()
         defer { player.shutdown() }
         let before = recorder.count
@@ -116,19 +117,21 @@ final class SubtitleCueTests: XCTestCase {
         // Due 0.3, 1.8 and 2.9 s after the landing point (cue start − 0.7 s); never earlier.
         for ((cue, after), due) in zip(cues, [0.3, 1.8, 2.9]) {
             XCTAssertGreaterThanOrEqual(after, due - 0.1, "\(cue.text) arrived \(after) s after the seek landed, due at \(due) s")
+            XCTAssertLessThanOrEqual(after, due + 0.2, "\(cue.text) arrived \(after) s after the seek landed, due at \(due) s: late")
             assertCue(cue, cue.text, cue.start.seconds, cue.end?.seconds ?? -1)
             print("SubtitleCueTests: \(cue.text) due +\(due) s, arrived +\(String(format: "%.3f", after)) s")
         }
         XCTAssertEqual(cues.first?.1 ?? -1, 0.3, accuracy: 0.15, "the first cue after the landing point comes on time")
     }
 
-    /// Two seeks back to back (no throttle): the second is issued while the first is in flight,
-    /// so the state stays `seeking` (no second `stateChanged`). Cues for the old positions
-    /// ("External one", 1.0–2.0 s, after the seek to 0.2 s; seen reaching the loop after both
-    /// seeks were issued) are held while seeking and must not be published after the landing
-    /// at 3.0 s: every seek drops the held cues (``PlayerFeature/seekIssued(to:)``), the landing
-    /// those that ended before it.
-    func testASeekIssuedWhileAnotherIsInFlightDropsTheFirstSeeksCues() throws {
+    /// Two seeks back to back (no throttle interval): the second is asked for while the first is
+    /// in flight, so it waits for that landing (``SeekThrottle``) and the state stays `seeking`
+    /// (no second `stateChanged`, one `seekDone`: the first landing is not reported). Cues for the
+    /// old positions ("External one", 1.0–2.0 s, after the seek to 0.2 s) must not be published
+    /// after the landing at 3.0 s: every seek drops the held cues (``PlayerFeature/seekIssued(to:)``),
+    /// the landing those that ended before it, and ``SubtitleSegmentRepair`` keeps `subparse`'s
+    /// segment from going back to the first seek's (which made this test fail about 1 run in 25).
+    func testASeekAskedForWhileAnotherIsInFlightLandsOnceWithOnlyItsCues() throws {
         let (recorder, player) = try playingExternalSubtitlesPastTheFirstCue { $0.seekThrottle = .zero }
         defer { player.shutdown() }
         let before = recorder.count
@@ -137,7 +140,7 @@ final class SubtitleCueTests: XCTestCase {
         recorder.waitFor("EOS") { $0.contains(where: \.isEndOfStream) }
         let events = Array(recorder.events.dropFirst(before))
         XCTAssertEqual(events.compactMap(\.seekDone).map(\.seconds), [3.0], "one landing: the second seek's")
-        XCTAssertEqual(events.filter { $0.newState == .seeking }.count, 1, "the second seek was issued while the first was in flight")
+        XCTAssertEqual(events.filter { $0.newState == .seeking }.count, 1, "the second seek was asked for while the first was in flight")
         let cues = events.compactMap(\.cue)
         XCTAssertEqual(cues.map(\.text), ["External two", "External three"], "only the cues from 3.0 s on")
         for cue in cues { XCTAssertGreaterThan(cue.end?.seconds ?? 0, 3.0 - frame, "\(cue.text) ended before the landing point") }
