@@ -37,6 +37,14 @@ public extension RendererLab {
         (try? call(renderer, "AVTransport/GetTransportInfo"))?["CurrentTransportState"] as? String
     }
 
+    /// Waits until `renderer` reports a duration for its item: its pipeline really plays.
+    /// gmediarender answers `GetPositionInfo` from its pipeline only while that is PLAYING
+    /// (`output_gstreamer_get_position`) and repeats the last answer otherwise, so a pause that
+    /// comes before leaves it reporting 0 for good, whatever is sought (seen in isolated runs).
+    func waitUntilRendering(_ renderer: LabRenderer, timeout: Duration = .seconds(10)) -> Bool {
+        eventually(timeout: timeout, interval: .milliseconds(100)) { (self.positionInfo(renderer)?.duration ?? 0) > 0 }
+    }
+
     /// `AVTransport/GetPositionInfo`: the position and duration in seconds, and the track URI.
     func positionInfo(_ renderer: LabRenderer) -> (position: Double, duration: Double, uri: String)? {
         guard let out = try? call(renderer, "AVTransport/GetPositionInfo") else { return nil }

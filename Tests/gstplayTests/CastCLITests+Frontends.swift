@@ -15,7 +15,8 @@ extension CastCLITests {
                                     environment: bus.environment()).started()
         defer { if child.process.isRunning { child.send("quit"); _ = child.waitForExit(timeout: 10) } }
         XCTAssertEqual(child.waitForJSON(timeout: 20, event("cast-started"))?["udn"] as? String, renderer.udn, child.stderr)
-        // Paused at once: the 10 s item must not end on the renderer before the checks (a loaded `make test`).
+        XCTAssertTrue(lab.waitUntilRendering(renderer), "the renderer never reported the item's duration")
+        // Paused then: the 10 s item must not end on the renderer before the checks (a loaded `make test`).
         XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
             bus.playerctl("-l").contains("gstplay.instance\(child.process.processIdentifier)")
         }, "playerctl -l never listed gstplay; stderr: \(child.stderr)")
@@ -56,7 +57,8 @@ extension CastCLITests {
             return ((reply?["body"] as? String).flatMap(jsonObject))?["data"] as? [String: Any]
         }
 
-        XCTAssertEqual(command("pause"), 200)   // at once: the 10 s item must not end on the renderer before the checks
+        XCTAssertTrue(lab.waitUntilRendering(renderer), "the renderer never reported the item's duration")
+        XCTAssertEqual(command("pause"), 200)   // now: the 10 s item must not end on the renderer before the checks
         XCTAssertTrue(lab.waitForTransportState("PAUSED_PLAYBACK", on: renderer), "the renderer paused: \(lab.transportState(renderer) ?? "?")")
         XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) { status()?["state"] as? String == "paused" },
                       "the remote's status: \(status() ?? [:])")
