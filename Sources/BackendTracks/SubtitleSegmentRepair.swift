@@ -10,8 +10,8 @@ import Synchronization
 /// starting at 0.2 s, so the cue at 1.0–2.0 s was shown after the landing at 3.0 s, the others
 /// 2.8 s late, and the end of stream came 2.7 s late.
 ///
-/// Two probes on each `subparse`'s `src` pad (`gst_pad_add_probe`) repair it: the seek on its way
-/// up is kept, and the first segment after it is replaced by the same seek applied to it
+/// Two probes on each `subparse`'s `src` pad (`gst_pad_add_probe`) repair it: a flushing seek on
+/// its way up is kept, and the first segment after it is replaced by the same seek applied to it
 /// (`gst_segment_do_seek`, as `subparse` does; the same seek applied twice gives the same
 /// segment, so a segment that was already right stays as it is). Text buffers wholly outside the
 /// current segment (parsed before the seek took effect) are dropped.
@@ -64,7 +64,9 @@ final class SubtitleSegmentRepair: Sendable {
             var format = GST_FORMAT_UNDEFINED
             var start: gint64 = -1, stop: gint64 = -1
             gst_event_parse_seek(event, &seek.rate, &format, &seek.flags, &seek.startType, &start, &seek.stopType, &stop)
-            guard format == GST_FORMAT_TIME else { return GST_PAD_PROBE_OK }
+            // Only flushing seeks restart the parser; an instant rate change sends no new segment.
+            guard format == GST_FORMAT_TIME, seek.flags.rawValue & GST_SEEK_FLAG_FLUSH.rawValue != 0,
+                  seek.flags.rawValue & GST_SEEK_FLAG_INSTANT_RATE_CHANGE.rawValue == 0 else { return GST_PAD_PROBE_OK }
             seek.start = Int64(start)
             seek.stop = Int64(stop)
             CallbackBox<ParserState>.from(data).value.fields.withLock { $0.pendingSeek = seek }
