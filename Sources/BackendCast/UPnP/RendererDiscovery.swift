@@ -48,12 +48,13 @@ public final class RendererDiscovery {
 
     deinit { stop() }
 
-    /// Starts browsing (`gupnp_context_manager_create_full`, IPv4): on every network interface, or
+    /// Starts browsing (`gupnp_context_manager_create_full`, IPv4, on a port free for both TCP and
+    /// UDP: ``ContextPort``): on every network interface, or
     /// only on `interfaces` (names such as `eth0`, or addresses; `gupnp_context_filter_add_entry`).
     /// Does nothing when already running.
     public func start(interfaces: [String]? = nil) {
         guard manager == nil else { return }
-        let manager = gupnp_context_manager_create_full(GSSDP_UDA_VERSION_1_0, G_SOCKET_FAMILY_IPV4, 0)!
+        let manager = gupnp_context_manager_create_full(GSSDP_UDA_VERSION_1_0, G_SOCKET_FAMILY_IPV4, guint(ContextPort.freeForTCPAndUDP()))!
         self.manager = manager
         if let interfaces, !interfaces.isEmpty {
             let filter = gupnp_context_manager_get_context_filter(manager)
