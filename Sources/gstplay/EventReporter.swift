@@ -151,11 +151,13 @@ final class EventReporter {
     }
 
     /// The message, the operating system's reason if GStreamer only put it in the debug text
-    /// (`Could not open file "x" for reading. (Permission denied)`), the HTTP status if any, and
+    /// (`Could not open file "x" for reading. (Permission denied)`), why a streaming thread
+    /// stopped (``PlayerError/streamingStopReason``), the HTTP status if any, and
     /// the missing plugins the message does not name already.
     static func text(of error: PlayerError) -> String {
         var text = error.message
         if let reason = systemReason(inDebug: error.debug), !text.containsIgnoringCase(reason) { text += " (\(reason))" }
+        if let reason = error.streamingStopReason { text += " (streaming stopped: \(reason))" }
         if let status = error.httpStatus, !text.contains(String(status)) { text += " (HTTP \(status))" }
         let missing = error.missingPlugins.filter { !error.message.contains($0) }
         if !missing.isEmpty { text += " (missing: " + missing.joined(separator: ", ") + ")" }

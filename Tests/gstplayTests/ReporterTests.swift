@@ -124,4 +124,16 @@ final class ReporterTests: XCTestCase {
         XCTAssertNil(EventReporter.systemReason(inDebug: "system error: \n"))
         XCTAssertEqual(EventReporter.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad\\u0007thing")
     }
+
+    /// "Internal data stream error." says nothing of why; GStreamer's debug text does.
+    func testWhyAStreamingThreadStoppedIsShown() {
+        let unlinked = PlayerError(kind: .stream, element: "qtdemux0", message: "Internal data stream error.",
+                                   debug: "../gst/isomp4/qtdemux.c(6619): gst_qtdemux_loop (): /GstPlayBin:thumbnails/GstQTDemux:qtdemux0:\nstreaming stopped, reason not-linked (-1)")
+        XCTAssertEqual(unlinked.streamingStopReason, "not-linked")
+        XCTAssertEqual(EventReporter.text(of: unlinked), "Internal data stream error. (streaming stopped: not-linked)")
+        XCTAssertEqual(unlinked.description, "qtdemux0: Internal data stream error. (streaming stopped: not-linked)")
+        let ownError = PlayerError(kind: .stream, message: "Internal data stream error.", debug: "…:\nstreaming stopped, reason error (-5)")
+        XCTAssertNil(ownError.streamingStopReason, "an element's own error: already the message")
+        XCTAssertNil(PlayerError(kind: .stream, message: "x", debug: "streaming stopped, reason \u{1b}[2J").streamingStopReason, "letters and dashes only")
+    }
 }

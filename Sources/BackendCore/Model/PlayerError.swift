@@ -77,10 +77,22 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         self.cause = cause
     }
 
-    /// One line for a person: `element: message (missing: …)`.
+    /// Why the element's streaming thread stopped, from GStreamer's debug text (`streaming
+    /// stopped, reason not-linked (-1)` after "Internal data stream error."): `not-linked`,
+    /// `not-negotiated`…; nil without one, and for `error` (an element's own error, already
+    /// the message).
+    public var streamingStopReason: String? {
+        let marker = "streaming stopped, reason "
+        guard let line = debug?.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix(marker) }) else { return nil }
+        let reason = line.dropFirst(marker.count).prefix { ($0.isASCII && $0.isLetter) || $0 == "-" }
+        return reason.isEmpty || reason == "error" ? nil : String(reason)
+    }
+
+    /// One line for a person: `element: message (streaming stopped: …) (missing: …)`.
     public var description: String {
         var line = element.map { "\($0): " } ?? ""
         line += message
+        if let reason = streamingStopReason { line += " (streaming stopped: \(reason))" }
         if let httpStatus { line += " (HTTP \(httpStatus))" }
         if !missingPlugins.isEmpty { line += " (missing: " + missingPlugins.joined(separator: ", ") + ")" }
         return line
