@@ -149,14 +149,14 @@ extension Engine {
         statistics.seekLanded(latencyNanoseconds: Engine.now() - issued)
         // A request held while this seek was in flight goes now, and its landing is the one
         // reported (the state stays `seeking`); a refused one leaves this landing to report.
-        switch seeks.throttle.landed(now: Engine.now()) {
-        case .execute(let next):
+        let next = seeks.throttle.landed(now: Engine.now())
+        if case .execute(let seek) = next {
             timers.seek?.destroy(); timers.seek = nil
-            let error = executeSeek(next)
+            let error = executeSeek(seek)
             seekIssued(error)
             if error == nil { return }
-        case .armTimer(let ms): armSeekTimer(.milliseconds(ms))
-        case .coalesced, .idle: break
+        } else {
+            carryOut(next)
         }
         let landed = landedAt ?? pipeline?.queryPosition() ?? seeks.issuedPosition
         hub.updateSnapshot { $0.position = landed }
