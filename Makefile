@@ -41,9 +41,9 @@ TEST_VENV := .build/test-venv
 TEST_PACKAGES += chromium chromium-driver
 PY_TEST_PACKAGES += selenium==4.51.0 websocket-client==1.8.0
 # Issue 27 (casting): real UPnP renderers started by the tests in a network namespace
-# (Tests/TestSupport/RendererLab.swift), GSSDP's discovery tool, and async-upnp-client's
-# `upnp-client`, a control point nobody here wrote, to check the renderers' own state.
-TEST_PACKAGES += gmediarender rygel rygel-playbin gssdp-tools
+# (Tests/TestSupport/RendererLab.swift), and async-upnp-client's `upnp-client`, a control point
+# nobody here wrote, to find them (`search`) and check their own state (`call-action`).
+TEST_PACKAGES += gmediarender rygel rygel-playbin
 PY_TEST_PACKAGES += async-upnp-client==0.49.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

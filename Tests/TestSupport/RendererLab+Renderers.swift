@@ -150,13 +150,11 @@ public extension RendererLab {
         let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
         let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
         register(renderer)
-        // Listening before the renderer starts: its first NOTIFY ssdp:alive is seen at once, else
-        // an answer to the searches repeated every second.
-        let search = clientCommand(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
-                                  "-n", String(Int(timeout) + 1), "-r", "1"])
-        let discover = try GstplayProcess.tool(search[0].hasPrefix("/") ? search[0] : "/usr/bin/\(search[0])", Array(search.dropFirst()),
+        // Searching before the renderer starts (a search every second until it answers): an answer
+        // comes as soon as it listens.
+        let discover = try GstplayProcess.tool("/bin/sh", ["-c", Self.searchLoop, "search-loop"] + clientCommand(searchCommand(seconds: 1)),
                                                input: .devNull).started()
-        defer { Foundation.kill(discover.process.processIdentifier, SIGKILL); _ = discover.waitForExit(timeout: 5) }
+        defer { Self.stopSearchLoop(discover) }
         try LabSpawner.shared.start(child)
         let deadline = Date().addingTimeInterval(timeout)
         var others: Set<String> = []   // described, and not the one started
@@ -182,26 +180,47 @@ public extension RendererLab {
         public var location: String
     }
 
-    /// Searches for `urn:schemas-upnp-org:device:MediaRenderer:1` from the client side with
-    /// GSSDP's own client (`gssdp-discover -i <client interface>`) for `seconds`; the renderers
-    /// that answered, one entry per UDN.
-    func searchRenderers(seconds: Int = 1) -> [Found] {
-        Self.parseFound(runOnClientSide(["gssdp-discover", "-i", clientInterface, "-t", "urn:schemas-upnp-org:device:MediaRenderer:1",
-                                         "-n", String(seconds)], timeout: TimeInterval(seconds + 10)).stdout)
+    /// The search target every lab search asks for.
+    static let mediaRenderer = "urn:schemas-upnp-org:device:MediaRenderer:1"
+
+    /// A shell loop running its arguments (a command line) again and again: one search a second
+    /// while a renderer starts.
+    /// SIGTERM ends the search running and the loop.
+    static let searchLoop = #"trap 'kill $child 2>/dev/null; exit 0' TERM; while :; do "$@" & child=$!; wait $child; done"#
+
+    /// Ends a ``searchLoop`` and the search it runs (SIGTERM; SIGKILL after 5 s).
+    static func stopSearchLoop(_ loop: GstplayProcess) {
+        Foundation.kill(loop.process.processIdentifier, SIGTERM)
+        if loop.waitForExit(timeout: 5) == nil {
+            Foundation.kill(loop.process.processIdentifier, SIGKILL)
+            _ = loop.waitForExit(timeout: 5)
+        }
     }
 
-    /// The renderers in `gssdp-discover`'s output, one entry per UDN, in order of appearance.
+    /// `upnp-client search` (PyPI's async-upnp-client, in the test venv) bound to the client
+    /// address, for MediaRenderers, listening `seconds` for answers: one JSON object of headers a line.
+    func searchCommand(seconds: Int) -> [String] {
+        [Self.upnpClient, "--timeout", String(seconds), "search", "--bind", clientAddress, "--search_target", Self.mediaRenderer]
+    }
+
+    /// Searches for `urn:schemas-upnp-org:device:MediaRenderer:1` from the client side with a
+    /// control point nobody here wrote (``searchCommand(seconds:)``) for `seconds`; the renderers
+    /// that answered, one entry per UDN.
+    func searchRenderers(seconds: Int = 1) -> [Found] {
+        Self.parseFound(runOnClientSide(searchCommand(seconds: seconds), timeout: TimeInterval(seconds + 10)).stdout)
+    }
+
+    /// The renderers in `upnp-client search`'s output (a JSON object of an answer's headers a
+    /// line, names in any case), one entry per UDN, in order of appearance.
     internal static func parseFound(_ output: String) -> [Found] {
         var result: [Found] = []
-        var udn: String?
-        for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-            if line.hasPrefix("USN:") {
-                udn = line.dropFirst(4).trimmingCharacters(in: .whitespaces).components(separatedBy: "::").first
-            } else if line.hasPrefix("Location:"), let current = udn {
-                let location = line.dropFirst(9).trimmingCharacters(in: .whitespaces)
-                if !result.contains(where: { $0.udn == current }) { result.append(Found(udn: current, location: location)) }
-                udn = nil
-            }
+        for line in output.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            let headers = Dictionary(object.compactMap { key, value in (value as? String).map { (key.lowercased(), $0) } },
+                                     uniquingKeysWith: { first, _ in first })
+            guard let usn = headers["usn"], let location = headers["location"],
+                  let udn = usn.components(separatedBy: "::").first, udn.hasPrefix("uuid:") else { continue }
+            if !result.contains(where: { $0.udn == udn }) { result.append(Found(udn: udn, location: location)) }
         }
         return result
     }

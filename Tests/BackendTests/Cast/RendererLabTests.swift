@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The casting tests' lab itself (issue 27), checked with programs nobody here wrote: GSSDP's
-/// `gssdp-discover` finds both renderers, `upnp-client` (PyPI's async-upnp-client) makes them
+/// The casting tests' lab itself, checked with programs nobody here wrote: async-upnp-client's
+/// `upnp-client search` finds both renderers, `upnp-client` (PyPI's async-upnp-client) makes them
 /// play a URL of the TestSupport HTTP server (with Range) and seek, the sniffer sees an M-SEARCH,
 /// and a lab leaves nothing behind.
 final class RendererLabTests: XCTestCase {
@@ -20,7 +20,7 @@ final class RendererLabTests: XCTestCase {
         let gmr = try lab.startGMediaRender(name: "Lab GMR")
         let rygel = try lab.startRygel()
         let found = lab.searchRenderers { Set($0.map(\.udn)) == [gmr.udn, rygel.udn] }
-        XCTAssertEqual(Set(found.map(\.udn)), [gmr.udn, rygel.udn], "gssdp-discover finds both")
+        XCTAssertEqual(Set(found.map(\.udn)), [gmr.udn, rygel.udn], "upnp-client search finds both")
         XCTAssertEqual(lab.describe(gmr.location)?.friendlyName, "Lab GMR")
         XCTAssertEqual(lab.describe(rygel.location)?.modelName, "Rygel")
         XCTAssertTrue(gmr.location.contains(lab.rendererAddress), gmr.location)
@@ -63,7 +63,7 @@ final class RendererLabTests: XCTestCase {
         let sniffer = try SSDPSniffer(lab: lab)
         defer { sniffer.stop() }
         XCTAssertNil(sniffer.waitForPacket(timeout: 1) { _ in true }, "an idle lab carries no SSDP: \(sniffer.packets)")
-        _ = lab.searchRenderers(seconds: 1)   // gssdp-discover in the client namespace
+        _ = lab.searchRenderers(seconds: 1)   // upnp-client search in the client namespace
         let packet = sniffer.waitForPacket(timeout: 5) { $0.start.hasPrefix("M-SEARCH") }
         XCTAssertEqual(packet?.src, lab.clientAddress)
         XCTAssertEqual(packet?.dst, "239.255.255.250")
