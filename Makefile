@@ -19,6 +19,8 @@ APT_PACKAGES += libsoup-3.0-dev
 APT_PACKAGES += libxss-dev
 # Issue 27: GUPnP and GUPnP-AV for casting to UPnP/DLNA renderers (Modules/CGUPnP).
 APT_PACKAGES += libgupnp-1.6-dev libgupnp-av-1.0-dev
+# Only `make fixtures` (regenerating the committed fixtures) compiles a small C helper.
+FIXTURE_PACKAGES := gcc
 BENCH_PACKAGES := mpv
 # Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer
@@ -26,7 +28,7 @@ BENCH_PACKAGES += ffmpegthumbnailer
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
 # Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
-TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev
+TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev libglib2.0-bin
 # Issue 24 (MPRIS, desktop entry): playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
 # desktop-file-validate checks the installed entry.
 TEST_PACKAGES += playerctl desktop-file-utils
@@ -43,7 +45,7 @@ PY_TEST_PACKAGES += selenium==4.51.0 websocket-client==1.8.0
 # Issue 27 (casting): real UPnP renderers started by the tests in a network namespace
 # (Tests/TestSupport/RendererLab.swift), and async-upnp-client's `upnp-client`, a control point
 # nobody here wrote, to find them (`search`) and check their own state (`call-action`).
-TEST_PACKAGES += gmediarender rygel rygel-playbin
+TEST_PACKAGES += gmediarender rygel rygel-playbin iproute2
 PY_TEST_PACKAGES += async-upnp-client==0.49.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -74,17 +76,21 @@ setup:
 
 setup-bench: setup
 	$(call apt_install,$(BENCH_PACKAGES))
+	@bash Tests/check-tools.sh Tests/tools.list $(TEST_VENV) bench
 
+# Everything the tests need: the Debian packages, the Python venv (made when missing with Debian's
+# python3, each of $(PY_TEST_PACKAGES) installed when missing), then every program of
+# Tests/tools.list's test group checked (present, and from its package).
 setup-test: setup
 	$(call apt_install,$(TEST_PACKAGES))
-
-# The tests' Python venv: made when missing, each of $(PY_TEST_PACKAGES) installed when missing.
-test-venv: setup-test
-	@[ -x $(TEST_VENV)/bin/python3 ] || python3 -m venv $(TEST_VENV)
+	@[ -x $(TEST_VENV)/bin/python3 ] || /usr/bin/python3 -m venv $(TEST_VENV)
 	@missing=""; for p in $(PY_TEST_PACKAGES); do \
 	  $(TEST_VENV)/bin/pip show -q "$${p%%[=<>]*}" >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then echo "installing into $(TEST_VENV):$$missing"; $(TEST_VENV)/bin/pip install -q $$missing; fi
+	@bash Tests/check-tools.sh Tests/tools.list $(TEST_VENV) test
+
+test-venv: setup-test
 
 build: setup
 	$(SWIFT) build
@@ -104,7 +110,7 @@ release: setup
 # failure makes the target fail. Serial, as before: `swift test`.
 TEST_WORKERS ?= 8
 TEST_RESULTS := .build/test-results
-test: setup-test test-venv hls-fixtures
+test: setup-test hls-fixtures
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) bash Tests/Embedding/check.sh
 	@mkdir -p $(TEST_RESULTS); rm -f $(TEST_RESULTS)/xunit.xml; set -o pipefail; \
@@ -135,6 +141,8 @@ run: build
 	$$($(SWIFT) build --show-bin-path)/gstplay $(FIXTURE)
 
 fixtures: setup
+	$(call apt_install,$(FIXTURE_PACKAGES))
+	@bash Tests/check-tools.sh Tests/tools.list $(TEST_VENV) test fixtures
 	Fixtures/make-fixtures.sh
 
 # --- Adaptive streaming (issue 14): the HLS ladder the ABR tests and bench play (~20 s to make,
@@ -207,6 +215,7 @@ FUZZ_ENV = GSTPLAY_FUZZ_BIN=$$bin GSTPLAY_FUZZ_SELF=$(CURDIR)/Tests/Fuzz/fuzz-se
 	LSAN_OPTIONS="suppressions=$(CURDIR)/Tests/lsan.supp $$LSAN_OPTIONS"
 
 fuzz: setup
+	@bash Tests/check-tools.sh Tests/tools.list $(TEST_VENV) fuzz
 	$(FUZZ_BUILD)
 	@bin=$(FUZZ_BIN); failed=""; \
 	for t in $(FUZZ_TARGETS); do \

@@ -95,12 +95,13 @@ public final class SessionBus: @unchecked Sendable {
 }
 
 public extension GstplayProcess {
-    /// A child running the system tool `tool` (a path, or a name in /usr/bin) rather than a
-    /// product of this package, with the same pipes and waits (`gdbus monitor`, `playerctl`).
+    /// A child running the system tool `tool` (a path, or a program of Tests/tools.list) rather
+    /// than a product of this package, with the same pipes and waits (`gdbus monitor`, `playerctl`).
+    /// A program that is not on the list, or not installed, fails the running test with why.
     static func tool(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
                      input: Input = .pipe) -> GstplayProcess {
         let child = GstplayProcess(arguments, input: input, environment: environment)
-        child.process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "/usr/bin/\(tool)")
+        child.process.executableURL = URL(fileURLWithPath: ExternalTools.checkedPath(tool))
         return child
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A private X server for one test: `Xvfb -displayfd` picks a free display number and writes it
 /// to our pipe once the server accepts connections, so there is nothing to guess and no sleep.
@@ -67,15 +68,8 @@ final class XvfbServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// The full path of a program on `PATH`, or nil.
-    static func which(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") + ["/usr/bin"] {
-            let candidate = "\(directory)/\(program)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    /// The full path of a program of Tests/tools.list where its package puts it, or nil.
+    static func which(_ program: String) -> String? { ExternalTools.path(program) }
 
     private final class LineBox: @unchecked Sendable {
         private let lock = NSLock()
