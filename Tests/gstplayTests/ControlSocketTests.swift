@@ -199,7 +199,9 @@ final class ControlSocketTests: XCTestCase {
         try roundTrip(0)
         let before = (probe.descriptorCount, probe.threadCount)
         for id in 1...50 { try roundTrip(id) }
-        XCTAssertTrue(eventually { (probe.descriptorCount ?? .max) <= (before.0 ?? 0) && probe.threadCount == before.1 },
+        // Worker pools (GLib's, libdispatch's) grow and shrink on their own under load, so the
+        // thread count may move by a few either way; a thread kept per connection would add 50.
+        XCTAssertTrue(eventually { (probe.descriptorCount ?? .max) <= (before.0 ?? 0) && (probe.threadCount ?? .max) <= (before.1 ?? 0) + 4 },
                       "descriptors \(before.0 ?? -1) → \(probe.descriptorCount ?? -1), threads \(before.1 ?? -1) → \(probe.threadCount ?? -1)")
         kill(child.process.processIdentifier, SIGTERM)
         XCTAssertEqual(child.waitForExit(), 143)
