@@ -20,7 +20,9 @@ final class RateVolumeStatisticsTests: XCTestCase {
         let elapsed = ProcessInfo.processInfo.systemUptime - start
         // Real-time sinks cannot play 4 s faster than 2 s; at 1× it would take 4 s.
         XCTAssertGreaterThan(elapsed, 1.8, "4 s at 2× took \(elapsed) s")
-        XCTAssertLessThan(elapsed, 3.2, "4 s at 2× took \(elapsed) s")
+        // Timed from `playing`, on the pipeline's clock: load slows the decoding, not the clock, so
+        // anything clearly under the 4 s of 1× shows the rate applied.
+        XCTAssertLessThan(elapsed, 3.6, "4 s at 2× took \(elapsed) s")
         XCTAssertEqual(player.snapshot.rate, 2.0)
     }
 

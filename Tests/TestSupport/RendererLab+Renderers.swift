@@ -150,11 +150,12 @@ public extension RendererLab {
         let child = GstplayProcess.tool(line[0], Array(line.dropFirst()), environment: environment, input: .devNull)
         let renderer = LabRenderer(kind: kind, friendlyName: name, process: child)
         register(renderer)
-        // Searching before the renderer starts (a search every second until it answers): an answer
-        // comes as soon as it listens.
-        let discover = try GstplayProcess.tool("/bin/sh", ["-c", Self.searchLoop, "search-loop"] + clientCommand(searchCommand(seconds: 1)),
-                                               input: .devNull).started()
-        defer { Self.stopSearchLoop(discover) }
+        // Searching before the renderer starts (a search a second until it answers): an answer
+        // comes as soon as it listens. The loop ends when its standard input closes.
+        let search = clientCommand([ExternalTools.venvDirectory + "/python3", Self.searchLoopScript.path,
+                                    clientAddress, Self.mediaRenderer, String(Int(timeout) + 1)])
+        let discover = try GstplayProcess.tool(search[0], Array(search.dropFirst()), input: .pipe).started()
+        defer { discover.closeInput(); _ = discover.waitForExit(timeout: 10) }
         try LabSpawner.shared.start(child)
         let deadline = Date().addingTimeInterval(timeout)
         var others: Set<String> = []   // described, and not the one started
@@ -183,19 +184,9 @@ public extension RendererLab {
     /// The search target every lab search asks for.
     static let mediaRenderer = "urn:schemas-upnp-org:device:MediaRenderer:1"
 
-    /// A shell loop running its arguments (a command line) again and again: one search a second
-    /// while a renderer starts.
-    /// SIGTERM ends the search running and the loop.
-    static let searchLoop = #"trap 'kill $child 2>/dev/null; exit 0' TERM; while :; do "$@" & child=$!; wait $child; done"#
-
-    /// Ends a ``searchLoop`` and the search it runs (SIGTERM; SIGKILL after 5 s).
-    static func stopSearchLoop(_ loop: GstplayProcess) {
-        Foundation.kill(loop.process.processIdentifier, SIGTERM)
-        if loop.waitForExit(timeout: 5) == nil {
-            Foundation.kill(loop.process.processIdentifier, SIGKILL)
-            _ = loop.waitForExit(timeout: 5)
-        }
-    }
+    /// `ssdp_search_loop.py` (next to this file): async-upnp-client's search once a second from
+    /// one long-lived process.
+    static let searchLoopScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("ssdp_search_loop.py")
 
     /// `upnp-client search` (PyPI's async-upnp-client, in the test venv) bound to the client
     /// address, for MediaRenderers, listening `seconds` for answers: one JSON object of headers a line.

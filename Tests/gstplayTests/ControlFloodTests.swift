@@ -29,7 +29,9 @@ final class ControlFloodTests: XCTestCase {
         XCTAssertTrue(flooder.send(Data(burst.utf8)))
         let asked = Date()
         other.send(#"{"command": "status", "request_id": 1}"#)
-        let status = try XCTUnwrap(other.reply(to: 1, timeout: 60), "the other client is not answered")
+        let status = try XCTUnwrap(other.reply(to: 1, timeout: 60), "the other client is not answered (closed by the server: "
+                                   + "\(other.isClosedByServer), gstplay running: \(child.process.isRunning), flooder closed: \(flooder.isClosedByServer)); "
+                                   + "stderr: \(child.stderr.suffix(2000))")
         print(String(format: "the other client's status reply came after %.3f s", Date().timeIntervalSince(asked)))
         let position = ((status["data"] as? [String: Any])?["position"] as? Double) ?? 0
         XCTAssertNotNil(child.waitForJSON(timeout: 3) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= position + 0.75 },
