@@ -23,11 +23,11 @@ extension CastCLITests {
 
         bus.playerctl("-p", "gstplay", "pause")
         XCTAssertTrue(lab.waitForTransportState("PAUSED_PLAYBACK", on: renderer), "the renderer paused: \(lab.transportState(renderer) ?? "?")")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) { bus.playerctl("-p", "gstplay", "status") == "Paused" })
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(200)) { bus.playerctl("-p", "gstplay", "status") == "Paused" })
 
         let mark = child.stdoutLines.count
         bus.playerctl("-p", "gstplay", "position", "3")       // MPRIS SetPosition
-        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) {
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(250)) {
             abs((lab.positionInfo(renderer)?.position ?? -9) - 3) <= 1
         }, "renderer position after SetPosition 3: \(String(describing: lab.positionInfo(renderer)))")
         XCTAssertNotNil(child.waitForJSON(after: mark, timeout: 8) { [self] in
@@ -37,7 +37,7 @@ extension CastCLITests {
 
         bus.playerctl("-p", "gstplay", "play")
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), "the renderer plays again")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) { bus.playerctl("-p", "gstplay", "status") == "Playing" })
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(200)) { bus.playerctl("-p", "gstplay", "status") == "Playing" })
         child.send("quit")
         XCTAssertEqual(child.waitForExit(timeout: 10), 0, child.stderr)
     }
@@ -60,19 +60,19 @@ extension CastCLITests {
         XCTAssertTrue(lab.waitUntilRendering(renderer), "the renderer never reported the item's duration")
         XCTAssertEqual(command("pause"), 200)   // now: the 10 s item must not end on the renderer before the checks
         XCTAssertTrue(lab.waitForTransportState("PAUSED_PLAYBACK", on: renderer), "the renderer paused: \(lab.transportState(renderer) ?? "?")")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) { status()?["state"] as? String == "paused" },
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(200)) { status()?["state"] as? String == "paused" },
                       "the remote's status: \(status() ?? [:])")
 
         XCTAssertEqual(command("seek 3"), 200)
-        XCTAssertTrue(eventually(timeout: .seconds(8), interval: .milliseconds(250)) {
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(250)) {
             abs((lab.positionInfo(renderer)?.position ?? -9) - 3) <= 1
         }, "renderer position after seek 3: \(String(describing: lab.positionInfo(renderer)))")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) {
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(200)) {
             abs(((status()?["position"] as? NSNumber)?.doubleValue ?? -9) - 3) <= 1
         }, "the remote's status shows the renderer's position: \(status() ?? [:])")
 
         XCTAssertEqual(command("play"), 200)
         XCTAssertTrue(lab.waitForTransportState("PLAYING", on: renderer), "the renderer plays again")
-        XCTAssertTrue(eventually(timeout: .seconds(5), interval: .milliseconds(200)) { status()?["state"] as? String == "playing" })
+        XCTAssertTrue(eventually(timeout: .seconds(15), interval: .milliseconds(200)) { status()?["state"] as? String == "playing" })
     }
 }

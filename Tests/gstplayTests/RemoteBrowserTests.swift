@@ -31,9 +31,10 @@ final class RemoteBrowserTests: XCTestCase {
                         session.child.stdout)
         // The drag to the middle: a seek-done near 5 s of the 10 s clip.
         XCTAssertNotNil(steps["dragged"], run.output)
-        let landed = session.child.waitForJSON { $0["event"] as? String == "seek-done" }
-        let position = try XCTUnwrap(landed?["position"] as? Double, session.child.stdout)
-        XCTAssertEqual(position, 5, accuracy: 0.6, "seek-done near the middle")
+        // A slow drag may seek on its way (a loaded machine delivers the pointer's moves apart):
+        // the drag's end lands near 5 s.
+        let landed = session.child.waitForJSON { $0["event"] as? String == "seek-done" && abs(($0["position"] as? Double ?? -9) - 5) <= 0.6 }
+        XCTAssertNotNil(landed, "no seek-done near the middle: \(session.child.stdout.split(separator: "\n").filter { $0.contains("seek-done") })")
 
         // Mute and remove went through the player: its own events say so.
         XCTAssertNotNil(steps["muted"], run.output)
