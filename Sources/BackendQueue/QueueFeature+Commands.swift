@@ -120,7 +120,10 @@ extension QueueFeature {
 
     /// Tells the feeder what comes next (two items ahead), or nothing when gapless is off, items
     /// do not follow each other automatically, the rate is negative, the media is live, or the
-    /// next item needs a start position.
+    /// next item needs a start position. The lookahead stops at an item the discoverer found to
+    /// have video: it is loaded afresh after the end of stream, so it gets its own preroll and
+    /// media info (handed over after audio shown with a visualiser, playbin stalled or failed
+    /// `not-linked`).
     func prepareHandover() {
         guard let context, isActive, gapless, autoAdvance, itemStart == nil, context.rate > 0, !context.isLive else {
             return feeder.prepare(upcoming: [])
@@ -133,7 +136,7 @@ extension QueueFeature {
             for _ in 0..<(inFlight.count + handedOverNotTaken.count) { lookahead.advance(reason: .ended) }
             var uris: [String] = []
             while uris.count < 2, let index = lookahead.advance(reason: .ended), let item = try? lookahead.item(at: index),
-                  item.start == nil, QueueFeature.mayOpen(item.uri) {
+                  item.start == nil, item.info?.hasVideo != true, QueueFeature.mayOpen(item.uri) {
                 uris.append(item.uri)
             }
             return uris

@@ -71,9 +71,15 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
 
     /// End of stream with no hand-over: moves to the next item (`EndDisposition.advance`).
     /// `EndDisposition.proceed` when the queue is not in use, does not advance automatically,
-    /// or has nothing next (the end of stream then stands).
+    /// or has nothing next (the end of stream then stands). Items after the current one that
+    /// the discoverer found unplayable are reported as skipped either way: at the end of the
+    /// queue too, or a playlist ending in unplayable items would end without a word about them.
     public func endOfStream() -> EndDisposition {
-        guard isActive, autoAdvance, queue.peekNext(reason: .ended) != nil else { return .proceed }
+        guard isActive, autoAdvance else { return .proceed }
+        guard queue.peekNext(reason: .ended) != nil else {
+            reportUnplayableRest()
+            return .proceed
+        }
         let ended = currentItemEnd()
         guard let next = queue.advance(reason: .ended) else { return .proceed }
         loadItem(next, reason: .ended, ended: ended)
@@ -106,6 +112,15 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     // MARK: Internals
+
+    /// At the end of the queue: the items the queue would pass over on its way (found
+    /// unplayable) are published as skipped, while the current item stays current.
+    private func reportUnplayableRest() {
+        var lookahead = queue
+        lookahead.advance(reason: .ended)
+        queue.skipped = lookahead.takeSkipped()          // the ones not published yet, then the rest
+        publishSkipped()
+    }
 
     /// `GST_MESSAGE_STREAM_START`: a handed-over item reached the sinks — it is the current item
     /// now (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``).

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 
 /// The one way a command line is parsed, run and ended, for the player and for the commands
-/// named by the first argument (`gstplay thumbnails …`, `gstplay cache …`).
+/// named by the first argument (`gstplay thumbnails …`, `gstplay cache …`, `gstplay help …`).
 ///
 /// The first argument picks the command here, not through `subcommands:` on ``GstplayCommand``:
 /// ArgumentParser parses a root command's positional arguments (the player's locations) before
@@ -16,10 +16,38 @@ enum CommandRouting {
 
     /// Runs the command line `arguments` (without the program name) and exits.
     static func main(_ arguments: [String]) async -> Never {
-        if let first = arguments.first, let command = subcommands.first(where: { $0.configuration.commandName == first }) {
+        if arguments.first == "help" { await help(Array(arguments.dropFirst())) }
+        if let first = arguments.first, let command = subcommand(named: first) {
             await run(command, Array(arguments.dropFirst()))
         }
         await run(GstplayCommand.self, FlagValueRewrite.rewrite(arguments))
+    }
+
+    /// The subcommand called `name`, if any.
+    private static func subcommand(named name: String) -> (any ParsableCommand.Type)? {
+        subcommands.first { $0.configuration.commandName == name }
+    }
+
+    /// `gstplay help [topic]`: no topic, the player's `--help`; `keys` or `commands`, that table
+    /// (as `?` and the console's `help` print it); a subcommand's name, its `--help`. Anything
+    /// else is a usage error naming the topics.
+    private static func help(_ topics: [String]) async -> Never {
+        if topics.count == 1, let command = subcommand(named: topics[0]) { await run(command, ["--help"]) }
+        switch topics {
+        case []: await run(GstplayCommand.self, ["--help"])
+        case ["keys"]:
+            Output.writeLines(STDOUT_FILENO, (["Keys (when stdin and stdout are terminals, or typed into the video window):"] + HelpText.keys).joined(separator: "\n"))
+            Glibc.exit(ExitStatus.success)
+        case ["commands"]:
+            let heading = "Console commands (one per line on stdin when it is not a terminal, or with --json; "
+                + "also on --input-ipc-server and the web remote):"
+            Output.writeLines(STDOUT_FILENO, ([heading] + HelpText.commands).joined(separator: "\n"))
+            Glibc.exit(ExitStatus.success)
+        default:
+            let known = ["keys", "commands"] + subcommands.map { $0.configuration.commandName ?? "" }
+            Output.writeLine(STDERR_FILENO, "gstplay: error: help: no help on '\(topics.joined(separator: " "))' (try one of: \(known.joined(separator: ", ")))")
+            Glibc.exit(ExitStatus.usage)
+        }
     }
 
     /// Parses `arguments` as `command` (`parseAsRoot`), runs it (an `AsyncParsableCommand`
@@ -40,8 +68,15 @@ enum CommandRouting {
             Glibc.exit(code.rawValue)
         } catch {
             if command.exitCode(for: error) == .success { command.exit(withError: error) }
-            Output.writeLines(STDERR_FILENO, command.fullMessage(for: error))
+            Output.writeLines(STDERR_FILENO, prefixed(command.fullMessage(for: error)))
             Glibc.exit(ExitStatus.usage)
         }
+    }
+
+    /// ArgumentParser's error message with gstplay's prefix: its `Error: ` label becomes
+    /// `gstplay: error: `, as on every other error line; the usage lines after it stay.
+    static func prefixed(_ message: String) -> String {
+        let label = "Error: "
+        return "gstplay: error: " + (message.hasPrefix(label) ? String(message.dropFirst(label.count)) : message)
     }
 }

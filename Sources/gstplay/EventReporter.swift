@@ -44,6 +44,12 @@ final class EventReporter {
     private(set) var statusModel = StatusLine()
     /// The last video size noted (`Video: WxH` only when it changes).
     private var lastSize: VideoSize?
+    /// Whether the item has a video stream of its own (its `mediaInfo`), nil until that is known:
+    /// the picture shown for audio-only media (a visualiser, cover art) has a size too, but it is
+    /// not the media's video, so it gets no `Video:` line.
+    private var itemHasVideo: Bool?
+    /// A size reported before the item's media info: noted once the item turns out to have video.
+    private var unnotedSize: VideoSize?
     /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
     private var wasBuffering = false
     /// Control clients (`--input-ipc-server`): every event line goes to them too, in any mode.
@@ -96,15 +102,19 @@ final class EventReporter {
             if !reason.isEmpty { note("gstplay: note: \(reason) (video sink '\(video)', audio sink '\(audio)')") }
         case .uriLoaded(let uri):
             lastSize = nil
+            itemHasVideo = nil
+            unnotedSize = nil
             let name = item?.location ?? uri
             let counter = (item?.count ?? 1) > 1 ? " (\((item!.playPosition ?? item!.index) + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
             updateStatus { $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
         case .mediaSize(let size):
             guard let size else { return }
-            let changed = lastSize != size
-            lastSize = size
-            if changed && showsVideoSize { note("Video: \(size.width)x\(size.height)") }
+            switch itemHasVideo {
+            case true?: noteVideoSize(size)
+            case nil: unnotedSize = size
+            case false?: break
+            }
         case .warning(let warning):
             let element = warning.element.map { "\($0): " } ?? ""
             note("gstplay: warning: \(item.map { "\($0.location): " } ?? "")\(element)\(Self.text(of: warning))")
@@ -116,6 +126,9 @@ final class EventReporter {
         case .statistics(let stats):
             updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
         case .mediaInfo(let info):
+            itemHasVideo = info.hasVideo
+            if info.hasVideo, let size = unnotedSize { noteVideoSize(size) }
+            unnotedSize = nil
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
         case .feature(let feature) where feature.payload(as: ChaptersEvent.self) != nil:
             updateStatus { _ in }
@@ -142,6 +155,13 @@ final class EventReporter {
         default:
             break
         }
+    }
+
+    /// `Video: WxH` when the size differs from the last one noted (and video is shown).
+    private func noteVideoSize(_ size: VideoSize) {
+        let changed = lastSize != size
+        lastSize = size
+        if changed && showsVideoSize { note("Video: \(size.width)x\(size.height)") }
     }
 
     /// The one line for a failed item, always shown (also with `--quiet` and `--json`, on stderr):

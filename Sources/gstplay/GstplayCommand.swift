@@ -11,91 +11,23 @@ import Glibc
 /// `--generate-completion-script`. The async `main`; ``main()`` never returns.
 @main
 struct GstplayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "gstplay",
-        abstract: "Play media files and URIs with GStreamer, from a terminal, a pipe or a program (--json).",
-        usage: "gstplay [options] <uri-or-path> ...",
-        discussion: HelpText.discussion,
-        version: "gstplay \(GstplayVersion.current)"
-    )
+    /// `--help` is short and points to `gstplay help keys|commands`; the man page (made from
+    /// `--experimental-dump-help`) carries the key and console-command tables too.
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "gstplay",
+            abstract: "Play media files and URIs with GStreamer, from a terminal, a pipe or a program (--json).",
+            usage: "gstplay [options] <uri-or-path> ...",
+            discussion: HelpText.discussion(full: CommandLine.arguments.contains("--experimental-dump-help")),
+            version: "gstplay \(GstplayVersion.current)"
+        )
+    }
 
-    @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
-        "Audio sink: an element name or a bin description, e.g. 'pulsesink' or 'fakesink sync=true'.",
-        valueName: "element"))
-    var audioSink: String?
+    @OptionGroup(title: "Playback")
+    var playback: PlaybackOptions
 
-    @Option(name: .customLong("video-sink"), help: ArgumentHelp(
-        "Video sink: an element name or a bin description, e.g. 'ximagesink' or 'fakevideosink'.",
-        valueName: "element"))
-    var videoSink: String?
-
-    @Option(help: ArgumentHelp("Volume in percent, 0-100, on a perceptual (cubic) scale like gst-play.", valueName: "0-100"))
-    var volume: Double?
-
-    // `.unconditional`: the next argument is the value even when it starts with `-` (`--start -10`
-    // reaches the validation below instead of failing as a missing value).
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Start each item here: seconds (90), [H:]M:SS[.f] (1:30) or a percentage (50%).",
-                               valueName: "time"))
-    var start: String?
-
-    // `.unconditional`: `--start-chapter -1` reaches the validation (a clear message, exit 2).
-    @Option(name: .customLong("start-chapter"), parsing: .unconditional,
-            help: ArgumentHelp("Start each item at chapter N (0-based, as 'chapters' lists them); an item without it plays from its start.",
-                               valueName: "N"))
-    var startChapter: String?
-
-    // `.unconditional`: `--rate -1` works like `--rate=-1`.
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
-                               valueName: "x"))
-    var rate: Double?
-
-    @Flag(help: "Start muted.")
-    var mute = false
-
-    @Flag(name: .customLong("no-video"), help: "Disable video (no video sink, no decoding).")
-    var noVideo = false
-
-    @Flag(name: .customLong("no-audio"), help: "Disable audio (no audio sink, no decoding).")
-    var noAudio = false
-
-    @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
-    var quiet = false
-
-    @Flag(help: "Machine mode: JSON Lines events and replies on stdout, commands on stdin (see docs/PROTOCOL.md).")
-    var json = false
-
-    @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
-    var keepOpen = false
-
-    @Flag(help: "Repeat the playlist; --loop=one repeats each item, --loop=none (the default) stops after the last.")
-    var loop = false
-
-    // `--loop=MODE` reaches here through ``FlagValueRewrite/rewrite(_:)`` (ArgumentParser has no
-    // options with an optional value).
-    @Option(name: .customLong(LoopArgument.hiddenName), help: .hidden)
-    var loopMode: String?
-
-    @Flag(help: "Play the items in a shuffled order (a new order on each pass with --loop).")
-    var shuffle = false
-
-    @Flag(inversion: .prefixedNo, help: "Audio items follow each other without a gap (playbin's about-to-finish).")
-    var gapless = true
-
-    @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
-    var resume = false
-
-    @Flag(help: "Forget every stored resume position (then play the given items, if any).")
-    var forget = false
-
-    @Option(name: .customLong("position-interval"), help: ArgumentHelp(
-        "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
-    var positionInterval: UInt32 = 250
-
-    @Option(help: ArgumentHelp("Audio-only media in a window: auto (its cover art, else a visualiser), none, or a visualiser (goom, wavescope, synaescope…). Never with --json.",
-                               valueName: "name|none|auto"))
-    var visualization: String?
+    @OptionGroup(title: "Output")
+    var output: OutputOptions
 
     @OptionGroup(title: "Adaptive streaming (HLS, DASH)")
     var adaptive: AdaptiveOptions
@@ -130,6 +62,11 @@ struct GstplayCommand: AsyncParsableCommand {
 
     /// The checked options; throws `ValidationError` (exit code 2) for bad values.
     func makeOptions() throws -> RunOptions {
+        let (start, startChapter, rate, volume, mute) = (playback.start, playback.startChapter, playback.rate, playback.volume, playback.mute)
+        let (loop, loopMode, shuffle, gapless, keepOpen) = (playback.loop, playback.loopMode, playback.shuffle, playback.gapless, playback.keepOpen)
+        let (resume, forget) = (playback.resume, playback.forget)
+        let (audioSink, videoSink, noVideo, noAudio) = (output.audioSink, output.videoSink, output.noVideo, output.noAudio)
+        let (quiet, json, positionInterval, visualization) = (output.quiet, output.json, output.positionInterval, output.visualization)
         guard !locations.isEmpty || forget || castOptions.listRenderers else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")

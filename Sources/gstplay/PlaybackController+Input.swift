@@ -29,10 +29,10 @@ extension PlaybackController {
         } else {
             switch ConsoleCommand.parse(line) {
             case .failure(let error):
-                output.err("error: \(error.message)")
+                output.err("gstplay: error: \(error.message)")
             case .success(let command):
                 let outcome = await execute(command)
-                if let error = outcome.error { output.err("error: \(error)") }
+                if let error = outcome.error { output.err("gstplay: error: \(error)") }
                 if !outcome.text.isEmpty { output.out(lines: outcome.text) }
             }
         }
@@ -44,7 +44,7 @@ extension PlaybackController {
         if settings.json || client != .console {
             reply(Reply(id: .null, error: message).line, to: client)
         } else {
-            output.err("error: \(message)")
+            output.err("gstplay: error: \(message)")
         }
     }
 
@@ -76,7 +76,7 @@ extension PlaybackController {
         case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         case .cycleCast: outcome = CastCommands.cycle(player: player)
         }
-        if let error = outcome.error { output.err("error: \(error)") }
+        if let error = outcome.error { output.err("gstplay: error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
     }
 

@@ -246,6 +246,8 @@ actor PlaybackController {
             if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
         case .error(let error):
             failed(error, item: item(of: record))
+        case .mediaInfo(let info):
+            warnIfStartIsPastTheEnd(of: info, item: item(of: record))
         case .feature(let feature) where feature.payload is CastEvent:
             if case .castFailed(_, let message)? = feature.payload(as: CastEvent.self) { castFailed(message) }
         case .feature(let feature) where feature.payload(as: MPRISEvent.self) == .quitRequested:
@@ -253,6 +255,14 @@ actor PlaybackController {
         default:
             break
         }
+    }
+
+    /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
+    /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).
+    private func warnIfStartIsPastTheEnd(of info: MediaInfo, item: ItemContext?) {
+        guard case .absolute(let start)? = settings.start, let duration = info.duration, start >= duration else { return }
+        let location = item?.location ?? name(of: info.uri)
+        reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
     }
 
     /// A queue event (after ``report(_:)``): the end of an item (its resume position is

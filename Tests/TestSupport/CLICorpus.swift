@@ -13,8 +13,9 @@ public struct CorpusOutcome {
     public var seconds: Double
 
     public var stderrLines: [String] { GstplayProcess.completeLines(stderr) }
-    /// `gstplay: error: …` (a failed item) and `error: …` (a console command) lines.
-    public var errorLines: [String] { stderrLines.filter { $0.hasPrefix("gstplay: error: ") || $0.hasPrefix("error: ") } }
+    /// `gstplay: error: …` lines: a failed item (`gstplay: error: <input>: …`) or a refused
+    /// console command (`gstplay: error: <message>`).
+    public var errorLines: [String] { stderrLines.filter { $0.hasPrefix("gstplay: error: ") } }
     public var warningLines: [String] { stderrLines.filter { $0.hasPrefix("gstplay: warning: ") } }
     public var json: [[String: Any]] { GstplayProcess.completeLines(stdout).compactMap(jsonObject) }
     public var events: [[String: Any]] { json.filter { $0["event"] != nil } }
@@ -25,7 +26,7 @@ public struct CorpusOutcome {
 /// The CLI's bad-input corpus (issue #6, docs/RELIABILITY.md): a test class that adopts this
 /// runs the built `gstplay` binary with a time limit and checks the documented exit code, exactly
 /// one clear error line on stderr naming the input (`gstplay: error: <input>: …` for a failed
-/// item, `error: …` for a console command), and that nothing crashed (no death by signal, no exit
+/// item, `gstplay: error: …` for a console command), and that nothing crashed (no death by signal, no exit
 /// status ≥ 128 except the signal cases, no GLib criticals, no Swift runtime traps) or hung.
 public protocol CLICorpus {}
 
@@ -101,13 +102,13 @@ extension CLICorpus {
         }
     }
 
-    /// A console command that was refused: exit 0 after `quit`, exactly one `error: <message>` line.
+    /// A console command that was refused: exit 0 after `quit`, exactly one `gstplay: error: <message>` line.
     public func assertOneConsoleError(_ outcome: CorpusOutcome, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
         assertSane(outcome, file: file, line: line)
         XCTAssertEqual(outcome.status, 0, "\(outcome.name): \(outcome.stderr)", file: file, line: line)
-        XCTAssertEqual(outcome.errorLines, ["error: \(message)"], "\(outcome.name)", file: file, line: line)
+        XCTAssertEqual(outcome.errorLines, ["gstplay: error: \(message)"], "\(outcome.name)", file: file, line: line)
     }
 
-    /// Whether `stderr` holds a complete `error: …` line (a refused console command).
-    public func errorLine(_ stderr: String) -> Bool { GstplayProcess.completeLines(stderr).contains { $0.hasPrefix("error: ") } }
+    /// Whether `stderr` holds a complete `gstplay: error: …` line (a refused console command).
+    public func errorLine(_ stderr: String) -> Bool { GstplayProcess.completeLines(stderr).contains { $0.hasPrefix("gstplay: error: ") } }
 }

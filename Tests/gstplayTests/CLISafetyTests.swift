@@ -113,7 +113,7 @@ final class CLISafetyTests: XCTestCase {
                      "volume 1e300", "rate -9223372036854775808", "jump 9223372036854775807", "status", "quit"]
         let result = try GstplayProcess.run(["--keep-open", "--no-video", short], input: lines)
         XCTAssertEqual(result.status, 0, result.stderr)
-        let errors = GstplayProcess.completeLines(result.stderr).filter { $0.hasPrefix("error: ") }
+        let errors = GstplayProcess.completeLines(result.stderr).filter { $0.hasPrefix("gstplay: error: ") }
         XCTAssertEqual(errors.count, 9, result.stderr)
         XCTAssertTrue(errors.first?.contains("audio-offset: expected milliseconds within ±3600000") ?? false, result.stderr)
     }

@@ -73,7 +73,7 @@ final class CacheCLITests: XCTestCase {
         for arguments in [["--cache-size", "lots", "x.mp4"], ["--network-timeout", "0", "x.mp4"], ["cache", "shrink"]] {
             let result = try GstplayProcess.run(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("Error:"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("gstplay: error: "), result.stderr)
         }
     }
 

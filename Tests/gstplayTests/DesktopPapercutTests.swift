@@ -6,13 +6,15 @@ import XCTest
 final class DesktopPapercutTests: XCTestCase {
     private let tracks = GstplayProcess.fixture("tracks.mkv")
 
-    /// `--help`: every key and console command is followed by at least two spaces before its
-    /// summary (they ran together: `n / p, > / <next / previous item`, `playlist [save <pathlist …`).
+    /// `gstplay help keys|commands` (the tables `--help` had): every key and console command is
+    /// followed by at least two spaces before its summary (they ran together: `n / p, > /
+    /// <next / previous item`, `playlist [save <pathlist …`).
     func testHelpKeepsItsColumnsApart() throws {
-        let run = try GstplayProcess.run(["--help"])
+        let run = try GstplayProcess.run(["help", "keys"]), commands = try GstplayProcess.run(["help", "commands"])
         XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertEqual(commands.status, 0, commands.stderr)
         for syntax in ["n / p, > / <", "playlist [save <path>]", "track <type> <N|none>", "seek <time>", "space"] {
-            XCTAssertTrue(run.stdout.contains("  \(syntax)  "), "'\(syntax)' runs into its summary:\n\(run.stdout)")
+            XCTAssertTrue((run.stdout + commands.stdout).contains("  \(syntax)  "), "'\(syntax)' runs into its summary:\n\(run.stdout)\(commands.stdout)")
         }
     }
 

@@ -52,7 +52,7 @@ final class EndToEndTests: XCTestCase {
         for arguments in cases {
             let result = try GstplayProcess.run(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("gstplay: error: "), "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stdout, "", "\(arguments)")
         }
         let none = try GstplayProcess.run([])
@@ -72,8 +72,9 @@ final class EndToEndTests: XCTestCase {
         let help = try GstplayProcess.run(["--help"])
         XCTAssertEqual(help.status, 0)
         for text in ["--audio-sink", "--video-sink", "--volume", "--start", "--rate", "--mute", "--no-video", "--no-audio",
-                     "--quiet", "--json", "--keep-open", "--loop", "--position-interval", "KEYS", "space", "pause / resume",
-                     "seek <time>", "EXIT CODES", "4 the control socket", "5 the web remote", "143 SIGTERM"] {
+                     "--quiet", "--json", "--keep-open", "--loop", "--position-interval", "SUBCOMMANDS", "thumbnails",
+                     "gstplay help keys", "gstplay help commands", "EXIT CODES", "4 the control socket", "5 the web remote",
+                     "143 SIGTERM"] {
             // ArgumentParser wraps the discussion at the terminal's width: compare with spaces.
             let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             XCTAssertTrue(flat.contains(text), "--help lacks \(text)")
@@ -126,8 +127,8 @@ final class EndToEndTests: XCTestCase {
     func testTextConsole() throws {
         let result = try GstplayProcess.run([webm], input: ["pause", "  STATUS ", "", "bogus", "quit"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let errors = GstplayProcess.completeLines(result.stderr).filter { $0.hasPrefix("error:") }
-        XCTAssertEqual(errors, ["error: unknown command 'bogus' (type 'help' for the list)"], result.stderr)
+        let errors = GstplayProcess.completeLines(result.stderr).filter { $0.contains("error:") }
+        XCTAssertEqual(errors, ["gstplay: error: unknown command 'bogus' (type 'help' for the list)"], result.stderr)
         XCTAssertTrue(GstplayProcess.completeLines(result.stdout).contains { $0.hasPrefix("state=") }, result.stdout)
     }
 

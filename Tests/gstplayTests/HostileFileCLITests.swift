@@ -29,8 +29,8 @@ final class HostileFileCLITests: XCTestCase, CLICorpus {
         let outcome = try run("empty argument", ["  "])
         assertSane(outcome)
         XCTAssertEqual(outcome.status, 2, "usage error")
-        XCTAssertEqual(outcome.stderrLines.first, "Error: Empty location '  '", outcome.stderr)
-        XCTAssertEqual(outcome.stderrLines.filter { $0.hasPrefix("Error:") }.count, 1, outcome.stderr)
+        XCTAssertEqual(outcome.stderrLines.first, "gstplay: error: Empty location '  '", outcome.stderr)
+        XCTAssertEqual(outcome.stderrLines.filter { $0.lowercased().contains("error:") }.count, 1, outcome.stderr)
         XCTAssertEqual(outcome.stdout, "")
     }
 

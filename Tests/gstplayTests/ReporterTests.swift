@@ -21,6 +21,8 @@ final class ReporterTests: XCTestCase {
 
     private let size = VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45)
     private let item = ItemContext(index: 0, count: 2, location: "clip.mp4")
+    private let video = MediaInfo(uri: "file:///clip.mp4", isLive: false, isSeekable: true, duration: MediaTime(seconds: 10),
+                                  hasVideo: true, hasAudio: true, subtitleStreams: 0)
 
     private func feed(_ reporter: EventReporter) {
         reporter.report(.sinksChosen(video: "fakevideosink", audio: "fakeaudiosink", reason: "no display"), item: nil)
@@ -28,6 +30,7 @@ final class ReporterTests: XCTestCase {
         reporter.report(.stateChanged(from: .idle, to: .opening), item: item)
         reporter.report(.mediaSize(size), item: item)
         reporter.report(.mediaSize(size), item: item)
+        reporter.report(.mediaInfo(video), item: item)
         reporter.report(.position(MediaTime(seconds: 1), duration: MediaTime(seconds: 10)), item: item)
         reporter.report(.warning(PlayerError(kind: .stream, element: "qtdemux0", message: "odd")), item: item)
         reporter.report(.mediaSize(VideoSize(codedWidth: 640, height: 480, parNumerator: 1, parDenominator: 1)), item: item)
@@ -50,6 +53,24 @@ final class ReporterTests: XCTestCase {
             """)
     }
 
+    /// The size of what audio-only media shows (a visualiser, cover art: 480x480) is not the
+    /// media's video: no `Video:` line, before or after its media info (it printed `Video: 480x480`).
+    func testAudioOnlyMediaGetsNoVideoLine() {
+        let capture = Capture()
+        let reporter = EventReporter(output: capture.output, mode: .text(statusLine: false), quiet: false)
+        let picture = VideoSize(codedWidth: 480, height: 480, parNumerator: 1, parDenominator: 1)
+        var audio = video
+        audio.hasVideo = false
+        reporter.report(.uriLoaded("file:///song.ogg"), item: item)
+        reporter.report(.mediaSize(picture), item: item)
+        reporter.report(.mediaInfo(audio), item: item)
+        reporter.report(.mediaSize(VideoSize(codedWidth: 640, height: 480, parNumerator: 1, parDenominator: 1)), item: item)
+        reporter.report(.uriLoaded("file:///clip.mp4"), item: item)
+        reporter.report(.mediaSize(size), item: item)
+        reporter.report(.mediaInfo(video), item: item)
+        XCTAssertEqual(capture.finish().stderr, "Now playing clip.mp4 (1/2)\nNow playing clip.mp4 (1/2)\nVideo: 1024x576\n")
+    }
+
     func testQuietModeKeepsOnlyErrors() {
         let capture = Capture()
         feed(EventReporter(output: capture.output, mode: .text(statusLine: true), quiet: true))
@@ -63,9 +84,9 @@ final class ReporterTests: XCTestCase {
         feed(EventReporter(output: capture.output, mode: .json, quiet: false))
         let (out, err) = capture.finish()
         let lines = out.split(separator: "\n").map(String.init)
-        guard lines.count == 8 else { return XCTFail("expected 8 lines: \(lines)") }
+        guard lines.count == 9 else { return XCTFail("expected 9 lines: \(lines)") }
         XCTAssertEqual(lines.compactMap { jsonObject($0)?["event"] as? String },
-                       ["sinks", "uri", "state", "media-size", "media-size", "position", "warning", "media-size"])
+                       ["sinks", "uri", "state", "media-size", "media-size", "media-info", "position", "warning", "media-size"])
         XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n", "the human error line still goes to stderr")
     }
 

@@ -53,22 +53,18 @@ extension Engine {
 
     private func handleEndOfStream() {
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
+        let (position, endedEarly) = endOfStreamPosition()
+        let duration = facts.duration
+        // Said before the features act (a queue moves on to the next item): the warning names
+        // this item, also when it is not the last.
+        if let duration, endedEarly || (playback.rate > 0 && position + MediaTime(seconds: 1) < duration) {
+            publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: facts.uri)))
+        }
         featuresFinished()
         switch featuresEndOfStream() {
         case .proceed: break
         case .stop: return stop()
         case .advance, .retry: return
-        }
-        let duration = facts.duration
-        // Backwards, the segment we seek to always starts at 0, and EOS means it was reached
-        // (some demuxers answer the position query with the segment's stop there).
-        var position = playback.rate < 0 ? .zero : pipeline?.queryPosition() ?? duration ?? .zero
-        // A demuxer may end a cut file by jumping its segment to the end; the sinks know what
-        // was really rendered.
-        var endedEarly = false
-        if playback.rate > 0, let rendered = sinks.lastRenderedPosition(), rendered + MediaTime(seconds: 1) < position {
-            position = rendered
-            endedEarly = true
         }
         hub.updateSnapshot { $0.position = position }
         publish(.position(position, duration: duration))
@@ -77,11 +73,21 @@ extension Engine {
         seeks.issuedAt = nil
         resolveIssuedSeeks(at: position)
         updateState()
-        if let duration, endedEarly || (playback.rate > 0 && position + MediaTime(seconds: 1) < duration) {
-            publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: facts.uri)))
-        }
         publish(.endOfStream(position: position))
         releaseHeldSeek()
+    }
+
+    /// Where the stream ended, and whether the sinks rendered less than the pipeline says
+    /// (`endedEarly`): a demuxer may end a cut file by jumping its segment to the end, and the
+    /// sinks know what was really rendered.
+    private func endOfStreamPosition() -> (position: MediaTime, endedEarly: Bool) {
+        // Backwards, the segment we seek to always starts at 0, and EOS means it was reached
+        // (some demuxers answer the position query with the segment's stop there).
+        let position = playback.rate < 0 ? .zero : pipeline?.queryPosition() ?? facts.duration ?? .zero
+        if playback.rate > 0, let rendered = sinks.lastRenderedPosition(), rendered + MediaTime(seconds: 1) < position {
+            return (rendered, true)
+        }
+        return (position, false)
     }
 
     private func handleStateChanged(_ message: UnsafeMutablePointer<GstMessage>) {

@@ -18,14 +18,14 @@ struct RemoteSettings: Equatable, Sendable {
     var exposed: Bool { bind != "127.0.0.1" && bind != "::1" }
 }
 
-/// `--remote[=PORT]`, `--remote-bind ADDR`, `--remote-token-file FILE` (docs/CLI.md, "Web remote").
+/// `--remote[=PORT]` (or `--remote PORT`), `--remote-bind ADDR`, `--remote-token-file FILE` (docs/CLI.md, "Web remote").
 /// Parsed by ArgumentParser on the main thread; a plain value.
 struct RemoteOptions: ParsableArguments {
     /// The hidden option `--remote=PORT` becomes (``FlagValueRewrite``).
     static let hiddenPortName = "remote-port"
 
     @Flag(name: .customLong("remote"), help: ArgumentHelp(
-        "Serve a web remote (page, HTTP API, WebSocket) on 127.0.0.1; --remote=PORT picks the port (0: a free one, the default). The URL with its token is printed on stderr."))
+        "Serve a web remote (page, HTTP API, WebSocket) on 127.0.0.1; --remote=PORT or --remote PORT picks the port (0: a free one, the default). The URL with its token is printed on stderr."))
     var remote = false
 
     @Option(name: .customLong(hiddenPortName), help: .hidden)

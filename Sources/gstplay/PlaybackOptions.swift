@@ -1,0 +1,89 @@
+import ArgumentParser
+
+/// Where and how the items play: start position, rate, volume, the queue's modes, resume
+/// (`--help` shows them first, under PLAYBACK). Parsed by ArgumentParser; checked by
+/// ``GstplayCommand/makeOptions()``. A plain value; any thread.
+struct PlaybackOptions: ParsableArguments {
+    // `.unconditional`: the next argument is the value even when it starts with `-` (`--start -10`
+    // reaches the validation instead of failing as a missing value).
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Start each item here: seconds (90), [H:]M:SS[.f] (1:30) or a percentage (50%).",
+                               valueName: "time"))
+    var start: String?
+
+    // `.unconditional`: `--start-chapter -1` reaches the validation (a clear message, exit 2).
+    @Option(name: .customLong("start-chapter"), parsing: .unconditional,
+            help: ArgumentHelp("Start each item at chapter N (0-based, as 'chapters' lists them); an item without it plays from its start.",
+                               valueName: "N"))
+    var startChapter: String?
+
+    // `.unconditional`: `--rate -1` works like `--rate=-1`.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Playback rate, e.g. 1.5 or 0.5; negative plays backwards (range -1 to 2, not 0).",
+                               valueName: "x"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Volume in percent, 0-100, on a perceptual (cubic) scale like gst-play.", valueName: "0-100"))
+    var volume: Double?
+
+    @Flag(help: "Start muted.")
+    var mute = false
+
+    @Flag(help: "Repeat the playlist; --loop=one repeats each item, --loop=none (the default) stops after the last.")
+    var loop = false
+
+    // `--loop=MODE` reaches here through ``FlagValueRewrite/rewrite(_:)`` (ArgumentParser has no
+    // options with an optional value).
+    @Option(name: .customLong(LoopArgument.hiddenName), help: .hidden)
+    var loopMode: String?
+
+    @Flag(help: "Play the items in a shuffled order (a new order on each pass with --loop).")
+    var shuffle = false
+
+    @Flag(inversion: .prefixedNo, help: "Audio items follow each other without a gap (playbin's about-to-finish).")
+    var gapless = true
+
+    @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
+    var keepOpen = false
+
+    @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
+    var resume = false
+
+    @Flag(help: "Forget every stored resume position (then play the given items, if any).")
+    var forget = false
+}
+
+/// What gstplay shows and where: sinks, quiet or JSON output, position reports, the picture for
+/// audio-only media (`--help` shows them under OUTPUT). Parsed by ArgumentParser; checked by
+/// ``GstplayCommand/makeOptions()``. A plain value; any thread.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
+        "Audio sink: an element name or a bin description, e.g. 'pulsesink' or 'fakesink sync=true'.",
+        valueName: "element"))
+    var audioSink: String?
+
+    @Option(name: .customLong("video-sink"), help: ArgumentHelp(
+        "Video sink: an element name or a bin description, e.g. 'ximagesink' or 'fakevideosink'.",
+        valueName: "element"))
+    var videoSink: String?
+
+    @Flag(name: .customLong("no-video"), help: "Disable video (no video sink, no decoding).")
+    var noVideo = false
+
+    @Flag(name: .customLong("no-audio"), help: "Disable audio (no audio sink, no decoding).")
+    var noAudio = false
+
+    @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
+    var quiet = false
+
+    @Flag(help: "Machine mode: JSON Lines events and replies on stdout, commands on stdin (see docs/PROTOCOL.md).")
+    var json = false
+
+    @Option(name: .customLong("position-interval"), help: ArgumentHelp(
+        "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
+    var positionInterval: UInt32 = 250
+
+    @Option(help: ArgumentHelp("Audio-only media in a window: auto (its cover art, else a visualiser), none, or a visualiser (goom, wavescope, synaescope…). Never with --json.",
+                               valueName: "name|none|auto"))
+    var visualization: String?
+}
