@@ -89,7 +89,8 @@ public struct OriginPolicy: Sendable, Equatable {
 /// keeps, the whole body before it writes any answer — a `Content-Length: 1500000000` took the
 /// process to 3 GB — and answers `Expect: 100-continue` with `100 Continue`.
 ///
-/// And the clock: a request must arrive whole within ``HTTPLimits/requestTimeout`` (408).
+/// And the clock: a request must arrive whole within ``HTTPLimits/requestTimeout`` (408), and
+/// a kept-alive connection may wait that long for its next one.
 ///
 /// **Thread:** the server's thread.
 extension HTTPServer {
@@ -145,10 +146,21 @@ extension HTTPServer {
             guard let message, let data else { return }
             CallbackBox<Owner>.from(data).value.server?.forgetPendingRequest(message)
         }
+        let finished: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, message, data in
+            guard let message, let data, let server = CallbackBox<Owner>.from(data).value.server else { return }
+            server.forgetPendingRequest(message)
+            // The connection has served a request; if it stays open, libsoup waits for the next
+            // one without a new request-started (3.2 emits it on its first byte): timed here.
+            if let socket = soup_server_message_get_socket(message), g_socket_is_closed(socket) == 0 {
+                server.rememberIdleConnection(socket)
+            }
+        }
         let instance = UnsafeMutableRawPointer(server)
         g_signal_connect_data(instance, "request-started", unsafeBitCast(started, to: GCallback.self),
                               CallbackBox(Owner(self)).retainedPointer, callbackBoxClosureRelease, GConnectFlags(0))
-        for name in ["request-read", "request-finished", "request-aborted"] {
+        g_signal_connect_data(instance, "request-finished", unsafeBitCast(finished, to: GCallback.self),
+                              CallbackBox(Owner(self)).retainedPointer, callbackBoxClosureRelease, GConnectFlags(0))
+        for name in ["request-read", "request-aborted"] {
             g_signal_connect_data(instance, name, unsafeBitCast(ended, to: GCallback.self),
                                   CallbackBox(Owner(self)).retainedPointer, callbackBoxClosureRelease, GConnectFlags(0))
         }
@@ -158,7 +170,24 @@ extension HTTPServer {
         }
     }
 
+    /// A kept-alive connection now waits for its next request (`socket` is referenced while listed).
+    private func rememberIdleConnection(_ socket: UnsafeMutablePointer<GSocket>) {
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(socket)))
+        guard idle[key] == nil else { return }
+        g_object_ref(UnsafeMutableRawPointer(socket))
+        idle[key] = IdleConnection(socket: socket, since: g_get_monotonic_time())
+    }
+
+    /// `socket`'s next request began (or it is gone): no longer idle.
+    private func forgetIdleConnection(_ socket: UnsafeMutablePointer<GSocket>?) {
+        guard let socket else { return }
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(socket)))
+        guard let entry = idle.removeValue(forKey: key) else { return }
+        g_object_unref(UnsafeMutableRawPointer(entry.socket))
+    }
+
     private func rememberPendingRequest(_ message: OpaquePointer) {
+        forgetIdleConnection(soup_server_message_get_socket(message))
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(message)))
         guard pending[key] == nil else { return }
         g_object_ref(UnsafeMutableRawPointer(message))
@@ -172,7 +201,9 @@ extension HTTPServer {
         g_object_unref(UnsafeMutableRawPointer(entry.message))
     }
 
-    /// 408 for every request not read whole within the limit.
+    /// Every request not read whole within the limit: 408 and closed. A kept-alive connection
+    /// idle as long (no byte of a next request) is shut without an answer, as idle connections
+    /// are: an unasked 408 there could be read as the answer to the client's next request.
     private func refuseLateRequests() {
         let deadline = g_get_monotonic_time() - gint64(limits.requestTimeout * 1_000_000)
         let late = pending.values.filter { $0.since <= deadline }.map(\.message)
@@ -180,6 +211,11 @@ extension HTTPServer {
             g_object_ref(UnsafeMutableRawPointer(message))
             refuse(message, with: .text("408 the request did not arrive within \(Self.seconds(limits.requestTimeout)) s\n", status: 408))
             g_object_unref(UnsafeMutableRawPointer(message))
+        }
+        for entry in idle.values where entry.since <= deadline {
+            // libsoup's read then ends (EOF) and it closes the connection itself.
+            g_socket_shutdown(entry.socket, 1, 1, nil)
+            forgetIdleConnection(entry.socket)
         }
     }
 
@@ -193,6 +229,8 @@ extension HTTPServer {
         requestClock = nil
         for entry in pending.values { g_object_unref(UnsafeMutableRawPointer(entry.message)) }
         pending.removeAll()
+        for entry in idle.values { g_object_unref(UnsafeMutableRawPointer(entry.socket)) }
+        idle.removeAll()
         for connection in refused.values { connection.finish() }
         refused.removeAll()
     }
@@ -201,6 +239,12 @@ extension HTTPServer {
 /// A request the server waits for: its message (referenced) and since when (µs, monotonic).
 struct PendingRequest {
     let message: OpaquePointer
+    let since: gint64
+}
+
+/// A kept-alive connection waiting for its next request: its socket (referenced) and since when.
+struct IdleConnection {
+    let socket: UnsafeMutablePointer<GSocket>
     let since: gint64
 }
 

@@ -34,6 +34,8 @@ public final class HTTPServer: @unchecked Sendable {
     var sockets = WebSocketTable()
     /// Requests not yet read whole, by message, for the request timeout (HTTPServer+Gate.swift).
     var pending: [UInt: PendingRequest] = [:]
+    /// Kept-alive connections waiting for their next request, by socket.
+    var idle: [UInt: IdleConnection] = [:]
     /// Refused connections still closing.
     var refused: [ObjectIdentifier: RefusedConnection] = [:]
     var requestClock: TimerSource?

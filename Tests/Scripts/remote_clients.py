@@ -16,6 +16,8 @@ PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.
                                                       {"status", "first_line", "continue", "sent"}
   half BASE [--wait S]                             -> a request whose headers never end: {"status",
                                                       "closed", "waited"} once the server answers or closes
+  idle BASE --token T [--wait S]                   -> {"status", "closed", "after"}: what a kept-alive
+                                                      connection gets after one answer, until closed
   parallel URL --token T [--count 20]              -> {"statuses": […], "retry_after": […]} of N GETs at once
 """
 import argparse, json, socket, sys, threading, time, urllib.request, urllib.error
@@ -236,6 +238,39 @@ def half(args):
     return {"status": status, "first_line": first, "closed": closed or bool(answer), "waited": round(time.monotonic() - started, 2)}
 
 
+def idle(args):
+    """One request on a kept-alive connection, then silence: what arrives after the answer."""
+    host = args.base.replace("http://", "")
+    name, port = host.rsplit(":", 1)
+    sock = socket.create_connection((name, int(port)), timeout=10)
+    sock.sendall(("GET /api/status HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n" % (host, args.token)).encode())
+    head = read_head(sock, 20)
+    status, _ = status_of(head)
+    header, _, body = head.partition(b"\r\n\r\n")
+    length = 0
+    for line in header.split(b"\r\n")[1:]:
+        key, _, value = line.partition(b":")
+        if key.strip().lower() == b"content-length":
+            length = int(value.strip())
+    sock.settimeout(20)
+    while len(body) < length:
+        body += sock.recv(65536)
+    after, closed = b"", False
+    sock.settimeout(args.wait)
+    try:
+        while True:
+            chunk = sock.recv(4096)
+            if not chunk:
+                closed = True
+                break
+            after += chunk
+    except socket.timeout:
+        pass
+    except ConnectionResetError:
+        closed = True
+    return {"status": status, "closed": closed, "after": after.decode("latin-1")}
+
+
 def parallel(args):
     results = [None] * args.count
     start = threading.Barrier(args.count)
@@ -274,6 +309,8 @@ def main():
     p.add_argument("--length", type=int, default=1500000000); p.add_argument("--expect", action="store_true")
     p.add_argument("--send", type=int, default=64)
     p = sub.add_parser("half"); p.add_argument("base"); p.add_argument("--wait", type=float, default=40)
+    p = sub.add_parser("idle"); p.add_argument("base"); p.add_argument("--token", required=True)
+    p.add_argument("--wait", type=float, default=40)
     p = sub.add_parser("parallel"); p.add_argument("url"); p.add_argument("--token", required=True)
     p.add_argument("--count", type=int, default=20)
     p = sub.add_parser("big"); p.add_argument("base"); p.add_argument("--token", required=True)
@@ -284,7 +321,7 @@ def main():
     p.add_argument("--requests", type=int, default=800)
     args = parser.parse_args()
     print(json.dumps({"http": http, "upgrade": upgrade, "big": big, "crowd": crowd, "many": many,
-                      "post-big": post_big, "half": half, "parallel": parallel}[args.what](args)))
+                      "post-big": post_big, "half": half, "idle": idle, "parallel": parallel}[args.what](args)))
 
 
 if __name__ == "__main__":

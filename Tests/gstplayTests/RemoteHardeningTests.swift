@@ -54,6 +54,17 @@ final class RemoteHardeningTests: XCTestCase {
         XCTAssertEqual(session.client(["http", "GET", session.base + "/api/status", "--token", session.token]).json?["status"] as? Int, 200)
     }
 
+    /// A kept-alive connection that asks nothing more is closed after the limit without an
+    /// answer nobody asked for (a 408 there could pass for the answer to its next request).
+    func testAnIdleKeptAliveConnectionIsClosedQuietly() throws {
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
+        defer { session.stop() }
+        let result = session.client(["idle", session.base, "--token", session.token, "--wait", "40"], timeout: 90).json
+        XCTAssertEqual(result?["status"] as? Int, 200, "\(result ?? [:])")
+        XCTAssertEqual(result?["closed"] as? Bool, true, "\(result ?? [:])")
+        XCTAssertEqual(result?["after"] as? String, "", "nothing sent after the answer")
+    }
+
     /// Twenty thumbnails asked at once: at most two are made, the others get 503 with Retry-After.
     func testThumbnailsAreMadeTwoAtATime() throws {
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.vp8])
