@@ -151,7 +151,10 @@ extension HTTPServer {
             server.forgetPendingRequest(message)
             // The connection has served a request; if it stays open, libsoup waits for the next
             // one without a new request-started (3.2 emits it on its first byte): timed here.
-            if let socket = soup_server_message_get_socket(message), g_socket_is_closed(socket) == 0 {
+            // Only after an answer of its own: not after a WebSocket's 101 (the connection is the
+            // WebSocket's now) nor a refusal (the connection is taken and closing).
+            let status = soup_server_message_get_status(message)
+            if status >= 200, let socket = soup_server_message_get_socket(message), g_socket_is_closed(socket) == 0 {
                 server.rememberIdleConnection(socket)
             }
         }

@@ -18,6 +18,7 @@ PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.
                                                       "closed", "waited"} once the server answers or closes
   idle BASE --token T [--wait S]                   -> {"status", "closed", "after"}: what a kept-alive
                                                       connection gets after one answer, until closed
+  quiet-ws BASE --token T [--seconds S]            -> {"answered"}: a WebSocket silent for S s still served
   parallel URL --token T [--count 20]              -> {"statuses": […], "retry_after": […]} of N GETs at once
 """
 import argparse, json, socket, sys, threading, time, urllib.request, urllib.error
@@ -271,6 +272,22 @@ def idle(args):
     return {"status": status, "closed": closed, "after": after.decode("latin-1")}
 
 
+def quiet_ws(args):
+    """A WebSocket that sends nothing for --seconds, then asks for status: is it still served?"""
+    ws = websocket.create_connection(ws_url(args.base, args.token), timeout=10, suppress_origin=True)
+    ws.recv()  # hello
+    time.sleep(args.seconds)
+    try:
+        ws.send('{"command":"status","request_id":"quiet"}')
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if '"request_id":"quiet"' in ws.recv():
+                return {"answered": True}
+    except Exception as error:
+        return {"answered": False, "error": type(error).__name__}
+    return {"answered": False}
+
+
 def parallel(args):
     results = [None] * args.count
     start = threading.Barrier(args.count)
@@ -311,6 +328,8 @@ def main():
     p = sub.add_parser("half"); p.add_argument("base"); p.add_argument("--wait", type=float, default=40)
     p = sub.add_parser("idle"); p.add_argument("base"); p.add_argument("--token", required=True)
     p.add_argument("--wait", type=float, default=40)
+    p = sub.add_parser("quiet-ws"); p.add_argument("base"); p.add_argument("--token", required=True)
+    p.add_argument("--seconds", type=float, default=15)
     p = sub.add_parser("parallel"); p.add_argument("url"); p.add_argument("--token", required=True)
     p.add_argument("--count", type=int, default=20)
     p = sub.add_parser("big"); p.add_argument("base"); p.add_argument("--token", required=True)
@@ -321,7 +340,7 @@ def main():
     p.add_argument("--requests", type=int, default=800)
     args = parser.parse_args()
     print(json.dumps({"http": http, "upgrade": upgrade, "big": big, "crowd": crowd, "many": many,
-                      "post-big": post_big, "half": half, "idle": idle, "parallel": parallel}[args.what](args)))
+                      "post-big": post_big, "half": half, "idle": idle, "quiet-ws": quiet_ws, "parallel": parallel}[args.what](args)))
 
 
 if __name__ == "__main__":

@@ -63,6 +63,9 @@ final class RemoteHardeningTests: XCTestCase {
         XCTAssertEqual(result?["status"] as? Int, 200, "\(result ?? [:])")
         XCTAssertEqual(result?["closed"] as? Bool, true, "\(result ?? [:])")
         XCTAssertEqual(result?["after"] as? String, "", "nothing sent after the answer")
+        // A WebSocket is not an idle HTTP connection: silent for longer than the limit, still served.
+        let quiet = session.client(["quiet-ws", session.base, "--token", session.token, "--seconds", "15"], timeout: 90).json
+        XCTAssertEqual(quiet?["answered"] as? Bool, true, "\(quiet ?? [:])")
     }
 
     /// Twenty thumbnails asked at once: at most two are made, the others get 503 with Retry-After.
