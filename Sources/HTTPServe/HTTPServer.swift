@@ -4,7 +4,9 @@ import Synchronization
 
 /// A small HTTP/WebSocket server on libsoup 3 (`SoupServer`) running on a `GMainContext` thread
 /// of its own: listens on one address (loopback unless told otherwise), answers routes with
-/// handlers, requires an ``AccessToken`` on every route that asks for it, serves files with
+/// handlers, requires an ``AccessToken`` on every route that asks for it — checked with this
+/// server's `Host`/`Origin` and the body's size from the headers alone, before any body is read,
+/// and with a time limit per request (``HTTPLimits``, HTTPServer+Gate.swift) —, serves files with
 /// `Range` (libsoup answers ranges of a complete body itself) and WebSocket clients
 /// (HTTPServer+WebSocket.swift). No HTTP or WebSocket parsing here: libsoup does it.
 ///
