@@ -18,11 +18,13 @@ struct CacheRepair {
         removeDeadPartials()
         var kept: [MediaCache.Entry] = []
         for entry in entries where !kept.contains(where: { $0.key == entry.key }) {
+            // A key that is not a SHA-256 names no file of ours: the entry is dropped, nothing deleted.
+            guard let path = cache.ownedPath(of: entry) else { continue }
             var info = stat()
-            if stat(cache.path(of: entry), &info) == 0, Int64(info.st_size) == entry.size, entry.key == MediaCache.key(for: entry.uri) {
+            if stat(path, &info) == 0, Int64(info.st_size) == entry.size, entry.key == MediaCache.key(for: entry.uri) {
                 kept.append(entry)
             } else {
-                unlink(cache.path(of: entry))
+                unlink(path)
             }
         }
         let listed = Set(kept.map(\.key))

@@ -111,7 +111,8 @@ public struct MediaCache: Sendable {
         String(takingGLibString: g_compute_checksum_for_string(G_CHECKSUM_SHA256, uri, -1)) ?? ""
     }
 
-    /// Where the file of `entry` is.
+    /// Where the file of `entry` is. The cache itself only touches files through
+    /// ``ownedPath(of:)``, which refuses a key that is not a SHA-256 in hex.
     public func path(of entry: Entry) -> String { directory + "/" + entry.key }
 
     var indexPath: String { directory + "/index.json" }
@@ -210,7 +211,7 @@ public struct MediaCache: Sendable {
     public func remove(_ uri: String) throws(Problem) -> Entry? {
         var removed: Entry?
         try update(create: false) { entries in
-            for entry in entries where entry.uri == uri { unlink(self.path(of: entry)); removed = entry }
+            for entry in entries where entry.uri == uri { self.deleteFile(of: entry); removed = entry }
             entries.removeAll { $0.uri == uri }
         }
         return removed
@@ -219,7 +220,7 @@ public struct MediaCache: Sendable {
     /// Deletes every cached file (downloads under way in live processes are left alone).
     public func clear() throws(Problem) {
         try update(create: false) { entries in
-            for entry in entries { unlink(self.path(of: entry)) }
+            for entry in entries { self.deleteFile(of: entry) }
             entries.removeAll()
         }
     }
@@ -234,7 +235,7 @@ public struct MediaCache: Sendable {
     private func evict(_ entries: inout [Entry], keeping key: String) {
         var total = entries.reduce(Int64(0)) { $0 + $1.size }
         for victim in entries.sorted(by: { $0.lastUsed < $1.lastUsed }) where total > sizeLimit && victim.key != key {
-            unlink(path(of: victim))
+            deleteFile(of: victim)
             entries.removeAll { $0.key == victim.key }
             total -= victim.size
         }

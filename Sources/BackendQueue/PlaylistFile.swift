@@ -56,7 +56,8 @@ public enum PlaylistFile {
     }
 
     /// Writes `items` as an extended M3U file (`#EXTM3U`, `#EXTINF:<seconds>,title` before titled
-    /// entries, `-1` seconds when the length is unknown; `file://` URIs written as absolute paths), atomically (temp file, fsync, rename).
+    /// entries, `-1` seconds when the length is unknown; `file://` URIs written as absolute paths), atomically (temp file, fsync, rename); an
+    /// existing target that is not a regular file (a device, a FIFO, a link…) is refused.
     public static func saveM3U(_ items: [QueueItem], to path: String) throws(LoadError) {
         var text = "#EXTM3U\n"
         for item in items {
@@ -69,7 +70,10 @@ public enum PlaylistFile {
             }
             text += (path ?? item.uri) + "\n"
         }
-        do { try AtomicFile.write(Array(text.utf8), to: absolutePath(path)) } catch {
+        do {
+            try AtomicFile.requireReplaceable(absolutePath(path))
+            try AtomicFile.write(Array(text.utf8), to: absolutePath(path))
+        } catch {
             throw LoadError(path: path, reason: "cannot write: \(error.description)")
         }
     }

@@ -42,21 +42,19 @@ struct WebSocketTable {
 
 extension HTTPServer {
     /// Accepts WebSocket upgrades at `path` (`soup_server_add_websocket_handler`). Before the
-    /// handshake a normal handler on the same path refuses: no token → 401; an `Origin` that is
-    /// not this server's own (`http://` + the `Host` asked) → 403 (cross-site WebSocket
-    /// hijacking); ``WebSocketLimits/maxClients`` reached → 503. Clients without `Origin`
-    /// (not a browser) pass that check. One endpoint per server.
+    /// handshake the route's gate refuses: no token → 401; a `Host` or `Origin` that is not this
+    /// server's own (``OriginPolicy``) → 403 (cross-site WebSocket hijacking, DNS rebinding); and
+    /// a normal handler on the same path: ``WebSocketLimits/maxClients`` reached → 503. Clients
+    /// without `Origin` (not a browser) are judged by `Host` alone. One endpoint per server.
     public func acceptWebSockets(at path: String, limits: WebSocketLimits = WebSocketLimits(),
                                  handler: @escaping @Sendable (HTTPServer, WebSocketEvent) -> Void) {
         loop.invokeAndWait { [self] in
             sockets.limits = limits
             sockets.handler = handler
         }
-        route(path) { [self] request, responder in
+        route(path) { [self] _, responder in
             // Server thread (routes run there): decide now, leave the status unset to accept.
-            if let origin = request.headers["origin"], origin != "http://" + (request.headers["host"] ?? "") {
-                return responder.respond(.text("403 forbidden: origin \(origin) is not this server's\n", status: 403))
-            }
+            // The token and the origin were checked by the gate (HTTPServer+Gate.swift).
             if sockets.clients.count >= sockets.limits.maxClients {
                 return responder.respond(.text("503 too many clients\n", status: 503))
             }

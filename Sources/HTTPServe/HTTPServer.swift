@@ -4,7 +4,9 @@ import Synchronization
 
 /// A small HTTP/WebSocket server on libsoup 3 (`SoupServer`) running on a `GMainContext` thread
 /// of its own: listens on one address (loopback unless told otherwise), answers routes with
-/// handlers, requires an ``AccessToken`` on every route that asks for it, serves files with
+/// handlers, requires an ``AccessToken`` on every route that asks for it — checked with this
+/// server's `Host`/`Origin` and the body's size from the headers alone, before any body is read,
+/// and with a time limit per request (``HTTPLimits``, HTTPServer+Gate.swift) —, serves files with
 /// `Range` (libsoup answers ranges of a complete body itself) and WebSocket clients
 /// (HTTPServer+WebSocket.swift). No HTTP or WebSocket parsing here: libsoup does it.
 ///
@@ -25,18 +27,30 @@ public final class HTTPServer: @unchecked Sendable {
     /// The token routes that require one check.
     public let token: AccessToken
 
+    /// What every request meets before its body is read (HTTPServer+Gate.swift).
+    public let limits: HTTPLimits
+
     let loop: MainLoopThread
     // Server thread only:
     var server: UnsafeMutablePointer<SoupServer>?
     var sockets = WebSocketTable()
+    /// Requests not yet read whole, by message, for the request timeout (HTTPServer+Gate.swift).
+    var pending: [UInt: PendingRequest] = [:]
+    /// Kept-alive connections waiting for their next request, by socket.
+    var idle: [UInt: IdleConnection] = [:]
+    /// Refused connections still closing.
+    var refused: [ObjectIdentifier: RefusedConnection] = [:]
+    var requestClock: TimerSource?
     private let closed = Atomic<Bool>(false)
 
     /// Listens on `address`:`port` (`soup_server_listen` on a `GInetSocketAddress`; port 0:
-    /// a free one). Throws ``HTTPServeError`` when the address is not an IP address or the
-    /// port is taken; no thread is left running then.
-    public init(address: String = "127.0.0.1", port: UInt16 = 0, token: AccessToken) throws(HTTPServeError) {
+    /// a free one), every request held to `limits` (HTTPServer+Gate.swift). Throws
+    /// ``HTTPServeError`` when the address is not an IP address or the port is taken; no thread
+    /// is left running then.
+    public init(address: String = "127.0.0.1", port: UInt16 = 0, token: AccessToken, limits: HTTPLimits = HTTPLimits()) throws(HTTPServeError) {
         self.address = address
         self.token = token
+        self.limits = limits
         let loop = MainLoopThread(name: "gstplay-http")
         var result: Result<(UnsafeMutablePointer<SoupServer>, UInt16), HTTPServeError> = .failure(HTTPServeError(description: "the server thread did not start"))
         loop.invokeAndWait { result = HTTPServer.listen(address: address, port: port) }
@@ -49,7 +63,11 @@ public final class HTTPServer: @unchecked Sendable {
             loop.quitAndJoin()
             throw error
         }
+        loop.invokeAndWait { [self] in startRequestClock() }
     }
+
+    /// Whose `Host` and `Origin` requests may name (``OriginPolicy``).
+    public var originPolicy: OriginPolicy { OriginPolicy(address: address, port: port) }
 
     /// The base URL (`http://ADDRESS:PORT`).
     public var baseURL: String { "http://\(address.contains(":") ? "[\(address)]" : address):\(port)" }
@@ -84,12 +102,19 @@ public final class HTTPServer: @unchecked Sendable {
         if loop.isOnLoopThread { work() } else { loop.invoke(work) }
     }
 
-    /// Adds a handler for requests whose path starts with `path` (`soup_server_add_handler`).
-    /// With `requiresToken`, a request without the token gets 401 and never reaches `handler`.
+    /// Adds a handler for requests whose path starts with `path` (`soup_server_add_handler`),
+    /// behind the gate (`soup_server_add_early_handler`, HTTPServer+Gate.swift): a request
+    /// naming another host or origin gets 403, one without the token (with `requiresToken`) 401,
+    /// one with a body over ``HTTPLimits/maxBody`` 413 — all from the headers, before the body
+    /// is read — and none of them reaches `handler`.
     public func route(_ path: String, requiresToken: Bool = true, _ handler: @escaping Handler) {
         let entry = Route(server: self, requiresToken: requiresToken, handler: handler)
         loop.invokeAndWait { [self] in
             guard let server else { return }
+            soup_server_add_early_handler(server, path, { _, message, _, query, data in
+                guard let message, let data else { return }
+                CallbackBox<Route>.from(data).value.admit(message, query: query)
+            }, CallbackBox(entry).retainedPointer, callbackBoxRelease)
             soup_server_add_handler(server, path, { _, message, _, query, data in
                 guard let message, let data else { return }
                 CallbackBox<Route>.from(data).value.run(message, query: query)
@@ -118,6 +143,7 @@ public final class HTTPServer: @unchecked Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         loop.invokeAndWait { [self] in
+            stopGate()
             closeAllWebSockets()
             if let server {
                 soup_server_disconnect(server)
@@ -139,6 +165,14 @@ public final class HTTPServer: @unchecked Sendable {
             self.server = server
             self.requiresToken = requiresToken
             self.handler = handler
+        }
+
+        /// The gate, once the headers are read: a refused request is answered and its
+        /// connection closed here (``HTTPServer/refuse(_:with:)``).
+        func admit(_ message: OpaquePointer, query: OpaquePointer?) {
+            if let refusal = server.refusal(for: message, query: query, requiresToken: requiresToken) {
+                server.refuse(message, with: refusal)
+            }
         }
 
         func run(_ message: OpaquePointer, query: OpaquePointer?) {

@@ -49,6 +49,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Web remote")
     var remote: RemoteOptions
 
+    @OptionGroup(title: "Files written by control clients")
+    var clientFiles: ClientFileOptions
+
     @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
     var castOptions: CastOptions
 
@@ -126,6 +129,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.mpris = mprisOptions.mpris
         options.ipcSocket = try control.path()
         options.remote = try remote.settings()
+        options.clientWriteDirectory = try clientFiles.directory(hasClients: options.ipcSocket != nil || options.remote != nil)
         options.cast = try castOptions.settings()
         return options
     }

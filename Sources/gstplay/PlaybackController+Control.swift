@@ -8,15 +8,20 @@ extension PlaybackController {
     /// One request line from `client` (``ControlClientID/console``: `--json` stdin). An mpv IPC
     /// request (``MpvRequest``, for clients speaking ``ControlDialect/gstplayAndMpv``) runs as
     /// mpv's and gets mpv's reply; every other line is gstplay's protocol (``JSONProtocol``),
-    /// exactly as on stdin. Blank lines are ignored.
+    /// exactly as on stdin. Blank lines are ignored. Every command passes the door's rule first
+    /// (``FileWriteRule``, keyed by the command's ``CommandCapability``): a control client's
+    /// command that writes a file is refused, or kept inside `--client-write-dir`.
     func dispatch(_ line: String, from client: ControlClientID) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if client != .console && control?.isConnected(client) != true { return }     // it left: nobody to answer
         if client != .console, control?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {
+            if case .success(let command) = request.command, command.capability != .controlsPlayback {
+                return reply(WireMpv.Reply(id: request.id, error: MpvFailure.commandFailed.message, data: nil).line, to: client)
+            }
             return await run(request, from: client)
         }
         let request = JSONProtocol.parseRequest(line)
-        switch request.command {
+        switch request.command.flatMap({ settings.fileWriteRule.admit($0, from: CommandDoor(client)) }) {
         case .failure(let error):
             reply(Reply(id: request.id, error: error.message).line, to: client)
         case .success(let command):

@@ -39,6 +39,8 @@ struct RunOptions: Equatable, Sendable {
     var ipcSocket: String?
     /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote (issue 25).
     var remote: RemoteSettings?
+    /// `--client-write-dir`: where control clients may write files, absolute (nil: nowhere).
+    var clientWriteDirectory: String?
     /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (issue 27).
     var cast = CastRunSettings()
 

@@ -1,3 +1,4 @@
+import Backend
 import Foundation
 import HTTPServe
 import TestSupport
@@ -39,5 +40,34 @@ final class HTTPServeTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("cannot listen on 127.0.0.1:\(server.port)"), "\(error)")
         }
         XCTAssertThrowsError(try HTTPServer(address: "not-an-address", token: token))
+    }
+}
+
+/// The request clock against a real HTTP client, GStreamer's souphttpsrc (what the renderers
+/// casting reaches run): paused for three times the limit (here 1 s) — long enough for the
+/// server to close a connection left idle (whether souphttpsrc's was idle or still mid-answer is
+/// not observed) — then a seek and play to the end: no error.
+final class HTTPServeIdleTests: XCTestCase {
+    func testAPausedGStreamerClientSurvivesItsIdleConnectionBeingClosed() throws {
+        var limits = HTTPLimits()
+        limits.requestTimeout = 1
+        let server = try HTTPServer(token: AccessToken.random(), limits: limits)
+        defer { server.close() }
+        let url = server.baseURL + server.serveFile(TestMedia.h264, contentType: "video/mp4")
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        player.load(url)
+        player.play()
+        XCTAssertTrue(recorder.waitFor("playing", timeout: 20) { events in
+            events.contains { if case .stateChanged(_, .playing) = $0 { return true } else { return false } }
+        })
+        player.pause()
+        // Longer than the limit and the clock's once-a-second check: the connection, if idle, is closed.
+        Thread.sleep(forTimeInterval: 3)
+        player.seek(to: MediaTime(seconds: 8))
+        player.play()
+        XCTAssertTrue(recorder.waitFor("EOS", timeout: 30) { $0.contains(where: \.isEndOfStream) })
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
     }
 }

@@ -26,6 +26,8 @@ its stdin closes, so it never outlives the test process. Paths:
                                           later ones are served normally (retry tests)
   /redirect-loop                          302 to itself, forever
   /redirect/<n>/<name>                    302 to /redirect/<n-1>/<name>, and from n=0 to /file/<name>
+  /redirect-to?location=L                 302 with "Location: L" exactly as given (file:///…, data:…:
+                                          a hostile server's redirect to a local scheme)
   /hits?key=K                             how many requests /flaky got for K
 
 Control (not logged):
@@ -173,6 +175,11 @@ class Handler(BaseHTTPRequestHandler):
                 location = "/redirect/%d/%s" % (int(hops) - 1, target) if int(hops) > 0 else "/file/" + target
                 self.send_response(302)
                 self.send_header("Location", location)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            elif kind == "redirect-to" and "location" in query:
+                self.send_response(302)
+                self.send_header("Location", query["location"])
                 self.send_header("Content-Length", "0")
                 self.end_headers()
             elif kind == "redirect-loop":

@@ -65,6 +65,7 @@ final class RemoteBrowserTests: XCTestCase {
         let port = try XCTUnwrap(LocalSockets.refusingTCPPort())
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("remote-token").path
         try "reconnect-token-0123456789".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)      // a token file others may read is refused
         let directory = FileManager.default.temporaryDirectory.path
         let run = RemoteSession.script("remote_browser.py", ["reconnect", directory, GstplayProcess.binary.path,
                                                              "--remote=\(port)", "--remote-token-file", tokenFile, "--loop", TestMedia.vp8],

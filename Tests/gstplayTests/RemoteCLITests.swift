@@ -75,6 +75,7 @@ final class RemoteCLITests: XCTestCase {
     func testTokenFileIsUsed() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("remote-token").path
         try "my-own-token-0123456789\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)      // a token file others may read is refused (RemoteHardeningTests)
         let session = try RemoteSession(["--remote=0", "--remote-token-file", file, TestMedia.vp8])
         XCTAssertEqual(session.token, "my-own-token-0123456789")
         XCTAssertEqual(session.client(["http", "GET", session.base + "/api/status", "--token", session.token]).json?["status"] as? Int, 200)

@@ -6,7 +6,9 @@ import CGStreamer
 /// URI of the same load (playbin to READY, `uri` set, PAUSED again; no new `uriLoaded`, the
 /// media facts, cache download and queue item stay those of the URI the user gave), until a
 /// URI comes round again (a loop: two requests for a self-redirect) or after
-/// ``Engine/maximumRedirects`` hops.
+/// ``Engine/maximumRedirects`` hops. Only http and https targets are followed
+/// (``Engine/isHTTPScheme(_:)``): anything else ends the load with
+/// ``PlayerError/Cause/redirectRefused``.
 extension Engine {
     /// The most redirects one load follows (libsoup: 20; chains that long are not met in practice).
     static let maximumRedirects = 10
@@ -19,6 +21,20 @@ extension Engine {
         case followed
         /// A loop or too many hops: this named error ends the load.
         case stopped(PlayerError)
+    }
+
+    /// True when `uri`'s scheme is `http` or `https` (`g_uri_peek_scheme`, which lowercases it). A redirect
+    /// to any other scheme (`file://`, `fd://`, `data:`, `appsrc://`…) would make a remote server
+    /// open a local file or resource under the http URL the user gave: refused.
+    static func isHTTPScheme(_ uri: String) -> Bool {
+        // Interned by GLib (`g_intern_string`): not ours to free.
+        guard let scheme = g_uri_peek_scheme(uri).map({ String(cString: $0) }) else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    /// `uri` cut to 200 characters for a message (a `data:` URI can be megabytes long).
+    static func shortened(_ uri: String) -> String {
+        uri.count > 200 ? String(uri.prefix(200)) + "…" : uri
     }
 
     /// True for an `http-headers` message about another URI than the one fetched now: souphttpsrc
@@ -62,6 +78,11 @@ extension Engine {
             return .stopped(named)
         }
         var named = error
+        if !Self.isHTTPScheme(target) {
+            named.cause = .redirectRefused
+            named.message = "the server redirected to '\(Self.shortened(target))': a redirect may only lead to http:// or https://"
+            return .stopped(named)
+        }
         named.cause = .tooManyRedirects
         if target == original || facts.redirects.contains(target) {
             // No URI in the text: the CLI appends "(HTTP 302)" unless the text already has the number.

@@ -91,7 +91,7 @@ package final class MainLoopThread: @unchecked Sendable {
 
     /// A repeating (or one-shot, when `body` returns false) timer on this context
     /// (`g_timeout_source_new` + `g_source_attach`). Loop thread only.
-    func addTimer(every interval: Duration, _ body: @escaping () -> Bool) -> TimerSource {
+    package func addTimer(every interval: Duration, _ body: @escaping () -> Bool) -> TimerSource {
         let box = CallbackBox<(MainLoopThread, () -> Bool)>((self, body))
         let source = CGStreamer_timeout_attach(context, interval.glibMilliseconds, { data in
             let (thread, body) = CallbackBox<(MainLoopThread, () -> Bool)>.from(data!).value
@@ -105,7 +105,7 @@ package final class MainLoopThread: @unchecked Sendable {
     /// Watches `fd` on this context (`g_unix_fd_source_new` + `g_source_attach`): `body` runs on
     /// the loop thread whenever `fd` is readable (or hung up), until it returns false or the
     /// source is destroyed. Loop thread only.
-    func addReadWatch(fileDescriptor fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
+    package func addReadWatch(fileDescriptor fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
         let box = CallbackBox<(MainLoopThread, () -> Bool)>((self, body))
         let source = CGStreamer_fd_watch_attach(context, fd, { _, _, data in
             let (thread, body) = CallbackBox<(MainLoopThread, () -> Bool)>.from(data!).value

@@ -34,6 +34,8 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         case tlsHandshakeFailed = "tls-handshake-failed"
         /// The server kept redirecting (libsoup stops after 20 redirects; a loop, usually).
         case tooManyRedirects = "too-many-redirects"
+        /// The server redirected to a scheme other than http or https (`file://`, `data:`…): not followed.
+        case redirectRefused = "redirect-refused"
         /// The connection was lost and the server cannot resume it (it ignores `Range`).
         case cannotResume = "cannot-resume"
         /// No data within the network timeout, or the connection was lost.

@@ -17,6 +17,12 @@ package enum AtomicFile {
         /// True for a missing file (`ENOENT`).
         package var isMissing: Bool
 
+        /// A refusal in words of its own.
+        init(description: String) {
+            self.description = description
+            isMissing = false
+        }
+
         /// A failed system call: its name, the path and `strerror(code)`.
         init(call: String, path: String, code: Int32) {
             description = "\(String(cString: strerror(code))) (\(call) \(path))"
@@ -64,6 +70,31 @@ package enum AtomicFile {
             }
         }
         if written == 0 { throw Failure(taking: error, path: path) }
+    }
+
+    /// What `path` is when it exists and is not a regular file (`lstat`: a link is not
+    /// followed): "a symbolic link", "a directory", "a FIFO", "a device", "a socket"; nil when it
+    /// is missing or a regular file.
+    package static func nonRegularKind(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return "a symbolic link"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Throws unless `path` is missing or a regular file: an atomic replace (a rename over the
+    /// target) must never put a file in place of a device node, a FIFO, a socket, a directory or
+    /// a symbolic link (the link itself would be replaced, not the file it points to).
+    package static func requireReplaceable(_ path: String) throws(Failure) {
+        guard let kind = nonRegularKind(path) else { return }
+        throw Failure(description: "\(path) is \(kind), not a regular file: not replaced")
     }
 
     /// True for the name of a temporary file ``write(_:to:mode:)`` makes for `target` (a file

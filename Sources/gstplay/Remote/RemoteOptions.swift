@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -41,7 +42,8 @@ struct RemoteOptions: ParsableArguments {
     var remoteTokenFile: String?
 
     /// The settings, or nil without `--remote`; throws `ValidationError` (exit 2) for a bad
-    /// port, a bind or token file without `--remote`, or an unreadable/empty token file.
+    /// port, a bind or token file without `--remote`, a token file others may read or another
+    /// user owns (``exposure(ofTokenFile:)``), or an unreadable/empty token file.
     func settings() throws -> RemoteSettings? {
         guard remote || remotePort != nil else {
             if remoteBind != nil { throw ValidationError("--remote-bind needs --remote") }
@@ -60,6 +62,7 @@ struct RemoteOptions: ParsableArguments {
             settings.bind = remoteBind
         }
         if let remoteTokenFile {
+            if let problem = Self.exposure(ofTokenFile: remoteTokenFile) { throw ValidationError("--remote-token-file: \(problem)") }
             guard let data = FileManager.default.contents(atPath: remoteTokenFile) else {
                 throw ValidationError("--remote-token-file: cannot read '\(remoteTokenFile)'")
             }
@@ -70,5 +73,20 @@ struct RemoteOptions: ParsableArguments {
             settings.token = token
         }
         return settings
+    }
+
+    /// Why the token file at `path` is not private, or nil: like ssh with a key, a token that
+    /// the group or others may read (any of the mode's 077 bits) or that another user owns is
+    /// refused, since whoever reads it controls the player. A missing file: nil (the read then
+    /// says so).
+    static func exposure(ofTokenFile path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if info.st_uid != getuid() { return "'\(path)' belongs to another user (uid \(info.st_uid)); the token file must be yours" }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            return "'\(path)' may be read by others (mode \(String(mode, radix: 8))); make it private: chmod 600 '\(path)'"
+        }
+        return nil
     }
 }

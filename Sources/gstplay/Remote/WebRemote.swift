@@ -11,7 +11,8 @@ import Foundation
 /// transport of the ``ControlHub`` (``RemoteClients``) —, `GET /api/status`, `POST /api/command`
 /// (through the same dispatcher, ``RemoteRequest``), `GET /api/snapshot.png` (the frame on
 /// screen, `Player.snapshot`) and `GET /api/thumbnail.png?t=SECONDS` (the seek bar's preview,
-/// ``ThumbnailGenerator`` on the current item). Every route but `/` needs the token.
+/// ``ThumbnailGenerator`` on the current item), each at most two at once (``JobLimit``). Every
+/// route but `/` needs the token.
 ///
 /// **Thread:** init and ``close()`` on the CLI's thread; handlers run on the server's thread
 /// and hand slow work (snapshots, thumbnails) to tasks.
@@ -44,8 +45,11 @@ final class WebRemote: Sendable {
             }
             RemoteRequest.run(command, hub: hub, responder: responder)
         }
+        let snapshots = JobLimit(WebRemote.maxSnapshots), thumbnails = JobLimit(WebRemote.maxThumbnails)
         server.route("/api/snapshot.png") { _, responder in
+            guard snapshots.enter() else { return responder.respond(JobLimit.busy("snapshots", WebRemote.maxSnapshots)) }
             Task {
+                defer { snapshots.leave() }
                 do {
                     let image = try await player.snapshot(format: .png)
                     responder.respond(HTTPResponse(contentType: "image/png", body: Array(image.bytes)))
@@ -59,7 +63,9 @@ final class WebRemote: Sendable {
                   let uri = player.snapshot.uri else {
                 return responder.respond(.text("400 needs ?t=SECONDS while something plays\n", status: 400))
             }
+            guard thumbnails.enter() else { return responder.respond(JobLimit.busy("thumbnails", WebRemote.maxThumbnails)) }
             Task {
+                defer { thumbnails.leave() }
                 do {
                     let generator = ThumbnailGenerator(location: uri, maximumSize: ImageSize(width: 160), timeout: .seconds(5))
                     guard let thumbnail = try await generator.generate(at: .times([MediaTime(seconds: seconds)])).first else {
@@ -72,6 +78,12 @@ final class WebRemote: Sendable {
             }
         }
     }
+
+    /// Thumbnails made at once (each a pipeline with its threads); one more request gets 503
+    /// with `Retry-After: 1` (a hundred at once started 537 threads and kept 400 MB).
+    static let maxThumbnails = 2
+    /// Snapshots of the frame on screen taken at once; one more gets 503 likewise.
+    static let maxSnapshots = 2
 
     /// The URL to print: the page with the token in its fragment (never sent to a server);
     /// a wildcard bind address is shown as 127.0.0.1.

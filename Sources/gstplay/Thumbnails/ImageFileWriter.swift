@@ -1,4 +1,5 @@
 import Backend
+import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -37,8 +38,10 @@ enum ImageFileWriter {
         }
     }
 
-    /// Writes `bytes` to `path` through a temporary file and a rename.
+    /// Writes `bytes` to `path` through a temporary file and a rename; an existing `path` that
+    /// is not a regular file (a device, a FIFO, a symbolic link…) is refused, never replaced.
     static func write(_ bytes: Data, to path: String) throws {
+        if let kind = AtomicFile.nonRegularKind(path) { throw Failure(path: path, reason: "it is \(kind), not a regular file") }
         let temporary = parent(of: path) + "/." + PathText.lastComponent(path) + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
