@@ -9,6 +9,7 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
+#include <X11/XKBlib.h>
 #include <X11/extensions/scrnsaver.h>
 
 /* ---- Screen accessors: DefaultScreen, RootWindow, BlackPixel, … are macros. ---- */

@@ -85,11 +85,13 @@ public extension Player {
 extension StandardFeatures {
     /// The OSD's message for another feature's event (``OSDFeature/Describe``): track
     /// selections as `Audio: English`, `Subtitles off`; chapter changes as `Chapter 2/5: Middle`
-    /// (not the first chapter as a load starts).
+    /// (not the chapter playing as the list arrives, a load's start: ``ChaptersSnapshot/arrivedWithList``;
+    /// a seek back to the first chapter is announced).
     @Sendable public static func osdMessage(for event: PlayerEvent, snapshot: PlayerSnapshot) -> String? {
         if case .chapterChanged(let chapter?)? = event.chaptersEvent {
-            guard chapter.start > .zero || (snapshot.position ?? .zero) > MediaTime(seconds: 0.5) else { return nil }
-            let count = snapshot.features[ChaptersSnapshot.self]?.chapters.count
+            let section = snapshot.features[ChaptersSnapshot.self]
+            guard section?.arrivedWithList != true else { return nil }
+            let count = section?.chapters.count
             return "Chapter \(chapter.index + 1)\(count.map { "/\($0)" } ?? ""): \(chapter.displayTitle)"
         }
         guard case .trackSelected(let kind, let index)? = event.tracksEvent else { return nil }

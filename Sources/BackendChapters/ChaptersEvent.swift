@@ -27,12 +27,20 @@ public struct ChaptersSnapshot: FeatureSection {
     public var chapters: [Chapter] = []
     /// The index of the chapter playing now, nil when none.
     public var current: Int?
+    /// True while the current chapter is the one playing as the list arrived (a load's start, a
+    /// gapless hand-over); false once playing on or a seek (back to the first chapter too) made
+    /// it current. The OSD announces only the latter.
+    public var arrivedWithList: Bool
 
     /// No chapters.
-    public init(chapters: [Chapter] = [], current: Int? = nil) {
+    public init(chapters: [Chapter] = [], current: Int? = nil, arrivedWithList: Bool = false) {
         self.chapters = chapters
         self.current = current
+        self.arrivedWithList = arrivedWithList
     }
+
+    /// The JSON record keeps its shape: `arrivedWithList` is the OSD's business.
+    private enum CodingKeys: String, CodingKey { case chapters, current }
 
     /// The chapter playing now.
     public var currentChapter: Chapter? { current.flatMap { chapters.indices.contains($0) ? chapters[$0] : nil } }

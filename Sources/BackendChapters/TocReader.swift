@@ -20,6 +20,17 @@ public enum TocReader {
         return chapters(of: toc)
     }
 
+    /// Whether a `GST_MESSAGE_TOC` says its TOC updates the one the stream had (`updated`,
+    /// `gst_message_parse_toc`); false for other messages and for a stream's first TOC.
+    public static func isUpdate(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_TOC else { return false }
+        var toc: OpaquePointer?
+        var updated: gboolean = 0
+        gst_message_parse_toc(message, &toc, &updated)
+        if let toc { gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(toc)) }
+        return updated != 0
+    }
+
     /// The chapters of `toc` (a `GstToc *`, borrowed), flattened; ends missing from the TOC are filled with the
     /// next chapter's start at the same or a lower depth, or the parent's end.
     public static func chapters(of toc: OpaquePointer) -> [Chapter] {

@@ -77,7 +77,8 @@ extension MPRISFeature {
     /// The track list's ids (`Tracks`), in list order.
     func trackIDs() -> [String] { queueState?.items.map { Self.trackID($0.id) } ?? [] }
 
-    /// `Metadata` of the current track: id, length, URL and the tags.
+    /// `Metadata` of the current track: id, length, URL and the tags; the title is the title tag,
+    /// else the playlist's title for the item, else the file name.
     func metadata(queue: MPRISQueueState?) -> [String: DBusValue] {
         guard let snapshot = context?.snapshot, let uri = snapshot.uri else {
             return ["mpris:trackid": .objectPath(MPRISIntrospection.noTrack)]
@@ -86,19 +87,21 @@ extension MPRISFeature {
         if let duration = snapshot.duration, !snapshot.isLive { values["mpris:length"] = .int64(duration.microseconds) }
         let tags = tagSource?.tags(in: snapshot)
         let itemTitle = queue?.current.flatMap { $0.uri == uri ? $0.title : nil }
-        if let title = tags?.title ?? itemTitle { values["xesam:title"] = .string(title) }
+        // Without a title tag or a playlist title: the file name, as the video window's title.
+        values["xesam:title"] = .string(tags?.title ?? itemTitle ?? MediaLocation.displayName(ofURI: uri))
         if let artist = tags?.artist { values["xesam:artist"] = .array(element: "s", [.string(artist)]) }
         if let album = tags?.album { values["xesam:album"] = .string(album) }
         if let art = artFile?.url(for: tags?.coverArt, mimeType: tags?.coverArtMIMEType) { values["mpris:artUrl"] = .string(art) }
         return values
     }
 
-    /// `GetTracksMetadata`: the current track's full metadata, other items' id, URL and title.
+    /// `GetTracksMetadata`: the current track's full metadata, other items' id, URL and title
+    /// (the playlist's, else the file name).
     func metadata(ofTrack path: String) -> DBusValue? {
         guard let queue = queueState, let item = queue.items.first(where: { Self.trackID($0.id) == path }) else { return nil }
         if path == currentTrackID { return .dictionary(metadata(queue: queue)) }
         var values: [String: DBusValue] = ["mpris:trackid": .objectPath(path), "xesam:url": .string(item.uri)]
-        if let title = item.title { values["xesam:title"] = .string(title) }
+        values["xesam:title"] = .string(item.title ?? MediaLocation.displayName(ofURI: item.uri))
         return .dictionary(values)
     }
 }

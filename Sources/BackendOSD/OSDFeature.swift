@@ -3,7 +3,9 @@ import CGStreamer
 
 /// An on-screen display (issue 22), as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
-/// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden.
+/// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden — while
+/// paused, `Paused` and the bar stay instead, and every change is drawn at once on the paused
+/// picture (``FeatureContext/redrawPausedFrame()``).
 /// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
 /// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
@@ -71,7 +73,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
             duration = total
             if showsProgress { refresh() }
         case .durationChanged(let total): duration = total
-        case .stateChanged(from: .playing, to: .paused): show(message: "Paused", progress: true)
+        case .stateChanged(from: .playing, to: .paused): show(message: Self.pausedNote, progress: true)
         case .stateChanged(from: .paused, to: .playing): show(message: "Playing", progress: false)
         case .seekDone(let landed):
             position = landed
@@ -84,7 +86,11 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         }
     }
 
-    /// Shows `message` and/or the progress lines for ``OSDSettings/duration`` (from the last call).
+    /// What the OSD says while paused, with the progress lines, once no other message shows.
+    static let pausedNote = "Paused"
+
+    /// Shows `message` and/or the progress lines for ``OSDSettings/duration`` (from the last call);
+    /// then the OSD hides, or while paused goes back to ``pausedNote`` (``settle()``).
     func show(message: String?, progress: Bool) {
         guard overlay != nil, let context else { return }
         self.message = message
@@ -93,18 +99,35 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         hideTimer?.destroy()
         hideTimer = context.addTimer(every: settings.duration) { [unowned self] in
             self.hideTimer = nil
-            self.hide()
+            self.settle()
             return false
         }
+    }
+
+    /// After a message's time: while paused the pause note stays on the paused picture (as the
+    /// player's state, until playing on), else the OSD hides.
+    private func settle() {
+        guard context?.state == .paused else { return hide() }
+        message = Self.pausedNote
+        showsProgress = true
+        refresh()
     }
 
     /// The text now shown (empty when hidden), for tests.
     var shownText: String { overlay?.text ?? "" }
 
+    /// Sets the text; while paused a changed text has the paused picture drawn again
+    /// (``FeatureContext/redrawPausedFrame()``), or it would wait for the next frame.
     private func refresh() {
         let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
         context?.setVideoOverlaysDrawing(true)   // first: every frame drawn on is kept
-        overlay?.show(OSDText.markup(message: message, progress: progress))
+        if overlay?.show(OSDText.markup(message: message, progress: progress)) == true { redrawIfPaused() }
+    }
+
+    /// A new text while the player rests paused: the picture is drawn again so it shows (a seek
+    /// draws its own frame; playing on draws every frame).
+    private func redrawIfPaused() {
+        if context?.state == .paused { context?.redrawPausedFrame() }
     }
 
     private func hide() {
@@ -112,7 +135,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         hideTimer = nil
         message = nil
         showsProgress = false
-        overlay?.show("")
+        if overlay?.show("") == true { redrawIfPaused() }
         context?.setVideoOverlaysDrawing(false)
     }
 }

@@ -3,8 +3,8 @@ import CGStreamer
 
 /// The OSD's element: a `textoverlay` in the video filter chain, as an overlay (`FeatureContext.addVideoOverlay`),
 /// top left, in ``OSDSettings/colour`` on a shaded box, scaled with the picture (`auto-resize`).
-/// Drawn by GStreamer into the frames, so it shows with every video sink; while paused a new text
-/// shows with the next frame drawn (a seek, or playing on).
+/// Drawn by GStreamer into the frames, so it shows with every video sink; while paused nothing
+/// flows, so a new text needs the paused picture drawn again (``OSDFeature``).
 ///
 /// **Thread:** made, changed and released on the loop thread; `textoverlay` locks its own
 /// properties against the streaming thread that draws.
@@ -30,13 +30,16 @@ final class OSDOverlay {
         element = made
     }
 
-    /// Shows `markup` (`text`, `silent` off), or hides the OSD when it is empty.
-    func show(_ markup: String) {
-        guard let element, markup != text else { return }
+    /// Shows `markup` (`text`, `silent` off), or hides the OSD when it is empty. Returns whether
+    /// what is drawn changed.
+    @discardableResult
+    func show(_ markup: String) -> Bool {
+        guard let element, markup != text else { return false }
         text = markup
         let object = UnsafeMutableRawPointer(element)
         CGStreamer_set_string(object, "text", markup)
         CGStreamer_set_boolean(object, "silent", markup.isEmpty ? 1 : 0)
+        return true
     }
 
     /// Drops the reference (the filter chain keeps its own until the pipeline goes).
@@ -50,7 +53,8 @@ final class OSDOverlay {
 public struct OSDSettings: Sendable, Hashable {
     /// Shown at all (false: no element is added; `Player.showOSD` does nothing).
     public var enabled = true
-    /// How long a message stays after the last change (mpv: 1 s; here 1.5 s).
+    /// How long a message stays after the last change (mpv: 1 s; here 1.5 s); while paused the
+    /// OSD then goes back to `Paused` instead of hiding.
     public var duration: Duration = .milliseconds(1500)
     /// Pango font, scaled with the picture's width (640 pixels: as given).
     public var fontDescription = "Sans Bold 20"

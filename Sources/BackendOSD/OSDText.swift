@@ -38,9 +38,14 @@ public enum OSDText {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
     }
 
-    /// The message for a volume change: `Volume 40 %` or `Muted`.
+    /// The message for a volume change: `Volume 40 %` or `Muted`. `volume` is playbin's linear
+    /// volume (`PlayerEvent.volumeChanged`); the percentage shown is the perceptual (cubic) one
+    /// the player reports everywhere else (`--volume`, the `volume` event, the status line, gst-play's
+    /// steps): linear 0.729 is 90 %. Rounded as the status line rounds it (to 0.1, then to a whole number).
     public static func volume(_ volume: Double, muted: Bool) -> String {
-        muted ? "Muted" : "Volume \(Int((volume * 100).rounded())) %"
+        guard !muted else { return "Muted" }
+        let tenths = (VolumeScale.cubic(fromLinear: volume) * 1000).rounded() / 10
+        return "Volume \(Int(tenths.rounded())) %"
     }
 
     /// The message for a rate change: `Speed 1.5×`.

@@ -11,7 +11,7 @@ import Glibc
 /// closes the X connection.
 final class VideoWindow {
     /// A key typed into the video window (`GstNavigation` key-press; X keysym names such as
-    /// `space`, `Left`, `q`, `f`).
+    /// `space`, `Left`, `q`, `f`, and with Shift the symbol typed: `S`, `greater`, ``keyName(_:modifiers:lookup:)``).
     struct Key: Sendable, Equatable {
         /// The keysym name the sink reported.
         var name: String
@@ -171,7 +171,24 @@ final class VideoWindow {
         guard gst_navigation_event_get_type(event) == GST_NAVIGATION_EVENT_KEY_PRESS else { return nil }
         var key: UnsafePointer<gchar>?
         guard gst_navigation_event_parse_key_event(event, &key) != 0, let key else { return nil }
-        return Key(name: String(cString: key))
+        var state = GST_NAVIGATION_MODIFIER_NONE
+        let modifiers = gst_navigation_event_parse_modifier_state(event, &state) != 0 ? UInt32(state.rawValue) : 0
+        return Key(name: Self.keyName(String(cString: key), modifiers: modifiers, lookup: x11.keysymName))
+    }
+
+    /// The keysym name a key press stands for. The X sinks report the key's unshifted symbol
+    /// (`XkbKeycodeToKeysym(…, 0, 0)`: Shift+S arrives as `s`, `>` as `period`) and the modifier
+    /// state beside it (`GstNavigationModifierType`, X's own mask bits); with Shift or Lock held,
+    /// `lookup` (the keyboard's mapping, ``X11Connection/keysymName(_:modifiers:)``) gives the
+    /// symbol typed — `S`, `greater`, `question` — so the window's keys match the terminal's.
+    /// Without an answer a letter is upper-cased and other keys stay as reported. Pure but for `lookup`.
+    static func keyName(_ name: String, modifiers: UInt32, lookup: (String, UInt32) -> String?) -> String {
+        let shiftOrLock = UInt32(GST_NAVIGATION_MODIFIER_SHIFT_MASK.rawValue | GST_NAVIGATION_MODIFIER_LOCK_MASK.rawValue)
+        guard modifiers & shiftOrLock != 0 else { return name }
+        if let typed = lookup(name, modifiers) { return typed }
+        guard modifiers & UInt32(GST_NAVIGATION_MODIFIER_SHIFT_MASK.rawValue) != 0, name.count == 1,
+              let letter = name.first, letter.isASCII, letter.isLowercase else { return name }
+        return letter.uppercased()
     }
 
     /// The sink went to NULL: its own window is gone (a new one comes with the next `have-window-handle`).
@@ -262,14 +279,6 @@ final class VideoWindow {
 }
 
 extension VideoWindow {
-    /// The last path component of a URI, percent-decoding undone (`g_uri_unescape_string`), for
-    /// the window title; the URI itself when it has no path (pure, any thread).
-    static func displayName(ofURI uri: String) -> String {
-        var path = Substring(uri)
-        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<query] }
-        let last = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? uri
-        guard let decoded = g_uri_unescape_string(last, nil) else { return last }
-        defer { g_free(decoded) }
-        return String(cString: decoded)
-    }
+    /// The window title for `uri` without a title tag: its file name (``MediaLocation/displayName(ofURI:)``).
+    static func displayName(ofURI uri: String) -> String { MediaLocation.displayName(ofURI: uri) }
 }

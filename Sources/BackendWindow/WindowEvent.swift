@@ -4,7 +4,9 @@ import BackendCore
 /// `event.payload(as: WindowEvent.self)`), published on the loop thread by ``WindowFeature``.
 public enum WindowEvent: FeatureEventPayload {
     /// A key was pressed in the video window (`GstNavigation` key event from the sink): X keysym
-    /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`. The frontend decides what it does.
+    /// names such as `space`, `Left`, `Right`, `Up`, `Down`, `q`, `f`; with Shift (or Caps Lock)
+    /// held, the symbol typed, as the keyboard maps it: `S`, `greater`, `less`, `question`. The
+    /// frontend decides what it does.
     case key(String)
     /// The sink's own window entered (true) or left (false) fullscreen (`Player.toggleFullscreen()`).
     case fullscreenChanged(Bool)

@@ -87,6 +87,26 @@ final class X11Connection {
         }
     }
 
+    /// The name of the keysym the key that types `name` gives under `modifiers` (an X modifier
+    /// mask; only Shift and Lock are applied): "s" with Shift is "S", "period" is "greater" on a
+    /// US layout. The keyboard's own mapping decides (`XStringToKeysym`, `XKeysymToKeycode`, then
+    /// `XkbLookupKeySym`, which applies the key's type as a client's key press would); nil
+    /// without a display or when the name is no keysym of this keyboard.
+    func keysymName(_ name: String, modifiers: UInt32) -> String? {
+        guarded { display -> String? in
+            let keysym = XStringToKeysym(name)
+            guard keysym != 0 else { return nil }                     // NoSymbol
+            let keycode = XKeysymToKeycode(display, keysym)
+            guard keycode != 0 else { return nil }
+            var consumed: UInt32 = 0
+            var result: KeySym = 0
+            let applied = modifiers & UInt32(ShiftMask | LockMask)
+            guard XkbLookupKeySym(display, keycode, applied, &consumed, &result) != 0, result != 0,
+                  let text = XKeysymToString(result) else { return nil }
+            return String(cString: text)
+        } ?? nil
+    }
+
     /// The size of `window` (`XGetWindowAttributes`); nil when it is gone.
     func size(of window: UInt) -> (width: Int, height: Int)? {
         guarded { display -> (width: Int, height: Int)? in

@@ -11,6 +11,11 @@ Steps, each printed as one JSON line on stdout as it is done:
   mute; remove the queue's second item;
   no token: the page reports 401 and every control is disabled.
 
+  remote_browser.py layout URL OUTDIR   (a video with no audio and no subtitle track)
+  at 1280x800 and 375x667: hovering the seek bar at its start, middle and end shows the thumbnail
+  preview; each step prints the preview's bounding rect and the viewport's size, and a screenshot
+  is taken with the preview at the start; then the track selectors' visibility.
+
   remote_browser.py reconnect OUTDIR GSTPLAY ARGS...   (ARGS with a fixed --remote=PORT and a token file)
   starts gstplay --json ARGS, opens the page, stops gstplay (SIGTERM), sees the page say
   "reconnecting", starts gstplay again with the same ARGS and sees the page playing again.
@@ -80,9 +85,51 @@ def reconnect(outdir, command):
         driver.quit()
 
 
+def rect(driver, element_id):
+    return driver.execute_script(
+        "const r=document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return {top:r.top,left:r.left,bottom:r.bottom,right:r.right,width:r.width,height:r.height}", element_id)
+
+
+def shown(driver, element_id):
+    """Whether the element takes space on the page (not hidden, nor inside something hidden); None when missing."""
+    return driver.execute_script("const e=document.getElementById(arguments[0]);return e?e.getClientRects().length>0:null", element_id)
+
+
+def layout(url, outdir):
+    driver = browser()
+    wait = WebDriverWait(driver, 20, poll_frequency=0.05)
+    try:
+        for name, width, height, mobile in (("desktop", 1280, 800, False), ("phone", 375, 667, True)):
+            viewport(driver, width, height, mobile)
+            driver.get(url)
+            wait.until(lambda d: text(d, "state") == "playing" and text(d, "duration") not in ("", "0:00"))
+            seek = driver.find_element(By.ID, "seek")
+            for place, offset in (("start", -seek.size["width"] // 2 + 1), ("middle", 0), ("end", seek.size["width"] // 2 - 1)):
+                previous = text(driver, "previewtime") if place != "start" else None
+                ActionChains(driver).move_to_element_with_offset(seek, offset, 0).perform()
+                # The time follows the pointer at once; the first thumbnail must have arrived (the
+                # end's may not exist: the last one stays, the same size).
+                wait.until(lambda d: text(d, "previewtime") not in ("", previous) and d.execute_script(
+                    "const i=document.getElementById('previewimg');return i.naturalWidth>0&&i.complete"))
+                time.sleep(0.4)  # a newer thumbnail in place, one layout pass
+                say(step="preview", viewport=name, place=place, rect=rect(driver, "preview"),
+                    window={"width": driver.execute_script("return window.innerWidth"),
+                            "height": driver.execute_script("return window.innerHeight")})
+                if place == "start":
+                    driver.save_screenshot(f"{outdir}/layout-{name}-preview.png")
+            ActionChains(driver).move_to_element(driver.find_element(By.ID, "title")).perform()
+        say(step="tracks", audio=shown(driver, "audio"), subtitle=shown(driver, "subtitle"), section=shown(driver, "tracks"))
+        driver.save_screenshot(f"{outdir}/layout-phone.png")
+    finally:
+        driver.quit()
+
+
 def main():
     if sys.argv[1] == "reconnect":
         return reconnect(sys.argv[2], sys.argv[3:4] + ["--json"] + sys.argv[4:])
+    if sys.argv[1] == "layout":
+        return layout(sys.argv[2], sys.argv[3])
     url, outdir = sys.argv[1], sys.argv[2]
     driver = browser()
     wait = WebDriverWait(driver, 20, poll_frequency=0.05)

@@ -106,6 +106,26 @@ final class ChaptersCLITests: XCTestCase {
         XCTAssertEqual(missing.waitForExit(), 0, missing.stderr)
     }
 
+    /// A gapless hand-over from an audio-only item to `chapters.mkv`: the idle video sink gets the
+    /// next item's table of contents about a second before that item plays. Its chapters (and a
+    /// chapter chosen from the first item's position) used to be announced then, during the first
+    /// item ("Chapter 4/5: Middle, part two" while the audio file played on); they must come once
+    /// the item is announced (its `uri` event), starting with its first chapter.
+    func testTheNextItemsChaptersWaitForItsStart() throws {
+        let run = try GstplayProcess.run(["--json", GstplayProcess.fixture("audio-only-4s.ogg"), chapters], timeout: 60)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let lines = GstplayProcess.completeLines(run.stdout).compactMap(jsonObject)
+        let started = try XCTUnwrap(lines.firstIndex { $0["event"] as? String == "uri" && $0["index"] as? Int == 1 }, run.stdout)
+        let early = lines[..<started].filter { line in
+            let event = line["event"] as? String
+            return (event == "chapters" && !((line["chapters"] as? [Any]) ?? []).isEmpty) || (event == "chapter" && line["title"] is String)
+        }
+        XCTAssertEqual(early.count, 0, "chapters of the next item while the first one played: \(early)")
+        let after = lines[started...].filter { $0["event"] as? String == "chapter" && $0["title"] is String }.compactMap { $0["title"] as? String }
+        XCTAssertEqual(after.first, "Opening", "the next item starts in its first chapter: \(after)")
+        XCTAssertEqual(after.last, "Closing", "and plays through its chapters: \(after)")
+    }
+
     // MARK: Pure parts
 
     func testParsingKeysAndWindowKeys() {

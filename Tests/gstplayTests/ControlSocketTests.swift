@@ -125,6 +125,41 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertEqual(child.waitForExit(), 0)
     }
 
+    /// Ordinary clients hanging up leave no line on stderr: one closes with the hello and a reply
+    /// unread (the server's read gets ECONNRESET), one closes right after 200 requests (their
+    /// replies meet a closed socket: ECONNRESET or EPIPE), and the one that sends `quit` is still
+    /// connected while the player shuts down. They used to print `control client ipc-N dropped:
+    /// Error receiving data: Connection reset by peer`.
+    func testClientsHangingUpLeaveNoLineOnStderr() throws {
+        let path = Self.socketPath()
+        let child = try Self.start(path)
+        XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
+        let script = #"""
+        import socket, sys, time
+        path = sys.argv[1]
+        s = socket.socket(socket.AF_UNIX); s.connect(path); time.sleep(0.3)
+        s.sendall(b'{"command": "status"}\n'); time.sleep(0.3); s.close()
+        s = socket.socket(socket.AF_UNIX); s.connect(path)
+        s.sendall(b'{"command": "status"}\n' * 200); s.close()
+        print("closed", flush=True)
+        """#
+        let clients = Process()
+        clients.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        clients.arguments = ["python3", "-c", script, path]
+        let out = Pipe()
+        clients.standardOutput = out
+        try clients.run()
+        clients.waitUntilExit()
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "closed\n")
+        // Answered after the 200 requests: their replies went to the closed socket before this one.
+        let last = try UnixSocketClient(path: path)
+        last.send(#"{"command": "status", "request_id": 7}"#)
+        XCTAssertNotNil(last.reply(to: 7), last.lines.joined(separator: "\n"))
+        last.send(#"{"command": "quit"}"#)
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        XCTAssertFalse(child.stderr.contains("dropped"), child.stderr)
+    }
+
     func testAStaleSocketIsReplacedAndALiveOneRefused() throws {
         let path = Self.socketPath()
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

@@ -43,7 +43,8 @@ final class MPRISCLITests: XCTestCase {
     }
 
     /// The "done means": status Playing, pause pauses (the JSON state event says so),
-    /// mpris:length is the duration within 1 ms; then position, play-pause and Quit.
+    /// mpris:length is the duration within 1 ms, xesam:title the file name (no title tag); then
+    /// position, play-pause and Quit.
     func testStatusMetadataPauseAndPosition() throws {
         let child = try startPlayer(["h264-aac-10s.mp4"])
         XCTAssertEqual(bus.playerctl("-p", "gstplay", "status"), "Playing")
@@ -52,6 +53,8 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(length / 1_000_000, duration, accuracy: 0.001, "mpris:length \(length) µs vs --json duration \(duration) s")
         XCTAssertEqual(bus.playerctl("-p", "gstplay", "metadata", "xesam:url"),
                        URL(fileURLWithPath: GstplayProcess.fixture("h264-aac-10s.mp4")).absoluteString)
+        XCTAssertEqual(bus.playerctl("-p", "gstplay", "metadata", "xesam:title"), "h264-aac-10s.mp4",
+                       "a video without a title tag: its file name, as the window's title")
         let trackID = bus.playerctl("-p", "gstplay", "metadata", "mpris:trackid")   // playerctl quotes object paths
         XCTAssertEqual(trackID, "'/org/gstplay/track/0'", "the queue item's id")
 

@@ -59,6 +59,41 @@ final class RemoteBrowserTests: XCTestCase {
         session.stop()
     }
 
+    /// The page's layout on a video with no audio and no subtitle track, at a desktop and a phone
+    /// viewport: the seek bar's thumbnail preview stays inside the window wherever the bar is
+    /// hovered (it was drawn above the bar, cut off by the top of the page, and half off the
+    /// side at the bar's ends), and the track selectors are hidden instead of empty boxes.
+    func testThePreviewStaysInTheWindowAndEmptyTrackSelectorsAreHidden() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        let session = try RemoteSession(["--remote=0", "--loop", TestMedia.path("colour-steps-4s.webm")])
+        defer { session.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remote-layout").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let run = RemoteSession.script("remote_browser.py", ["layout", session.url, directory], timeout: 120)
+        XCTAssertEqual(run.status, 0, run.output)
+        let steps = run.output.split(separator: "\n").compactMap { jsonObject(String($0)) }
+        let previews = steps.filter { $0["step"] as? String == "preview" }
+        XCTAssertEqual(previews.count, 6, run.output)
+        for preview in previews {
+            let rect = try XCTUnwrap(preview["rect"] as? [String: Double], "\(preview)")
+            let window = try XCTUnwrap(preview["window"] as? [String: Double], "\(preview)")
+            let place = "\(preview["viewport"] ?? "?") \(preview["place"] ?? "?"): \(rect) in \(window)"
+            XCTAssertGreaterThan(rect["height"] ?? 0, 60, "the thumbnail is in the preview: \(place)")
+            XCTAssertGreaterThanOrEqual(rect["top"] ?? -1, 0, place)
+            XCTAssertGreaterThanOrEqual(rect["left"] ?? -1, 0, place)
+            XCTAssertLessThanOrEqual(rect["right"] ?? .infinity, window["width"] ?? 0, place)
+            XCTAssertLessThanOrEqual(rect["bottom"] ?? .infinity, window["height"] ?? 0, place)
+        }
+        let tracks = try XCTUnwrap(steps.first { $0["step"] as? String == "tracks" }, run.output)
+        XCTAssertEqual(tracks["audio"] as? Bool, false, "no audio track: no audio selector")
+        XCTAssertEqual(tracks["subtitle"] as? Bool, false, "no subtitle track: no subtitle selector")
+        XCTAssertEqual(tracks["section"] as? Bool, false, "no selector: no Tracks section")
+        for name in ["layout-desktop-preview", "layout-phone-preview", "layout-phone"] {
+            let data = try XCTUnwrap(FileManager.default.contents(atPath: "\(directory)/\(name).png"), name)
+            XCTAssertNotNil(DecodedImage.decode(data), name)
+        }
+    }
+
     /// The page reconnects (with backoff) when gstplay restarts on the same port with the same token.
     func testPageReconnectsWhenThePlayerRestarts() throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")

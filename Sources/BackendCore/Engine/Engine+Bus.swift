@@ -110,6 +110,7 @@ extension Engine {
     }
 
     private func handleAsyncDone() {
+        pausedRedrawLanded()
         guard playback.inputs.loaded, !playback.inputs.failed else { return }
         if !playback.inputs.prerolled {
             prerollCompleted()

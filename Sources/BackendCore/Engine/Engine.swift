@@ -43,6 +43,8 @@ final class Engine: @unchecked Sendable {
     let features: [any PlayerFeature]
     /// The route playing the media instead of `playbin` (``FeatureContext/beginRoute(_:)``), nil when local.
     var routing: RouteState?
+    /// The redraw of the paused picture in flight, if any (``redrawPausedFrame()``).
+    var redraw = PausedRedraw()
     /// What the features may see and do (made once, on first use).
     private(set) lazy var context = FeatureContext(engine: self)
 

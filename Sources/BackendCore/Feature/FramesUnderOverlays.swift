@@ -120,4 +120,10 @@ extension FeatureContext {
     /// frames for ``sampleUnderOverlays(matching:)`` are kept only meanwhile, so no decoder
     /// buffer is held while nothing is drawn. Loop thread.
     public func setVideoOverlaysDrawing(_ drawing: Bool) { framesUnderOverlays?.setKeeping(drawing) }
+
+    /// Draws the paused picture again, so that an overlay's new text (``addVideoOverlay(_:)``)
+    /// shows while paused: a flushing seek to the position now, not reported (no `seeking` state,
+    /// no seek-done). Does nothing unless the player rests paused (not seeking, buffering, ended,
+    /// live or routed); requests made while one runs are folded into one more. Loop thread.
+    public func redrawPausedFrame() { engine.redrawPausedFrame() }
 }

@@ -70,12 +70,13 @@ package final class UnixSocketServer: @unchecked Sendable {
         loop.invoke { [self] in drop(id, reason: reason) }
     }
 
-    /// Closes every connection and the listening socket, removes the socket file (if still
-    /// ours) and joins the thread. Idempotent; not from the handler.
+    /// Closes every connection (each client's ``Event/disconnected(_:reason:)`` has no reason: it
+    /// did nothing wrong) and the listening socket, removes the socket file (if still ours) and
+    /// joins the thread. Idempotent; not from the handler.
     package func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let work = { [self] in
-            for id in connections.keys.sorted() { drop(id, reason: "the player is shutting down") }
+            for id in connections.keys.sorted() { drop(id, reason: nil) }   // the player quits: nothing wrong with the client
             acceptSource?.destroy()
             acceptSource = nil
             if let listener {
@@ -165,13 +166,14 @@ package final class UnixSocketServer: @unchecked Sendable {
     }
 
     /// After a write: stop watching when the outbox is empty, watch while bytes wait, drop the
-    /// client when it failed or would hold too much.
+    /// client when it hung up (silently), failed or would hold too much.
     private func settle(_ id: Int, _ connection: UnixSocketConnection, _ result: UnixSocketConnection.Flushed) {
         switch result {
         case .done:
             connection.writeSource?.destroy()
             connection.writeSource = nil
         case .pending: watchWritable(id, connection)
+        case .hungUp: drop(id, reason: nil)
         case .failed(let reason): drop(id, reason: reason)
         }
     }
@@ -210,11 +212,23 @@ final class UnixSocketConnection {
             g_error_free(error)
             return .wouldBlock
         }
+        if Self.isHangUp(error) {
+            g_error_free(error)
+            return .ended
+        }
         return .failed(UnixSocketPath.take(error))
     }
 
-    /// What a write left: nothing waiting, bytes waiting, or a reason to drop the client.
-    enum Flushed: Equatable { case done, pending, failed(String) }
+    /// Whether `error` says the peer went away (`ECONNRESET`, `EPIPE`: GIO's
+    /// `G_IO_ERROR_CONNECTION_CLOSED`, the same code as `G_IO_ERROR_BROKEN_PIPE`): a client that
+    /// closed its end with a reply still unread, or while one was being written. That is a normal
+    /// hang-up, not a failure to report.
+    static func isHangUp(_ error: UnsafeMutablePointer<GError>?) -> Bool {
+        g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_CONNECTION_CLOSED.rawValue)) != 0
+    }
+
+    /// What a write left: nothing waiting, bytes waiting, the client hung up, or a reason to drop it.
+    enum Flushed: Equatable { case done, pending, hungUp, failed(String) }
 
     /// Adds `bytes` to the outbox and writes what the socket takes now; fails when more than
     /// `limit` bytes would wait (the client does not read) or writing failed.
@@ -239,6 +253,10 @@ final class UnixSocketConnection {
                 g_error_free(error)
                 if written > 64 * 1024 { outbox.removeFirst(written); written = 0 }
                 return .pending
+            }
+            if Self.isHangUp(error) {
+                g_error_free(error)
+                return .hungUp
             }
             return .failed("writing failed: \(UnixSocketPath.take(error))")
         }

@@ -47,6 +47,18 @@ public enum MediaLocation {
         return nil
     }
 
+    /// The last path component of `uri`, percent-decoding undone (`g_uri_unescape_string`): what
+    /// names media that has no title tag (the video window's title, MPRIS's `xesam:title`); the
+    /// URI itself when it has no path. Pure; any thread.
+    public static func displayName(ofURI uri: String) -> String {
+        var path = Substring(uri)
+        if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<query] }
+        let last = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? uri
+        guard let decoded = g_uri_unescape_string(last, nil) else { return last }
+        defer { g_free(decoded) }
+        return String(cString: decoded)
+    }
+
     /// True when `text` starts with an RFC 3986 scheme followed by `:` (and is not a
     /// Windows-style drive letter or a path containing a colon later on).
     public static func looksLikeURI(_ text: String) -> Bool {

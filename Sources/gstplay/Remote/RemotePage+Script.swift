@@ -1,6 +1,8 @@
 extension RemotePage {
     /// The page's JavaScript: the token from `#token=`, the WebSocket with reconnect and backoff
-    /// (0.5 s doubling to 8 s), events drawn as they come, commands as console lines.
+    /// (0.5 s doubling to 8 s), events drawn as they come, commands as console lines. The seek
+    /// preview follows the pointer but stays within the bar's width; a track selector shows only
+    /// when the media has tracks of its kind, the Tracks section only when one does.
     static let script = #"""
     const $=id=>document.getElementById(id);
     const token=new URLSearchParams(location.hash.slice(1)).get('token')||'';
@@ -19,10 +21,12 @@ extension RemotePage {
       name.onclick=()=>send('jump '+i);const rm=document.createElement('button');rm.textContent='\u2715';rm.setAttribute('aria-label','remove');
       rm.onclick=()=>send('remove '+i);li.append(name,rm);q.append(li)});
       const cur=(items||[])[current];if(cur)$('title').textContent=cur.title||decodeURIComponent((cur.uri||'').split('/').pop())}
-    function setTracks(tracks,selected){for(const type of ['audio','subtitle']){const sel=$(type);sel.textContent='';
+    function setTracks(tracks,selected){let any=false;for(const type of ['audio','subtitle']){const sel=$(type);sel.textContent='';
       if(type==='subtitle'){sel.append(new Option('off','none'))}
-      (tracks||[]).filter(t=>t.type===type).forEach(t=>sel.append(new Option((t.title||t.language_name||t.codec||type)+' #'+t.index,String(t.index))));
-      const s=selected&&selected[type];sel.value=s===null||s===undefined?(type==='subtitle'?'none':''):String(s)}}
+      const list=(tracks||[]).filter(t=>t.type===type);any=any||list.length>0;sel.parentElement.hidden=list.length===0;
+      list.forEach(t=>sel.append(new Option((t.title||t.language_name||t.codec||type)+' #'+t.index,String(t.index))));
+      const s=selected&&selected[type];sel.value=s===null||s===undefined?(type==='subtitle'?'none':''):String(s)}
+      $('tracks').hidden=!any}
     function status(d){if(!d)return;if(d.state)setState(d.state);setPosition(d.position,d.duration);setVolume(d.volume,d.muted);
       if(d.rate)$('rate').value=String(d.rate);if(d.location)$('title').textContent=d.location.split('/').pop()}
     function onLine(m){
@@ -49,7 +53,8 @@ extension RemotePage {
     seek.onchange=()=>{dragging=false;send('seek '+(seek.value/10).toFixed(1)+'%')};
     let hoverTimer=null,lastT=-1;
     seek.onmousemove=e=>{if(!duration)return;const r=seek.getBoundingClientRect(),f=Math.min(1,Math.max(0,(e.clientX-r.left)/r.width));
-      const t=Math.round(duration*f);$('preview').hidden=false;$('preview').style.left=(f*100)+'%';$('previewtime').textContent=fmt(t);
+      const t=Math.round(duration*f),p=$('preview');p.hidden=false;$('previewtime').textContent=fmt(t);
+      p.style.left=Math.max(0,Math.min(f*r.width-p.offsetWidth/2,r.width-p.offsetWidth))+'px';
       clearTimeout(hoverTimer);hoverTimer=setTimeout(()=>{if(t===lastT)return;lastT=t;
         fetch('/api/thumbnail.png?t='+t,{headers:{Authorization:'Bearer '+token}}).then(r=>r.ok?r.blob():null)
         .then(b=>{if(b){const u=$('previewimg').src;$('previewimg').src=URL.createObjectURL(b);if(u)URL.revokeObjectURL(u)}}).catch(()=>{})},120)};

@@ -28,9 +28,9 @@ enum RemotePage {
           <label>rate <select id="rate"><option>0.5</option><option>0.75</option><option selected>1</option>
             <option>1.25</option><option>1.5</option><option>2</option></select></label>
         </section>
-        <section><h2>Tracks</h2>
-          <label>audio <select id="audio"></select></label>
-          <label>subtitles <select id="subtitle"></select></label></section>
+        <section id="tracks" hidden><h2>Tracks</h2>
+          <label hidden>audio <select id="audio"></select></label>
+          <label hidden>subtitles <select id="subtitle"></select></label></section>
         <section><h2>Queue</h2><ol id="queue"></ol></section>
         <script>\(script)</script>
         </body></html>

@@ -18,8 +18,12 @@ final class OSDMessageTests: XCTestCase {
         XCTAssertEqual(StandardFeatures.osdMessage(for: .tracks(.trackSelected(.subtitle, index: 3)), snapshot: snapshot), "Subtitles: track 3")
         let chapterEvent = { (chapter: Chapter) in PlayerEvent.feature(FeatureEvent(ChaptersEvent.chapterChanged(chapter))) }
         XCTAssertEqual(StandardFeatures.osdMessage(for: chapterEvent(chapters[1]), snapshot: snapshot), "Chapter 2/2: Middle")
-        XCTAssertNil(StandardFeatures.osdMessage(for: chapterEvent(chapters[0]), snapshot: snapshot), "the first chapter as a load starts")
-        snapshot.position = MediaTime(seconds: 3)
+        snapshot.features[ChaptersSnapshot.self] = ChaptersSnapshot(chapters: chapters, current: 0, arrivedWithList: true)
+        XCTAssertNil(StandardFeatures.osdMessage(for: chapterEvent(chapters[0]), snapshot: snapshot), "the chapter playing as a load starts")
+        // A seek back to the first chapter lands at 0:00 and is announced (it was not, and the
+        // chapter shown before the seek stayed on screen).
+        snapshot.features[ChaptersSnapshot.self] = ChaptersSnapshot(chapters: chapters, current: 0)
+        snapshot.position = .zero
         XCTAssertEqual(StandardFeatures.osdMessage(for: chapterEvent(chapters[0]), snapshot: snapshot), "Chapter 1/2: Opening")
         XCTAssertNil(StandardFeatures.osdMessage(for: .rateChanged(2), snapshot: snapshot))
     }

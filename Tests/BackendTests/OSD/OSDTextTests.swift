@@ -20,9 +20,20 @@ final class OSDTextTests: XCTestCase {
         XCTAssertEqual(OSDText.markup(message: "Audio: <b>Tom & Jerry</b>", progress: nil), "Audio: &lt;b&gt;Tom &amp; Jerry&lt;/b&gt;")
         XCTAssertEqual(OSDText.markup(message: "Paused", progress: "0:01"), "Paused\n0:01")
         XCTAssertEqual(OSDText.markup(message: nil, progress: nil), "")
-        XCTAssertEqual(OSDText.volume(0.4, muted: false), "Volume 40 %")
         XCTAssertEqual(OSDText.volume(0.4, muted: true), "Muted")
         XCTAssertEqual(OSDText.rate(1.5), "Speed 1.5×")
         XCTAssertEqual(OSDText.rate(2), "Speed 2×")
+    }
+
+    /// The volume message shows the number the player reports (`volume` events, the status line,
+    /// `--volume`): the perceptual (cubic) percentage of playbin's linear volume, as gst-play's
+    /// keys step it. The linear 0.729 / 0.512 / 0.125 used to show as 73 / 51 / 13 %.
+    func testTheVolumeMessageIsTheCubicPercentage() {
+        XCTAssertEqual(OSDText.volume(0.729, muted: false), "Volume 90 %")
+        XCTAssertEqual(OSDText.volume(0.512, muted: false), "Volume 80 %")
+        XCTAssertEqual(OSDText.volume(0.125, muted: false), "Volume 50 %")
+        XCTAssertEqual(OSDText.volume(VolumeScale.linear(fromCubic: 0.4), muted: false), "Volume 40 %")
+        XCTAssertEqual(OSDText.volume(1, muted: false), "Volume 100 %")
+        XCTAssertEqual(OSDText.volume(0, muted: false), "Volume 0 %")
     }
 }
