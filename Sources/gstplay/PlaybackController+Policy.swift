@@ -37,3 +37,13 @@ extension PlayerSnapshot {
         return queue.items[index].uri != uri
     }
 }
+
+extension PlaybackController {
+    /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
+    /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).
+    func warnIfStartIsPastTheEnd(of info: MediaInfo, item: ItemContext?) {
+        guard case .absolute(let start)? = settings.start, let duration = info.duration, start >= duration else { return }
+        let location = item?.location ?? name(of: info.uri)
+        reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
+    }
+}

@@ -259,14 +259,6 @@ actor PlaybackController {
         }
     }
 
-    /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
-    /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).
-    private func warnIfStartIsPastTheEnd(of info: MediaInfo, item: ItemContext?) {
-        guard case .absolute(let start)? = settings.start, let duration = info.duration, start >= duration else { return }
-        let location = item?.location ?? name(of: info.uri)
-        reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
-    }
-
     /// A queue event (after ``report(_:)``): the end of an item (its resume position is
     /// forgotten), a new item, the queue stopping after a failure or emptied at the end of input.
     private func handle(_ event: QueueEvent, in record: PlayerEventRecord) {

@@ -26,12 +26,12 @@ final class ControlFloodTests: XCTestCase {
         // playback goes on and the flooder gets its refusals (no wall-clock bound: under the
         // whole suite's load on two cores, reading the flood itself takes seconds).
         let burst = (1...20_000).map { #"{"command": "stats", "request_id": \#($0)}"# }.joined(separator: "\n") + "\n"
-        XCTAssertTrue(flooder.send(Data(burst.utf8)))
+        XCTAssertTrue(flooder.send(Data(burst.utf8)), "the burst could not be written (errno \(errno)); closed by the server: \(flooder.isClosedByServer)")
         let asked = Date()
         other.send(#"{"command": "status", "request_id": 1}"#)
         let status = try XCTUnwrap(other.reply(to: 1, timeout: 60), "the other client is not answered (closed by the server: "
                                    + "\(other.isClosedByServer), gstplay running: \(child.process.isRunning), flooder closed: \(flooder.isClosedByServer)); "
-                                   + "stderr: \(child.stderr.suffix(2000))")
+                                   + "stderr: \(child.stderr.suffix(2000)); stdout's end: \(child.stdout.suffix(3000))")
         print(String(format: "the other client's status reply came after %.3f s", Date().timeIntervalSince(asked)))
         let position = ((status["data"] as? [String: Any])?["position"] as? Double) ?? 0
         XCTAssertNotNil(child.waitForJSON(timeout: 3) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= position + 0.75 },
