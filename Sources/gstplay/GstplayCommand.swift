@@ -52,6 +52,12 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
     var castOptions: CastOptions
 
+    @OptionGroup(title: "Screenshots (S key, 'snapshot' without a path)")
+    var screenshotOptions: ScreenshotOptions
+
+    @OptionGroup(title: "Config file (gstplay.conf, mpv.conf syntax)")
+    var config: ConfigOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -127,6 +133,9 @@ struct GstplayCommand: AsyncParsableCommand {
         options.ipcSocket = try control.path()
         options.remote = try remote.settings()
         options.cast = try castOptions.settings()
+        options.screenshot = try screenshotOptions.naming()
+        options.fullscreen = output.fullscreen
+        options.autoloadFiles = playback.autoloadFiles
         return options
     }
 

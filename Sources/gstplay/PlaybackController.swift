@@ -30,6 +30,8 @@ actor PlaybackController {
         var gapless = true
         /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets (issue #11).
         var tracks = TrackSettings()
+        /// `--screenshot-template`, `--screenshot-directory`.
+        var screenshot = ScreenshotNaming()
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {

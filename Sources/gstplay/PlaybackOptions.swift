@@ -46,6 +46,10 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
     var keepOpen = false
 
+    @Flag(name: .customLong("autoload-files"), inversion: .prefixedNo,
+          help: "With one local file, also play the other media files of its folder, in name order, going on from it (mpv's autoload).")
+    var autoloadFiles = false
+
     @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
     var resume = false
 
@@ -72,6 +76,10 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-audio"), help: "Disable audio (no audio sink, no decoding).")
     var noAudio = false
+
+    @Flag(name: [.customLong("fullscreen"), .customLong("fs")], inversion: .prefixedNo,
+          help: "Start the video window fullscreen ('f' toggles it).")
+    var fullscreen = false
 
     @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
     var quiet = false
