@@ -175,7 +175,9 @@ enum ConfigArguments {
                     if firstError == nil { firstError = error }
                 }
             }
-            let message = firstError.map { GstplayCommand.message(for: $0) } ?? "bad option"
+            var message = firstError.map { GstplayCommand.message(for: $0) } ?? "bad option"
+            // ArgumentParser's "Unknown option '--x'. Did you mean …?" guesses among every flag.
+            if message.hasPrefix("Unknown option") { message = "unknown option '\(name)'" }
             throw Failure(message: "\(entry.file):\(entry.line): \(message)")
         }
     }
