@@ -13,10 +13,10 @@ struct ConfigOptions: ParsableArguments {
     var noConfig = false
 
     @Option(name: .customLong("config-dir"), help: ArgumentHelp(
-        "Read gstplay.conf from this directory instead of $XDG_CONFIG_HOME/gstplay (~/.config/gstplay).", valueName: "dir"))
+        "Read gstplay.conf here, not in ~/.config/gstplay.", valueName: "dir"))
     var configDirectory: String?
 
-    @Option(help: ArgumentHelp("Apply the config file's [NAME] section (NAME,NAME… for several; may be repeated).",
+    @Option(help: ArgumentHelp("Apply the config file's [NAME] section(s) (a,b).",
                                valueName: "name"))
     var profile: [String] = []
 }

@@ -52,9 +52,6 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
     var castOptions: CastOptions
 
-    @OptionGroup(title: "Screenshots (S key, 'snapshot' without a path)")
-    var screenshotOptions: ScreenshotOptions
-
     @OptionGroup(title: "Config file (gstplay.conf, mpv.conf syntax)")
     var config: ConfigOptions
 
@@ -133,9 +130,9 @@ struct GstplayCommand: AsyncParsableCommand {
         options.ipcSocket = try control.path()
         options.remote = try remote.settings()
         options.cast = try castOptions.settings()
-        options.screenshot = try screenshotOptions.naming()
-        options.fullscreen = output.fullscreen
-        options.autoloadFiles = playback.autoloadFiles
+        options.screenshot = try output.screenshotNaming()
+        options.fullscreen = output.fullscreen ?? false
+        options.autoloadFiles = playback.autoloadFiles ?? false
         return options
     }
 

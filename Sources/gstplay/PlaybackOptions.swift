@@ -47,8 +47,8 @@ struct PlaybackOptions: ParsableArguments {
     var keepOpen = false
 
     @Flag(name: .customLong("autoload-files"), inversion: .prefixedNo,
-          help: "With one local file, also play the other media files of its folder, in name order, going on from it (mpv's autoload).")
-    var autoloadFiles = false
+          help: "Also queue the rest of the file's folder (autoload).")
+    var autoloadFiles: Bool?
 
     @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
     var resume = false
@@ -57,7 +57,7 @@ struct PlaybackOptions: ParsableArguments {
     var forget = false
 }
 
-/// What gstplay shows and where: sinks, quiet or JSON output, position reports, the picture for
+/// What gstplay shows and where: sinks, fullscreen, screenshot names, quiet or JSON output, position reports, the picture for
 /// audio-only media (`--help` shows them under OUTPUT). Parsed by ArgumentParser; checked by
 /// ``GstplayCommand/makeOptions()``. A plain value; any thread.
 struct OutputOptions: ParsableArguments {
@@ -79,7 +79,16 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: [.customLong("fullscreen"), .customLong("fs")], inversion: .prefixedNo,
           help: "Start the video window fullscreen ('f' toggles it).")
-    var fullscreen = false
+    var fullscreen: Bool?
+
+    @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
+        "Screenshot name (%f file, %F stem, %n 0001, %P time).",
+        valueName: "name"))
+    var screenshotTemplate: String?
+
+    @Option(name: .customLong("screenshot-directory"), help: ArgumentHelp(
+        "Screenshots go here (made when missing).", valueName: "dir"))
+    var screenshotDirectory: String?
 
     @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
     var quiet = false

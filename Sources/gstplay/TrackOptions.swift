@@ -42,7 +42,7 @@ struct TrackOptions: ParsableArguments {
     var audioOffset: Int64?
 
     @Option(name: .customLong("sub-auto"), help: ArgumentHelp(
-        "Load a subtitle file next to a local item by itself: no, exact (movie.srt, movie.en.srt for movie.mkv; the default) or fuzzy (any name containing 'movie').",
+        "Subtitles beside the item: exact (movie.en.srt for movie.mkv; default), fuzzy, no.",
         valueName: "no|exact|fuzzy"))
     var subtitleAuto: String?
 

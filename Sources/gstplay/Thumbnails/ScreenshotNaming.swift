@@ -65,21 +65,15 @@ struct ScreenshotNaming: Equatable, Sendable {
     }
 }
 
-/// `--screenshot-template`, `--screenshot-directory`. Parsed by ArgumentParser; any thread.
-struct ScreenshotOptions: ParsableArguments {
-    @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
-        "File name of a screenshot (S key, 'snapshot' without a path): %f file name, %F without extension, %n number (0001), %p HH:MM:SS, %P HH:MM:SS.mmm.",
-        valueName: "template"))
-    var template: String?
-
-    @Option(name: .customLong("screenshot-directory"), help: ArgumentHelp(
-        "Directory for screenshots (made when missing); default: the current directory.", valueName: "dir"))
-    var directory: String?
-
-    /// The checked naming; `ValidationError` (exit 2) for an empty value.
-    func naming() throws -> ScreenshotNaming {
-        if let template, template.trimmingWhitespace().isEmpty { throw ValidationError("--screenshot-template needs a file name") }
-        if let directory, directory.trimmingWhitespace().isEmpty { throw ValidationError("--screenshot-directory needs a path") }
-        return ScreenshotNaming(template: template, directory: directory)
+extension OutputOptions {
+    /// `--screenshot-template`, `--screenshot-directory` checked; `ValidationError` (exit 2) for an empty value.
+    func screenshotNaming() throws -> ScreenshotNaming {
+        if let screenshotTemplate, screenshotTemplate.trimmingWhitespace().isEmpty {
+            throw ValidationError("--screenshot-template needs a file name")
+        }
+        if let screenshotDirectory, screenshotDirectory.trimmingWhitespace().isEmpty {
+            throw ValidationError("--screenshot-directory needs a path")
+        }
+        return ScreenshotNaming(template: screenshotTemplate, directory: screenshotDirectory)
     }
 }
