@@ -75,10 +75,9 @@ struct App {
         let controller = PlaybackController(
             player: player,
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
-            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
+            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resumeStore: options.resume ? ResumeStore.gstplay() : nil,
-                            loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
-                            screenshot: options.screenshot),
+                            loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1,

@@ -22,6 +22,8 @@ actor PlaybackController {
         var keepOpen = false
         /// `--json`.
         var json = false
+        /// `--screenshot-template`, `--screenshot-directory`.
+        var screenshot = ScreenshotNaming()
         /// `--resume`: the store positions are kept in (nil without `--resume`).
         var resumeStore: ResumeStore?
         /// `--loop[=mode]`, `--shuffle`, `--no-gapless`: the queue's modes at start.
@@ -30,8 +32,6 @@ actor PlaybackController {
         var gapless = true
         /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets (issue #11).
         var tracks = TrackSettings()
-        /// `--screenshot-template`, `--screenshot-directory`.
-        var screenshot = ScreenshotNaming()
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {

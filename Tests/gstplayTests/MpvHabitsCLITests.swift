@@ -57,6 +57,37 @@ final class MpvHabitsCLITests: XCTestCase {
         XCTAssertTrue(bad.stderr.hasPrefix("gstplay: error: --sub-auto must be no, exact or fuzzy (got 'maybe')"), bad.stderr)
     }
 
+    /// An mpv client library (python-mpv-jsonipc, `make test-venv`) sees the found file in
+    /// `track-list` as mpv shows an auto-loaded subtitle: `external`, selected as `sid`.
+    func testAnMpvClientSeesTheFoundSubtitleAsTheSelectedExternalTrack() throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: MpvClientTests.python),
+                      "no \(MpvClientTests.python): run `make test-venv` (make test does) to install python-mpv-jsonipc")
+        let movie = try copy("h264-aac-10s.mp4", as: "movie.mp4")
+        _ = try copy("tracks-external.srt", as: "movie.srt")
+        let socket = ControlSocketTests.socketPath()
+        let child = try GstplayProcess(["--json", "--input-ipc-server", socket, movie]).started()
+        XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: MpvClientTests.python)
+        client.arguments = [TestMedia.root.appendingPathComponent("Tests/Scripts/mpv_sub_auto_client.py").path, socket]
+        let out = Pipe(), err = Pipe()
+        client.standardOutput = out
+        client.standardError = err
+        try client.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        client.waitUntilExit()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(client.terminationStatus, 0, output + errors)
+        let result = try XCTUnwrap(jsonObject(output.trimmingCharacters(in: .whitespacesAndNewlines)), output + errors)
+        let subs = try XCTUnwrap(result["subs"] as? [[String: Any]], "\(result)")
+        XCTAssertEqual(subs.count, 1, "\(subs)")
+        XCTAssertEqual(subs.first?["external"] as? Bool, true)
+        XCTAssertEqual(subs.first?["codec"] as? String, "SubRip")
+        XCTAssertEqual(result["sid"] as? Int, subs.first?["id"] as? Int, "the found file is the selected subtitle")
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+    }
+
     func testAutoloadFilesQueuesTheFolderFromTheGivenFileOn() throws {
         for name in ["a.mp4", "b.mp4", "c.mp4"] { _ = try copy("short-0.2s.mp4", as: name) }
         _ = try copy("subtitles.srt", as: "notes.srt")
