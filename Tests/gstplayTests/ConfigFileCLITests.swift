@@ -59,6 +59,26 @@ final class ConfigFileCLITests: XCTestCase {
         XCTAssertThrowsError(try ConfigFile.parse("volume=\"50\" extra\n", file: "f.conf"))
     }
 
+    /// mpv's flag forms: `fs` and `fs=yes` are `--fs`, `gapless=no` is `--no-gapless`,
+    /// `video=no` is `--no-video`; other values are `--name=value` (so `loop=one` reaches
+    /// the optional-value rewrite and `start=-10` its check).
+    func testEntriesBecomeTheWordsOfTheirOptions() throws {
+        func words(_ name: String, _ value: String?) throws -> [String] {
+            try ConfigArguments.Expansion.words(for: ConfigFile.Entry(name: name, value: value, file: "f", line: 1))
+        }
+        XCTAssertEqual(try words("fs", nil), ["--fs"])
+        XCTAssertEqual(try words("fullscreen", "yes"), ["--fullscreen"])
+        XCTAssertEqual(try words("gapless", "no"), ["--no-gapless"])
+        XCTAssertEqual(try words("no-fs", nil), ["--no-fs"])
+        XCTAssertEqual(try words("video", "no"), ["--no-video"])
+        XCTAssertEqual(try words("loop", "one"), ["--loop=one"])
+        XCTAssertEqual(try words("sub-offset", "-250"), ["--sub-offset=-250"])
+        XCTAssertThrowsError(try words("start", "-10")) { error in
+            XCTAssertEqual((error as? ConfigArguments.Failure)?.message, "f:1: --start cannot be negative (got '-10')")
+        }
+        XCTAssertThrowsError(try words("mute", "perhaps"))
+    }
+
     func testVolumeFromTheFileAppliesAndTheCommandLineBeatsIt() throws {
         write("volume=50\n")
         XCTAssertEqual(try startupVolume([]) ?? -1, 50, accuracy: 0.5)
