@@ -134,9 +134,8 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
 
     /// Makes the sink's window fullscreen or not, now if it exists, else when it appears.
     func setFullscreen(_ fullscreen: Bool) {
-        wantsFullscreen = fullscreen
         if window.isFullscreen != fullscreen { toggleFullscreen() }
-        wantsFullscreen = fullscreen
+        wantsFullscreen = fullscreen   // also without a window yet: ownWindowAppeared() applies it
     }
 
     /// Holds the screensaver and arms the pointer timer while video plays; lets both go otherwise.
