@@ -56,6 +56,7 @@ enum ConfigArguments {
             }
             words += try expansion.expand(entries)
         }
+        try expansion.checkTogether(words, arguments)
         return words + arguments
     }
 
@@ -103,6 +104,36 @@ enum ConfigArguments {
         var profiles: [String: [ConfigFile.Entry]] = [:]
         /// Files and profiles being expanded, against include and profile loops.
         private var active: [String] = []
+        /// Options that failed alone (``words(for:)``), in order.
+        private var doubtful: [EntryFailure] = []
+
+        /// An option that failed when parsed alone: its words, where it is and the parser's message.
+        struct EntryFailure: Error {
+            var words: [String]
+            var at: String
+            var message: String
+            var name: String
+        }
+
+        /// Parses the config's `words` with the command line's `arguments` (and a placeholder
+        /// location) when an option failed alone: when the whole fails with the message an option
+        /// had alone, that option's `FILE:LINE` is named; when it parses, the option only needed
+        /// another (`remote-bind` and `remote`). Another failure is left to the real parse.
+        func checkTogether(_ words: [String], _ arguments: [String]) throws(Failure) {
+            guard !doubtful.isEmpty else { return }
+            let placeholder = arguments.contains("--") ? ["config-check-placeholder"] : ["--", "config-check-placeholder"]
+            do {
+                _ = try GstplayCommand.parseAsRoot(FlagValueRewrite.rewrite(words + arguments + placeholder))
+            } catch {
+                let message = GstplayCommand.message(for: error)
+                guard let culprit = doubtful.first(where: { $0.message == message }) ?? doubtful.first(where: Self.isUnknown) else { return }
+                // ArgumentParser's "Unknown option '--x'. Did you mean …?" guesses among every flag.
+                let text = Self.isUnknown(culprit) ? "unknown option '\(culprit.name)'" : culprit.message
+                throw Failure(message: "\(culprit.at): \(text)")
+            }
+        }
+
+        private static func isUnknown(_ failure: EntryFailure) -> Bool { failure.message.hasPrefix("Unknown option") }
 
         /// Reads and parses `path`; its profiles are added to ``profiles``.
         mutating func load(_ path: String) throws(Failure) -> ConfigFile.Document {
@@ -148,7 +179,13 @@ enum ConfigArguments {
                 case let name where ConfigArguments.commandLineOnly.contains(name):
                     throw Failure(message: "\(at): --\(name) only works on the command line")
                 default:
-                    words += try Self.words(for: entry)
+                    do {
+                        words += try Self.words(for: entry)
+                    } catch {
+                        // Perhaps fine with the rest (`remote-bind` needs `remote`): judged by ``checkTogether(_:_:)``.
+                        words += error.words
+                        doubtful.append(error)
+                    }
                 }
             }
             return words
@@ -157,7 +194,7 @@ enum ConfigArguments {
         /// The words for one option, checked by parsing them alone (with a placeholder location):
         /// `name` alone and `name=yes` are the flag `--name`, `name=no` is `--no-name` (or `--name=no`
         /// for an option that takes it), anything else `--name=value`.
-        static func words(for entry: ConfigFile.Entry) throws(Failure) -> [String] {
+        static func words(for entry: ConfigFile.Entry) throws(EntryFailure) -> [String] {
             let name = entry.name
             var candidates: [[String]]
             switch entry.value {
@@ -175,10 +212,8 @@ enum ConfigArguments {
                     if firstError == nil { firstError = error }
                 }
             }
-            var message = firstError.map { GstplayCommand.message(for: $0) } ?? "bad option"
-            // ArgumentParser's "Unknown option '--x'. Did you mean …?" guesses among every flag.
-            if message.hasPrefix("Unknown option") { message = "unknown option '\(name)'" }
-            throw Failure(message: "\(entry.file):\(entry.line): \(message)")
+            let message = firstError.map { GstplayCommand.message(for: $0) } ?? "bad option"
+            throw EntryFailure(words: candidates[0], at: "\(entry.file):\(entry.line)", message: message, name: name)
         }
     }
 }

@@ -74,7 +74,8 @@ final class ConfigFileCLITests: XCTestCase {
         XCTAssertEqual(try words("loop", "one"), ["--loop=one"])
         XCTAssertEqual(try words("sub-offset", "-250"), ["--sub-offset=-250"])
         XCTAssertThrowsError(try words("start", "-10")) { error in
-            XCTAssertEqual((error as? ConfigArguments.Failure)?.message, "f:1: --start cannot be negative (got '-10')")
+            let failure = error as? ConfigArguments.Expansion.EntryFailure
+            XCTAssertEqual(failure.map { "\($0.at): \($0.message)" }, "f:1: --start cannot be negative (got '-10')")
         }
         XCTAssertThrowsError(try words("mute", "perhaps"))
     }
@@ -117,6 +118,18 @@ final class ConfigFileCLITests: XCTestCase {
         let run = try GstplayProcess.run(["--profile", "absent", media], environment: environment)
         XCTAssertEqual(run.status, 2)
         XCTAssertEqual(run.stderr, "gstplay: error: --profile: no profile 'absent' in \(configFile)\n")
+    }
+
+    /// An option that needs another is judged with the rest of the file and the command line:
+    /// `remote-bind` with `--remote` given on the command line is fine, alone it names its line.
+    func testAnOptionNeedingAnotherIsCheckedWithTheRest() throws {
+        write("# the web remote's address\nremote-bind=127.0.0.1\n")
+        let alone = try GstplayProcess.run([media], environment: environment)
+        XCTAssertEqual(alone.status, 2)
+        XCTAssertEqual(alone.stderr, "gstplay: error: \(configFile):2: --remote-bind needs --remote\n")
+        let together = try GstplayProcess.run(["--remote", "--no-video", media], input: ["quit"], environment: environment)
+        XCTAssertEqual(together.status, 0, together.stderr)
+        XCTAssertTrue(together.stderr.contains("gstplay: web remote: http://127.0.0.1:"), together.stderr)
     }
 
     func testNoConfigAndConfigDir() throws {
