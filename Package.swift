@@ -89,7 +89,7 @@ let package = Package(
         // subtitle cues as events, offsets, global tags.
         .target(
             name: "BackendTracks",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "CGStreamer", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Chapters (issue 23): the table of contents (GST_MESSAGE_TOC) flattened, the current

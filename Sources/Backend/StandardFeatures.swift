@@ -32,6 +32,9 @@ public struct StandardFeatures: Sendable {
     public var subtitleRendering: SubtitleRendering = .automatic
     /// Tracks: how drawn subtitles look (visibility, scale, position).
     public var subtitleStyle = SubtitleStyle()
+    /// Tracks: which subtitle files next to a local media file load with it (mpv's `--sub-auto`;
+    /// ``SubtitleAutoLoad/no``, the default, loads none).
+    public var subtitleAutoLoad: SubtitleAutoLoad = .no
     /// The on-screen display (``OSDFeature``; only with a video window).
     public var osd = OSDSettings()
     /// Tracks: after switching the audio or video track, seek (accurate, flushing) to the current
@@ -60,7 +63,7 @@ public struct StandardFeatures: Sendable {
         features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch,
-                                      subtitleStyle: subtitleStyle))
+                                      subtitleStyle: subtitleStyle, subtitleAutoLoad: subtitleAutoLoad))
         features.append(ChaptersFeature())
         features.append(TagsFeature(visualization: visualization))
         if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }

@@ -22,6 +22,8 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     private(set) var overlayTap: SubtitleOverlayTap?
     /// Seek to the current position after switching the audio or video track.
     let flushOnTrackSwitch: Bool
+    /// Which subtitle files next to a local media file load with it (``SubtitleFinder``).
+    let subtitleAutoLoad: SubtitleAutoLoad
     /// What the feature knows and wants (loop thread).
     let tracks = TrackState()
     /// The core's context, set by ``attach(to:)``.
@@ -35,8 +37,11 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     ///     flushing) to the current position so the new track is heard/seen at once instead of
     ///     after what playbin already queued (about 1 s). See docs/ADR-001-playbin.md.
     ///   - subtitleStyle: visibility, size and position of drawn subtitles.
+    ///   - subtitleAutoLoad: which subtitle file next to a local media file loads with it as its
+    ///     external track (the best of ``SubtitleFinder/files(forMedia:mode:)``: playbin takes one).
     public init(subtitleRendering: SubtitleRendering = .events, flushOnTrackSwitch: Bool = true,
-                subtitleStyle: SubtitleStyle = SubtitleStyle()) {
+                subtitleStyle: SubtitleStyle = SubtitleStyle(), subtitleAutoLoad: SubtitleAutoLoad = .no) {
+        self.subtitleAutoLoad = subtitleAutoLoad
         self.subtitleRendering = subtitleRendering
         self.flushOnTrackSwitch = flushOnTrackSwitch
         self.initialStyle = subtitleStyle
@@ -101,13 +106,18 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
 
     /// The load is about to preroll (playbin in READY with its new `uri`): sets `suburi`
     /// (`g_object_set`; the subtitle file stays only for a reload of the same media, and a file
-    /// added before any load applies now).
+    /// added before any load applies now; without one, a file found by ``subtitleAutoLoad``).
     public func willPreroll(uri: String) {
         tracks.prepareLoad(uri: uri)
         guard let playbin = context?.playbin.map(UnsafeMutableRawPointer.init) else { return }
         if let deferred = tracks.deferredSubtitle {
             tracks.deferredSubtitle = nil
             tracks.subtitleURI = deferred
+            tracks.subtitleForMediaURI = uri
+            tracks.awaitingExternal = true
+        } else if tracks.subtitleURI == nil, let found = SubtitleFinder.files(forURI: uri, mode: subtitleAutoLoad).first,
+                  let foundURI = String(takingGLibString: g_filename_to_uri(found, nil, nil)) {
+            tracks.subtitleURI = foundURI
             tracks.subtitleForMediaURI = uri
             tracks.awaitingExternal = true
         }

@@ -39,4 +39,12 @@ extension Player {
     public func toggleFullscreen() {
         withFeature(WindowFeature.self) { feature, _ in feature.toggleFullscreen() }
     }
+
+    /// Makes the sink's own window fullscreen (or not), as ``toggleFullscreen()`` does: at once
+    /// when the window exists, else as soon as the sink opens it (so a player can start
+    /// fullscreen; a window opened for a later item follows the last choice, also one made with
+    /// ``toggleFullscreen()``). Publishes ``WindowEvent/fullscreenChanged(_:)`` when it changed.
+    public func setFullscreen(_ fullscreen: Bool) {
+        withFeature(WindowFeature.self) { feature, _ in feature.setFullscreen(fullscreen) }
+    }
 }

@@ -43,6 +43,7 @@ extension WindowFeature {
             displayWatch = context?.watchInput(on: fd) { [weak self] in self?.readDisplayEvents() ?? false }
         }
         _ = readDisplayEvents()   // XSync may have queued some already
+        if wantsFullscreen, !window.isFullscreen { toggleFullscreen() }
     }
 
     /// Reads the X events waiting; a destroyed own window closes. False (the watch ends) when the

@@ -35,6 +35,9 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     var watchedWindow: UInt?
     /// The window was closed and reported (``WindowEvent/closed``): reported once per window.
     var closeReported = false
+    /// Fullscreen as last asked for (``setFullscreen(_:)`` or a toggle): a window the sink opens
+    /// later (the first, or a new one for the next item) starts so.
+    var wantsFullscreen = false
 
     /// A window feature for one player. `mediaTitle` reads the media's title (a container-scope
     /// title tag) from the media info published at preroll; nil (the default) titles the window
@@ -124,7 +127,15 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
 
     /// Toggles fullscreen and publishes ``WindowEvent/fullscreenChanged(_:)`` when it changed.
     func toggleFullscreen() {
-        if let fullscreen = window.toggleFullscreen() { context?.publish(WindowEvent.fullscreenChanged(fullscreen)) }
+        guard let fullscreen = window.toggleFullscreen() else { return }
+        wantsFullscreen = fullscreen
+        context?.publish(WindowEvent.fullscreenChanged(fullscreen))
+    }
+
+    /// Makes the sink's window fullscreen or not, now if it exists, else when it appears.
+    func setFullscreen(_ fullscreen: Bool) {
+        if window.isFullscreen != fullscreen { toggleFullscreen() }
+        wantsFullscreen = fullscreen   // also without a window yet: ownWindowAppeared() applies it
     }
 
     /// Holds the screensaver and arms the pointer timer while video plays; lets both go otherwise.

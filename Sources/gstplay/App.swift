@@ -31,7 +31,8 @@ struct App {
         if options.json { output.out(WireEvents.hello()) }
         if options.cast.listRenderers { return await RendererListing.run(options: options, output: output) }
 
-        let expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
+        var expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
+        if options.autoloadFiles { expanded.locations = AutoloadFiles.expand(expanded.locations) }
         if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
 
         if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
@@ -54,6 +55,7 @@ struct App {
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
         if options.volumePercent != nil { player.setVolume(initialVolume) }
         if options.mute { player.setMuted(true) }
+        if options.fullscreen { player.setFullscreen(true) }
         if let chapter = options.startChapter { player.setStartChapter(chapter) }
         if let target = options.cast.target { player.cast(to: target) }      // casts the first item once found
         let remote: WebRemote?
@@ -73,7 +75,7 @@ struct App {
         let controller = PlaybackController(
             player: player,
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
-            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json,
+            settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resumeStore: options.resume ? ResumeStore.gstplay() : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
                             fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory)),

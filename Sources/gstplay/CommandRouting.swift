@@ -20,7 +20,14 @@ enum CommandRouting {
         if let first = arguments.first, let command = subcommand(named: first) {
             await run(command, Array(arguments.dropFirst()))
         }
-        await run(GstplayCommand.self, FlagValueRewrite.rewrite(arguments))
+        let configured: [String]
+        do {
+            configured = try ConfigArguments.prepend(to: arguments)
+        } catch {
+            Output.writeLine(STDERR_FILENO, "gstplay: error: \(error.message)")
+            Glibc.exit(ExitStatus.usage)
+        }
+        await run(GstplayCommand.self, FlagValueRewrite.rewrite(configured))
     }
 
     /// The subcommand called `name`, if any.

@@ -55,6 +55,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
     var castOptions: CastOptions
 
+    @OptionGroup(title: "Config file (gstplay.conf, mpv.conf syntax)")
+    var config: ConfigOptions
+
     @Argument(help: ArgumentHelp("Files, directories (their files, sorted) or URIs to play in turn.",
                                  valueName: "uri-or-path"))
     var locations: [String] = []
@@ -131,6 +134,9 @@ struct GstplayCommand: AsyncParsableCommand {
         options.remote = try remote.settings()
         options.clientWriteDirectory = try clientFiles.directory(hasClients: options.ipcSocket != nil || options.remote != nil)
         options.cast = try castOptions.settings()
+        options.screenshot = try output.screenshotNaming()
+        options.fullscreen = output.fullscreen ?? false
+        options.autoloadFiles = playback.autoloadFiles ?? false
         return options
     }
 

@@ -22,6 +22,8 @@ actor PlaybackController {
         var keepOpen = false
         /// `--json`.
         var json = false
+        /// `--screenshot-template`, `--screenshot-directory`.
+        var screenshot = ScreenshotNaming()
         /// `--resume`: the store positions are kept in (nil without `--resume`).
         var resumeStore: ResumeStore?
         /// `--loop[=mode]`, `--shuffle`, `--no-gapless`: the queue's modes at start.

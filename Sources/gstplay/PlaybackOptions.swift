@@ -46,6 +46,10 @@ struct PlaybackOptions: ParsableArguments {
     @Flag(name: .customLong("keep-open"), help: "At the end of an item stay paused instead of advancing or quitting.")
     var keepOpen = false
 
+    @Flag(name: .customLong("autoload-files"), inversion: .prefixedNo,
+          help: "Also queue the rest of the file's folder (autoload).")
+    var autoloadFiles: Bool?
+
     @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
     var resume = false
 
@@ -53,7 +57,7 @@ struct PlaybackOptions: ParsableArguments {
     var forget = false
 }
 
-/// What gstplay shows and where: sinks, quiet or JSON output, position reports, the picture for
+/// What gstplay shows and where: sinks, fullscreen, screenshot names, quiet or JSON output, position reports, the picture for
 /// audio-only media (`--help` shows them under OUTPUT). Parsed by ArgumentParser; checked by
 /// ``GstplayCommand/makeOptions()``. A plain value; any thread.
 struct OutputOptions: ParsableArguments {
@@ -72,6 +76,19 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .customLong("no-audio"), help: "Disable audio (no audio sink, no decoding).")
     var noAudio = false
+
+    @Flag(name: [.customLong("fullscreen"), .customLong("fs")], inversion: .prefixedNo,
+          help: "Start the video window fullscreen ('f' toggles it).")
+    var fullscreen: Bool?
+
+    @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
+        "Screenshot name (%f file, %F stem, %n 0001, %P time).",
+        valueName: "name"))
+    var screenshotTemplate: String?
+
+    @Option(name: .customLong("screenshot-directory"), help: ArgumentHelp(
+        "Screenshots go here (made when missing).", valueName: "dir"))
+    var screenshotDirectory: String?
 
     @Flag(name: [.customShort("q"), .long], help: "No status line and no notes; errors are still printed.")
     var quiet = false

@@ -43,6 +43,12 @@ struct RunOptions: Equatable, Sendable {
     var clientWriteDirectory: String?
     /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (issue 27).
     var cast = CastRunSettings()
+    /// `--screenshot-template`, `--screenshot-directory`.
+    var screenshot = ScreenshotNaming()
+    /// `--fullscreen` / `--fs`: the video window starts fullscreen.
+    var fullscreen = false
+    /// `--autoload-files`: one local file brings the other media files of its folder.
+    var autoloadFiles = false
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend
@@ -64,6 +70,7 @@ struct RunOptions: Equatable, Sendable {
         network.apply(to: &standard)
         standard.adaptivePolicy = adaptivePolicy
         standard.subtitleStyle = subtitleStyle
+        standard.subtitleAutoLoad = tracks.subtitleAutoLoad
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
         return standard

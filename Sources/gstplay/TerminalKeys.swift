@@ -105,7 +105,7 @@ enum KeyAction: Equatable, Sendable {
         ("m", "mute / unmute"),
         ("f", "fullscreen on / off (video window)"),
         ("n / p, > / <", "next / previous item"),
-        ("S", "snapshot (PNG in the current directory)"),
+        ("S", "snapshot (PNG in the current directory or --screenshot-directory)"),
         ("a", "next audio track"),
         ("s / j", "next subtitle track (off after the last)"),
         ("v", "show / hide subtitles on the video"),

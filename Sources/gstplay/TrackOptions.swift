@@ -15,9 +15,11 @@ struct TrackSettings: Equatable, Sendable {
     var audioOffset: Int64 = 0
     /// `--list-tracks`: print the track table of each item and exit.
     var listTracks = false
+    /// `--sub-auto=no|exact|fuzzy`: the subtitle file next to a local item that loads with it.
+    var subtitleAutoLoad: SubtitleAutoLoad = .exact
 }
 
-/// `--audio-track`, `--sub-track`, `--sub-file`, `--sub-offset`, `--audio-offset`, `--list-tracks`.
+/// `--audio-track`, `--sub-track`, `--sub-file`, `--sub-offset`, `--audio-offset`, `--sub-auto`, `--list-tracks`.
 /// Parsed by ArgumentParser; any thread.
 struct TrackOptions: ParsableArguments {
     @Option(name: .customLong("audio-track"), help: ArgumentHelp("Audio track to play (see --list-tracks).", valueName: "N"))
@@ -38,6 +40,11 @@ struct TrackOptions: ParsableArguments {
     @Option(name: .customLong("audio-offset"), parsing: .unconditional,
             help: ArgumentHelp("Audio/video offset in milliseconds (playbin av-offset), like mpv's --audio-delay.", valueName: "ms"))
     var audioOffset: Int64?
+
+    @Option(name: .customLong("sub-auto"), help: ArgumentHelp(
+        "Subtitles beside the item: exact (movie.en.srt for movie.mkv; default), fuzzy, no.",
+        valueName: "no|exact|fuzzy"))
+    var subtitleAuto: String?
 
     @Flag(name: .customLong("list-tracks"), help: "Print the streams of each item (codec, language, title, details) and exit.")
     var listTracks = false
@@ -63,6 +70,12 @@ struct TrackOptions: ParsableArguments {
         }
         settings.subtitleOffset = subtitleOffset ?? 0
         settings.audioOffset = audioOffset ?? 0
+        if let subtitleAuto {
+            guard let mode = SubtitleAutoLoad(rawValue: subtitleAuto.trimmingWhitespace().lowercased()) else {
+                throw ValidationError("--sub-auto must be no, exact or fuzzy (got '\(subtitleAuto)')")
+            }
+            settings.subtitleAutoLoad = mode
+        }
         if subtitleFiles.contains(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("--sub-file needs a path")
         }

@@ -29,6 +29,7 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "dash", maxLength: 4096, run: ManifestFuzz.runDASH),
         FuzzTarget(name: "arguments", maxLength: 512, run: ArgumentFuzz.run),
         FuzzTarget(name: "mpv", maxLength: 1024, run: MpvFuzz.run),
+        FuzzTarget(name: "config", maxLength: 2048, run: ConfigFuzz.run),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

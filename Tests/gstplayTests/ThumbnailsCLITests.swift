@@ -118,16 +118,30 @@ final class ThumbnailsCLITests: XCTestCase {
 
 /// Snapshot file naming (pure) and a real snapshot written from a real player.
 final class SnapshotFileTests: XCTestCase {
-    func testNamesFollowMpvsConvention() {
+    func testNamesFollowMpvsConvention() throws {
         let time = MediaTime(seconds: 62.5)
-        let none = SnapshotFile.target(argument: nil, location: "/m/Clip One.webm", position: time, isDirectory: { _ in false })
+        let none = try SnapshotFile.target(argument: nil, location: "/m/Clip One.webm", position: time, isDirectory: { _ in false })
         XCTAssertEqual(none.path, "gstplay-Clip_One-00-01-02.500.png")
         XCTAssertEqual(none.format, .png)
-        let dir = SnapshotFile.target(argument: "/tmp/shots", location: "a.mp4", position: .zero, isDirectory: { $0 == "/tmp/shots" })
+        let dir = try SnapshotFile.target(argument: "/tmp/shots", location: "a.mp4", position: .zero, isDirectory: { $0 == "/tmp/shots" })
         XCTAssertEqual(dir.path, "/tmp/shots/gstplay-a-00-00-00.000.png")
-        let jpeg = SnapshotFile.target(argument: "x/frame.JPG", location: "a.mp4", position: .zero, isDirectory: { _ in false })
+        let jpeg = try SnapshotFile.target(argument: "x/frame.JPG", location: "a.mp4", position: .zero, isDirectory: { _ in false })
         XCTAssertEqual(jpeg.path, "x/frame.JPG")
         XCTAssertEqual(jpeg.format, .jpeg)
+    }
+
+    func testScreenshotTemplateFieldsAsMpv() throws {
+        let naming = ScreenshotNaming(template: "%F/%f-%n-%p-%P-%%-%x", directory: nil)
+        XCTAssertEqual(naming.expand(location: "file:///m/My%20Clip.webm", position: MediaTime(seconds: 3723.5), number: 7),
+                       "My Clip/My Clip.webm-0007-01:02:03-01:02:03.500-%-%x.png")
+        XCTAssertEqual(ScreenshotNaming(template: "shot.JPG").expand(location: "a.mp4", position: .zero, number: 1), "shot.JPG")
+        // %n takes the lowest number whose file does not exist yet; the directory prefixes a relative name.
+        let taken: Set<String> = ["/s/a.mp4-0001.png", "/s/a.mp4-0002.png"]
+        let numbered = ScreenshotNaming(template: "%f-%n", directory: "/s")
+        XCTAssertEqual(try numbered.nextPath(location: "a.mp4", position: .zero, makesDirectory: false, exists: taken.contains),
+                       "/s/a.mp4-0003.png")
+        let absolute = ScreenshotNaming(template: "/abs/%F", directory: "/s")
+        XCTAssertEqual(try absolute.nextPath(location: "a.mp4", position: .zero, makesDirectory: false), "/abs/a.png")
     }
 
     func testTakeWritesTheCurrentFrame() async throws {

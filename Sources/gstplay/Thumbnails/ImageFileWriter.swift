@@ -96,6 +96,14 @@ enum ImageFileWriter {
         return cleaned.isEmpty ? "media" : String(cleaned)
     }
 
+    /// The file name of a location without directories, with its extension (`clip.mp4` for
+    /// `/a/clip.mp4`, also for URIs; percent-decoded; `/` never appears in it).
+    static func fileName(of location: String) -> String {
+        let last = location.split(separator: "/").last.map(String.init) ?? location
+        let name = PathText.removingPercentEncoding(last) ?? last
+        return name.isEmpty ? "media" : String(name.map { $0 == "/" ? "_" : $0 })
+    }
+
     /// `HH-MM-SS.mmm` (mpv's screenshot time format), e.g. `00-01-02.500`.
     static func timestamp(_ time: MediaTime) -> String {
         let ms = max(time.milliseconds, 0)

@@ -15,7 +15,8 @@ extension PlaybackController {
     func snapshot(to argument: String?, osd: Bool = false) async -> Outcome {
         guard let location = player.snapshot.uri.map(name(of:)) else { return .failure("snapshot: nothing is playing") }
         do {
-            let written = try await SnapshotFile.take(from: player, argument: argument, location: location, osd: osd)
+            let written = try await SnapshotFile.take(from: player, argument: argument, location: location, osd: osd,
+                                                          naming: settings.screenshot)
             return Outcome(data: .snapshot(written), text: ["snapshot: \(written.path) (\(written.width)x\(written.height))"])
         } catch {
             return .failure("snapshot: \(error)")

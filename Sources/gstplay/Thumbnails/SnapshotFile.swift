@@ -15,16 +15,29 @@ enum SnapshotFile {
         var height: Int
     }
 
-    /// mpv's convention: `gstplay-<name>-<HH-MM-SS.mmm>.png` in the current directory, or in
-    /// `argument` when it names an existing directory; any other `argument` is the file itself
-    /// (JPEG when it ends in `.jpg`/`.jpeg`, PNG otherwise).
-    static func target(argument: String?, location: String, position: MediaTime,
-                       isDirectory: (String) -> Bool = defaultIsDirectory) -> (path: String, format: ImageFormat) {
-        let name = "gstplay-\(ImageFileWriter.baseName(of: location))-\(ImageFileWriter.timestamp(position)).png"
-        guard let argument, !argument.isEmpty else { return (name, .png) }
-        if isDirectory(argument) { return (PathText.appending(name, to: argument), .png) }
-        let lower = argument.lowercased()
-        return (argument, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
+    /// gstplay's own name, `gstplay-<name>-<HH-MM-SS.mmm>.png` (mpv's time format).
+    static func defaultName(location: String, position: MediaTime) -> String {
+        "gstplay-\(ImageFileWriter.baseName(of: location))-\(ImageFileWriter.timestamp(position)).png"
+    }
+
+    /// Without `argument`: the name `naming` makes (``ScreenshotNaming``; by default
+    /// `gstplay-<name>-<HH-MM-SS.mmm>.png` in the current directory, mpv's convention); when
+    /// `argument` names an existing directory, that name in it; any other `argument` is the file
+    /// itself. JPEG when the name ends in `.jpg`/`.jpeg`, PNG otherwise. Throws when the
+    /// screenshot directory cannot be made.
+    static func target(argument: String?, location: String, position: MediaTime, naming: ScreenshotNaming = ScreenshotNaming(),
+                       isDirectory: (String) -> Bool = defaultIsDirectory) throws -> (path: String, format: ImageFormat) {
+        let path: String
+        if let argument, !argument.isEmpty, !isDirectory(argument) {
+            path = argument
+        } else if let argument, !argument.isEmpty {
+            path = try ScreenshotNaming(template: naming.template, directory: argument).nextPath(location: location, position: position,
+                                                                                                       makesDirectory: false)
+        } else {
+            path = try naming.nextPath(location: location, position: position)
+        }
+        let lower = path.lowercased()
+        return (path, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
     }
 
     /// `snapshot [--osd] [path]`: `--osd` first asks for the OSD in the picture; the rest is the path.
@@ -43,9 +56,10 @@ enum SnapshotFile {
     /// Takes the player's current frame (``Player/snapshot(format:maxSize:)``, awaited: no thread
     /// waits for the loop thread) and writes it (temporary file + rename). Throws ``ImageError``
     /// or ``ImageFileWriter/Failure``.
-    static func take(from player: Player, argument: String?, location: String, osd: Bool = false) async throws -> Written {
+    static func take(from player: Player, argument: String?, location: String, osd: Bool = false,
+                     naming: ScreenshotNaming = ScreenshotNaming()) async throws -> Written {
         let position = await player.currentPosition() ?? player.position ?? .zero
-        let target = target(argument: argument, location: location, position: position)
+        let target = try target(argument: argument, location: location, position: position, naming: naming)
         let image = try await player.snapshot(format: target.format, includingOverlays: osd)
         try ImageFileWriter.write(image.bytes, to: target.path)
         return Written(path: target.path, width: image.width, height: image.height)

@@ -1,0 +1,99 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+
+/// The config file, `$XDG_CONFIG_HOME/gstplay/gstplay.conf` (else `~/.config/gstplay/gstplay.conf`),
+/// in mpv.conf's syntax: `option=value` or `option` alone (a flag) per line, `#` comments, `[name]`
+/// profile sections (`[default]` goes back to the top), `profile=NAME[,NAME…]` and `include=FILE`.
+/// Pure parsing; reading the files is ``ConfigArguments``'s. Any thread.
+enum ConfigFile {
+    /// One `option[=value]` line, with where it came from (for `FILE:LINE:` in error lines).
+    struct Entry: Equatable, Sendable {
+        /// The option's long name without `--`.
+        var name: String
+        /// The value after `=`, unquoted; nil for `option` alone.
+        var value: String?
+        var file: String
+        var line: Int
+    }
+
+    /// A parsed file: the lines outside any section, in order, and each profile's lines.
+    struct Document: Equatable, Sendable {
+        var top: [Entry] = []
+        var profiles: [String: [Entry]] = [:]
+    }
+
+    /// A line that cannot be read as an option, a section or a comment.
+    struct Failure: Error, Equatable, Sendable {
+        var file: String
+        var line: Int
+        var message: String
+
+        /// `FILE:LINE: message`, as the error line shows it.
+        var description: String { "\(file):\(line): \(message)" }
+    }
+
+    /// Parses the text of `file` (mpv's rules: leading and trailing blanks ignored; an unquoted
+    /// value ends at `#`; a value in `"…"` or `'…'` is taken as is; a `--` before the name is
+    /// allowed).
+    static func parse(_ text: String, file: String) throws(Failure) -> Document {
+        var document = Document()
+        var section: String?
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            let line = rawLine.trimmingWhitespaceAndNewlines()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("[") {
+                guard let close = line.firstIndex(of: "]"),
+                      isBlankOrComment(line[line.index(after: close)...]) else {
+                    throw Failure(file: file, line: number, message: "a section needs a closing ']' ('\(line)')")
+                }
+                let name = line[line.index(after: line.startIndex)..<close].trimmingWhitespace()
+                guard !name.isEmpty else { throw Failure(file: file, line: number, message: "a section needs a name ('[]')") }
+                section = name == "default" ? nil : name
+                if let section, document.profiles[section] == nil { document.profiles[section] = [] }
+                continue
+            }
+            let entry = try entry(line, file: file, line: number)
+            if let section { document.profiles[section, default: []].append(entry) } else { document.top.append(entry) }
+        }
+        return document
+    }
+
+    /// One `[--]name[=value][ # comment]` line.
+    private static func entry(_ line: String, file: String, line number: Int) throws(Failure) -> Entry {
+        var rest = Substring(line)
+        if rest.hasPrefix("--") { rest = rest.dropFirst(2) }
+        let name = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "#" }
+        guard !name.isEmpty else { throw Failure(file: file, line: number, message: "expected option=value, got '\(line)'") }
+        rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
+        var value: String?
+        if rest.first == "=" {
+            rest = rest.dropFirst().drop { $0.isWhitespace }
+            if let quote = rest.first, quote == "\"" || quote == "'" {
+                let body = rest.dropFirst()
+                guard let end = body.firstIndex(of: quote) else {
+                    throw Failure(file: file, line: number, message: "unterminated quote in '\(line)'")
+                }
+                value = String(body[..<end])
+                rest = body[body.index(after: end)...]
+            } else {
+                let end = rest.firstIndex(of: "#") ?? rest.endIndex
+                value = rest[..<end].trimmingWhitespace()
+                rest = rest[end...]
+            }
+        }
+        guard isBlankOrComment(rest) else {
+            throw Failure(file: file, line: number, message: "unexpected text after the option in '\(line)'")
+        }
+        return Entry(name: String(name), value: value, file: file, line: number)
+    }
+
+    private static func isBlankOrComment(_ text: Substring) -> Bool {
+        let trimmed = text.drop { $0.isWhitespace }
+        return trimmed.isEmpty || trimmed.hasPrefix("#")
+    }
+}
