@@ -27,7 +27,7 @@ struct CastRunSettings: Equatable, Sendable {
 /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (docs/CLI.md, "Casting").
 /// Parsed by ArgumentParser on the main thread; a plain value.
 struct CastOptions: ParsableArguments {
-    @Flag(name: .customLong("list-renderers"), help: "Look for UPnP/DLNA renderers for --discover-time seconds, print one line each (name, UDN, model) and exit (6 when none was found).")
+    @Flag(name: .customLong("list-renderers"), help: "List the UPnP/DLNA renderers found within --discover-time and exit (6: none).")
     var listRenderers = false
 
     @Option(name: .customLong("cast"), help: ArgumentHelp(
@@ -40,7 +40,7 @@ struct CastOptions: ParsableArguments {
     var castInterfaces: [String] = []
 
     @Option(name: .customLong("discover-time"), help: ArgumentHelp(
-        "Seconds --list-renderers listens for renderers (1-60, default 3) and --cast waits for its renderer (default 8).", valueName: "seconds"))
+        "How long to look for renderers (1-60; default 3, 8 with --cast).", valueName: "seconds"))
     var discoverTime: Int?
 
     /// The checked settings; throws `ValidationError` (exit code 2).

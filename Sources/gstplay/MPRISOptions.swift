@@ -6,8 +6,7 @@ import Glibc
 /// `--mpris` / `--no-mpris` (issue 24). Parsed by ArgumentParser; any thread.
 struct MPRISOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Show the player on the D-Bus session bus (MPRIS 2: media keys, shell controls, playerctl). "
-            + "Default: on when a session bus exists and there is a terminal or a window; off with --json unless given."))
+        "MPRIS 2 on the session bus (media keys, playerctl); default on with a terminal or window."))
     var mpris: Bool?
 }
 

@@ -100,7 +100,7 @@ struct OutputOptions: ParsableArguments {
         "Position reports (status line, JSON position events) every N milliseconds while playing.", valueName: "ms"))
     var positionInterval: UInt32 = 250
 
-    @Option(help: ArgumentHelp("Audio-only media in a window: auto (its cover art, else a visualiser), none, or a visualiser (goom, wavescope, synaescope…). Never with --json.",
+    @Option(help: ArgumentHelp("Audio-only media in a window: auto (cover art, else a visualiser), none, or goom, wavescope…",
                                valueName: "name|none|auto"))
     var visualization: String?
 }

@@ -29,7 +29,7 @@ struct TrackOptions: ParsableArguments {
     var subtitleTrack: String?
 
     @Option(name: .customLong("sub-file"), help: ArgumentHelp(
-        "External subtitle file (.srt, .vtt, .ass) for the first item; selected. Only one is used: the last given.", valueName: "path"))
+        "External subtitle file (.srt, .vtt, .ass) for the first item, selected.", valueName: "path"))
     var subtitleFiles: [String] = []
 
     // `.unconditional`: `--sub-offset -500` works like `--sub-offset=-500`.

@@ -7,13 +7,12 @@ import CGStreamer
 /// policy and the media cache from the command line. Parsed by ArgumentParser; any thread.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .customLong("network-timeout"), help: ArgumentHelp(
-        "Seconds without data before a network read fails (then one reconnect, then an error); also how long a live source (udp://, rtsp://) may send nothing before it fails.",
+        "Seconds without data before a network read (or a live source) fails.",
         valueName: "seconds"))
     var networkTimeout: Int = 15
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-        "Keep complete http(s) downloads in the media cache and play them from it next time (default on; "
-            + "--cache=offline: play cached copies without ever revalidating them)."))
+        "Play http(s) downloads from the media cache next time (--cache=offline: never revalidate)."))
     var cache = true
 
     /// `--cache=on|off|offline`, rewritten to this hidden option before parsing (``FlagValueRewrite``).
@@ -21,8 +20,7 @@ struct NetworkOptions: ParsableArguments {
     var cacheMode: String?
 
     @Option(name: .customLong("cache-revalidate"), help: ArgumentHelp(
-        "Seconds a cached copy plays without asking the server; then one conditional request checks it "
-            + "(default 3600; 0: every time; a server's max-age or no-cache shortens it).", valueName: "seconds"))
+        "Seconds a cached copy plays before the server is asked again (default 3600).", valueName: "seconds"))
     var cacheRevalidate: Int?
 
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp(

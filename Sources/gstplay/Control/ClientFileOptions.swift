@@ -8,7 +8,7 @@ import CGStreamer
 /// files at all. Parsed by ArgumentParser on the main thread; a plain value.
 struct ClientFileOptions: ParsableArguments {
     @Option(name: .customLong("client-write-dir"), help: ArgumentHelp(
-        "Let control clients (--input-ipc-server, --remote) write files (playlist save, snapshot, cover) in this existing directory, by plain file name only; without it they may not write files.",
+        "The only directory control clients (socket, web remote) may write files in.",
         valueName: "dir"))
     var clientWriteDir: String?
 

@@ -26,7 +26,7 @@ struct RemoteOptions: ParsableArguments {
     static let hiddenPortName = "remote-port"
 
     @Flag(name: .customLong("remote"), help: ArgumentHelp(
-        "Serve a web remote (page, HTTP API, WebSocket) on 127.0.0.1; --remote=PORT or --remote PORT picks the port (0: a free one, the default). The URL with its token is printed on stderr."))
+        "Serve a web remote on 127.0.0.1 (--remote PORT picks the port); its URL goes to stderr."))
     var remote = false
 
     @Option(name: .customLong(hiddenPortName), help: .hidden)
