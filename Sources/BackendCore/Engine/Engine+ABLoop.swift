@@ -8,6 +8,9 @@ struct ABLoopState {
     /// The stop of the segment seek in effect (`GST_SEEK_FLAG_SEGMENT`): playback there ends in
     /// `SEGMENT_DONE` instead of EOS. nil when no segment seek is in effect.
     var segmentStop: MediaTime?
+    /// The seqnum of that segment seek's event: its demuxer's `SEGMENT_DONE` carries it (one
+    /// from an earlier segment, flushed away, does not).
+    var segmentSeqnum: guint32 = 0
     /// Jumps back made for the current media (for tests and statistics).
     var jumps = 0
 
@@ -73,9 +76,11 @@ extension Engine {
     /// `GST_MESSAGE_SEGMENT_DONE`: the segment seek in effect reached its stop. Loop on (a
     /// non-flushing segment seek back to the start; a finite count goes down by one), or, when
     /// the loop ended or was cleared, go on from the stop (a non-flushing seek without a stop).
-    func handleSegmentDone() {
-        guard let stop = abLoop.segmentStop, let playbin = pipeline?.element, playback.inputs.prerolled,
-              !playback.inputs.failed, !seeks.inFlight else { return }
+    func handleSegmentDone(_ message: UnsafeMutablePointer<GstMessage>) {
+        // In PAUSED the demuxer may reach the stop before the seek's preroll completes: the
+        // seqnum, not the seek's landing, tells this segment's SEGMENT_DONE from a stale one.
+        guard let stop = abLoop.segmentStop, gst_message_get_seqnum(message) == abLoop.segmentSeqnum,
+              let playbin = pipeline?.element, playback.inputs.prerolled, !playback.inputs.failed else { return }
         var flags = GST_SEEK_FLAG_ACCURATE.rawValue
         let start: MediaTime
         var end: MediaTime?
@@ -98,6 +103,7 @@ extension Engine {
                                        GST_SEEK_TYPE_SET, gint64(start.nanoseconds),
                                        GST_SEEK_TYPE_SET, end.map { gint64($0.nanoseconds) } ?? -1)
         abLoop.segmentStop = end
+        abLoop.segmentSeqnum = gst_event_get_seqnum(event)
         trace("A-B loop: segment done at \(stop), on from \(start) to \(end.map(String.init(describing:)) ?? "the end")")
         if gst_element_send_event(playbin, event) == 0 {   // takes ownership of the event
             abLoop.segmentStop = nil

@@ -25,7 +25,7 @@ extension Engine {
         case GST_MESSAGE_EOS: handleEndOfStream()
         case GST_MESSAGE_STATE_CHANGED: handleStateChanged(message)
         case GST_MESSAGE_ASYNC_DONE: handleAsyncDone()
-        case GST_MESSAGE_SEGMENT_DONE: handleSegmentDone()
+        case GST_MESSAGE_SEGMENT_DONE: handleSegmentDone(message)
         case GST_MESSAGE_STEP_DONE: frameStepDone()
         case GST_MESSAGE_DURATION_CHANGED:
             facts.duration = nil

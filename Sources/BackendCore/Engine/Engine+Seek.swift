@@ -113,6 +113,7 @@ extension Engine {
             flags |= GST_SEEK_FLAG_SEGMENT.rawValue
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                        GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_SET, gint64(loopStop.nanoseconds))
+            abLoop.segmentSeqnum = gst_event_get_seqnum(event)
         } else if rate > 0 {
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                        GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), clearsStop ? GST_SEEK_TYPE_SET : GST_SEEK_TYPE_NONE, -1)
