@@ -52,7 +52,9 @@ def main(path):
         mpv.ab_loop_b = 1.6
         mpv.ab_loop_count = 2
         values = [mpv.ab_loop_a, mpv.ab_loop_b, mpv.ab_loop_count]
-        report("ab-loop-set", ok=values == [1.0, 1.6, 2], values=values)
+        # The count goes down when the demuxer starts the next pass, which may be before the
+        # playhead reaches B (in PAUSED the whole span is read ahead at once).
+        report("ab-loop-set", ok=values[:2] == [1.0, 1.6] and values[2] in (1, 2), values=values)
         counts = []
 
         @mpv.property_observer("ab-loop-count")
@@ -70,20 +72,23 @@ def main(path):
         looped = wait_until(lambda: mpv.ab_loop_count == 0, timeout=15)
         went_on = wait_until(lambda: (mpv.time_pos or 0) > 2.0, timeout=10)
         jumps = sum(1 for a, b in zip(positions, positions[1:]) if b < a - 0.2)
-        report("ab-loop-plays", ok=looped and went_on and jumps == 2 and counts[-3:] == [2, 1, 0],
+        report("ab-loop-plays", ok=looped and went_on and jumps == 2 and counts[-1:] == [0],
                counts=counts, jumps=jumps, position=mpv.time_pos)
 
         # ab-loop command: A here, then B here (back to A), then clear.
         mpv.ab_loop_count = "inf"
+        mpv.ab_loop_a = "no"
+        mpv.ab_loop_b = "no"
         mpv.command("ab-loop")
         after_a = [mpv.ab_loop_a, mpv.ab_loop_b]
         time.sleep(0.4)
         mpv.command("ab-loop")
         after_b = [mpv.ab_loop_a, mpv.ab_loop_b]
+        back = wait_until(lambda: (mpv.time_pos or 0) < after_b[1] - 0.2, timeout=5)
         mpv.command("ab-loop")
         cleared = [mpv.ab_loop_a, mpv.ab_loop_b, mpv.ab_loop_count]
         report("ab-loop-command", ok=isinstance(after_a[0], float) and after_a[1] == "no"
-               and isinstance(after_b[1], float) and after_b[1] > after_b[0] and cleared == ["no", "no", "inf"],
+               and isinstance(after_b[1], float) and after_b[1] > after_b[0] and back and cleared == ["no", "no", "inf"],
                after_a=after_a, after_b=after_b, cleared=cleared)
     finally:
         mpv.terminate()
