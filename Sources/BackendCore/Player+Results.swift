@@ -67,7 +67,7 @@ extension Player {
 
     /// Queues `body` on the loop thread with a reply for its result and suspends until the reply
     /// resolves (``PendingReply``: also when the command never runs).
-    private func reply<Value: Sendable>(_ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
+    func reply<Value: Sendable>(_ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PlayerError>, Never>) in
             let reply = PendingReply<Value> { continuation.resume(returning: $0) }
             if !query({ engine in body(engine, reply) }) { reply.resolve(.failure(.shutDown)) }

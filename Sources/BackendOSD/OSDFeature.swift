@@ -80,6 +80,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
             if showsProgress { refresh() }
         case .volumeChanged(let volume, let muted): show(message: OSDText.volume(volume, muted: muted), progress: false)
         case .rateChanged(let rate): show(message: OSDText.rate(rate), progress: false)
+        case .abLoopChanged(let loop): show(message: OSDText.abLoop(loop), progress: false)
         case .feature:
             if let context, let text = describe(event, context.snapshot) { show(message: text, progress: false) }
         default: break

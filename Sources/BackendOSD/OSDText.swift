@@ -54,4 +54,14 @@ public enum OSDText {
         let text = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
         return "Speed \(text)×"
     }
+
+    /// The message for an A-B loop change, as mpv words it: `A-B loop start: 0:01.5`,
+    /// `A-B loop end: 0:03.0`, `Clear A-B loop`.
+    public static func abLoop(_ loop: ABLoop) -> String {
+        switch (loop.a, loop.b) {
+        case (nil, nil): return "Clear A-B loop"
+        case (let a?, nil): return "A-B loop start: \(a.formatted(fractionDigits: 1))"
+        case (_, let b?): return "A-B loop end: \(b.formatted(fractionDigits: 1))" + (loop.count == 0 ? " (disabled)" : "")
+        }
+    }
 }

@@ -60,6 +60,10 @@ enum ConsoleCommand: Equatable, Sendable {
     /// Casting (issue 27): list the renderers (starts discovery); cast to one, or off.
     case renderers
     case cast(CastArgument)
+    /// The A-B loop (mpv's `ab-loop` command and `ab-loop-a`/`-b`/`-count` properties).
+    case abLoop(ABLoopChange)
+    /// One frame forward / back, pausing (mpv's `frame-step`, `frame-back-step`).
+    case frameStep(forward: Bool)
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -185,6 +189,16 @@ enum ConsoleCommand: Equatable, Sendable {
         Registration(name: "cast", syntax: "cast <N|name|auto|off>", summary: "play on renderer N of 'renderers' (or by name, the first: auto); off: back here") {
             CastCommands.parse($0)
         },
+        Registration(name: "ab-loop", syntax: "ab-loop [A B|off]", summary: "A-B loop: set A here, then B (loops from A), then clear; or loop A to B; off: clear") {
+            SteppingCommands.parseLoop($0)
+        },
+        Registration(name: "ab-loop-a", syntax: "ab-loop-a <time|no>", summary: "set (or unset) the A-B loop's A point") { SteppingCommands.parsePoint($0) },
+        Registration(name: "ab-loop-b", syntax: "ab-loop-b <time|no>", summary: "set (or unset) the A-B loop's B point") { SteppingCommands.parsePoint($0) },
+        Registration(name: "ab-loop-count", syntax: "ab-loop-count <N|inf>", summary: "loop N times (default inf), then play on; 0: no looping") {
+            SteppingCommands.parseCount($0)
+        },
+        Registration(name: "frame-step", syntax: "frame-step", summary: "pause and show the next video frame") { $0.none(.frameStep(forward: true)) },
+        Registration(name: "frame-back-step", syntax: "frame-back-step", summary: "pause and show the previous video frame") { $0.none(.frameStep(forward: false)) },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },
     ]

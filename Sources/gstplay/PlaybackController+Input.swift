@@ -75,6 +75,10 @@ extension PlaybackController {
         case .showOSD: outcome = await execute(.osd(nil))
         case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
         case .cycleCast: outcome = CastCommands.cycle(player: player)
+        case .abLoop: outcome = await execute(.abLoop(.cycle))
+        case .frameStep(let forward):
+            player.frameStep(forward: forward)   // held keys queue their steps; the position event reports each
+            outcome = .success
         }
         if let error = outcome.error { output.err("gstplay: error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -138,6 +142,10 @@ extension PlaybackController {
             return await ChapterCommands.execute(command, player: player)
         case .renderers, .cast:
             return CastCommands.execute(command, player: player)
+        case .abLoop(let change):
+            return await SteppingCommands.execute(change, player: player)
+        case .frameStep(let forward):
+            return await SteppingCommands.step(forward: forward, player: player)
         }
         return .success
     }

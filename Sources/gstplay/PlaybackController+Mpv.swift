@@ -81,6 +81,9 @@ extension PlaybackController {
         case .quit(let code):
             finish(code ?? policy.exitCode)
             return .success(.null)
+        case .abLoop: return outcome(await execute(ConsoleCommand.abLoop(.cycle)))
+        case .frameStep: return outcome(await execute(ConsoleCommand.frameStep(forward: true)))
+        case .frameBackStep: return outcome(await execute(ConsoleCommand.frameStep(forward: false)))
         }
     }
 
@@ -133,8 +136,33 @@ extension PlaybackController {
             guard let on else { return .failure(.badFormat) }
             let mode: LoopMode = on ? (name == "loop-file" ? .one : .all) : .none
             return outcome(await execute(ConsoleCommand.queue(.loop(mode)))).map { _ in }
+        case "ab-loop-a", "ab-loop-b":
+            guard let point = Self.loopPoint(value) else { return .failure(.badFormat) }
+            return outcome(await execute(ConsoleCommand.abLoop(name == "ab-loop-a" ? .a(point) : .b(point)))).map { _ in }
+        case "ab-loop-count":
+            let count: Int??
+            switch value {
+            case .string(let text): count = try? SteppingCommands.count(text).get()
+            case .int(let number) where number >= 0: count = .some(Int(clamping: number))
+            case .double(let number) where number >= 0 && number == number.rounded() && number < 1e9: count = .some(Int(number))
+            default: count = nil
+            }
+            guard let count else { return .failure(.badFormat) }
+            return outcome(await execute(ConsoleCommand.abLoop(.count(count)))).map { _ in }
         default:
             return .failure(MpvProperties.names.contains(name) ? .unavailable : .notFound)
+        }
+    }
+
+    /// An A-B loop point as mpv takes it: seconds (a number or text such as `"1:30"`), or `"no"`
+    /// (and `false`) for none; nil for anything else.
+    private static func loopPoint(_ value: JSONValue) -> MediaTime?? {
+        switch value {
+        case .bool(false): return .some(nil)
+        case .int(let number) where number >= 0: return .some(MediaTime(seconds: Double(number)))
+        case .double(let number) where number.isFinite && number >= 0: return .some(MediaTime(seconds: number))
+        case .string(let text): return try? SteppingCommands.point(text, "ab-loop").get()
+        default: return nil
         }
     }
 

@@ -94,6 +94,10 @@ enum KeyAction: Equatable, Sendable {
     case chapter(forward: Bool)
     /// Casting (issue 27): the first renderer, the next, then off (`c`).
     case cycleCast
+    /// The A-B loop: set A, set B, clear (`l`, as in mpv).
+    case abLoop
+    /// One frame forward / back, pausing (`.` / `,`, as in mpv).
+    case frameStep(forward: Bool)
 
     /// The key bindings, also printed by `?` and in `--help`.
     static let bindings: [(keys: String, summary: String)] = [
@@ -113,6 +117,8 @@ enum KeyAction: Equatable, Sendable {
         ("o", "on-screen display: position and bar"),
         ("PgDn / PgUp, ] / [", "next / previous chapter"),
         ("c", "cast to the next renderer found, then off"),
+        ("l", "A-B loop: set A, set B (loops), clear"),
+        (". / ,", "pause and step one frame forward / back"),
         ("?", "show the keys"),
         ("q", "quit"),
     ]
@@ -148,6 +154,9 @@ enum KeyAction: Equatable, Sendable {
             case "]": return .chapter(forward: true)
             case "[": return .chapter(forward: false)
             case "c": return .cycleCast
+            case "l": return .abLoop
+            case ".": return .frameStep(forward: true)
+            case ",": return .frameStep(forward: false)
             default: return nil
             }
         }

@@ -37,6 +37,8 @@ enum WindowKeys {
         case "Prior", "Page_Up", "KP_Prior", "KP_Page_Up": return .pageUp
         case "bracketright": return .character("]")
         case "bracketleft": return .character("[")
+        case "period": return .character(".")
+        case "comma": return .character(",")
         default:
             // Letters and digits are their own names ("q", "f", "9").
             guard name.count == 1, let character = name.first, character.isASCII, character.isLetter || character.isNumber else { return nil }

@@ -216,7 +216,19 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .cast(.off): return ["cast", "off"]
     case .cast(.index(let index)): return ["cast", String(index)]
     case .cast(.target(let target)): return ["cast", target.text]
+    case .abLoop(.cycle): return ["ab-loop"]
+    case .abLoop(.both(nil, nil)): return ["ab-loop", "off"]
+    case .abLoop(.both(let a, let b)): return ["ab-loop", loopPoint(a), loopPoint(b)]
+    case .abLoop(.a(let time)): return ["ab-loop-a", loopPoint(time)]
+    case .abLoop(.b(let time)): return ["ab-loop-b", loopPoint(time)]
+    case .abLoop(.count(let count)): return ["ab-loop-count", count.map(String.init) ?? "inf"]
+    case .frameStep(let forward): return [forward ? "frame-step" : "frame-back-step"]
     }
+}
+
+/// An A-B loop point as the console takes it: exact seconds, or `no`.
+private func loopPoint(_ time: MediaTime?) -> String {
+    time.map { exactSeconds($0.nanoseconds.magnitude) } ?? "no"
 }
 
 /// Nanoseconds as an exact decimal number of seconds (`1.250000000`).

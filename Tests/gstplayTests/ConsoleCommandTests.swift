@@ -117,15 +117,39 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(error(long), "unknown command '\(String(repeating: "x", count: 40))…' (type 'help' for the list)")
     }
 
+    func testABLoopAndFrameStepCommands() {
+        XCTAssertEqual(command("ab-loop"), .abLoop(.cycle))
+        XCTAssertEqual(command("ab-loop 1:30 105.5"), .abLoop(.both(MediaTime(seconds: 90), MediaTime(seconds: 105.5))))
+        XCTAssertEqual(command("AB-LOOP off"), .abLoop(.both(nil, nil)))
+        XCTAssertEqual(command("ab-loop-a 2"), .abLoop(.a(MediaTime(seconds: 2))))
+        XCTAssertEqual(command("ab-loop-b no"), .abLoop(.b(nil)))
+        XCTAssertEqual(command("ab-loop-count inf"), .abLoop(.count(nil)))
+        XCTAssertEqual(command("ab-loop-count 3"), .abLoop(.count(3)))
+        XCTAssertEqual(command("frame-step"), .frameStep(forward: true))
+        XCTAssertEqual(command("frame-back-step"), .frameStep(forward: false))
+        XCTAssertEqual(error("ab-loop-count -1"), "ab-loop-count: expected a whole number of loops (0 or more) or 'inf', got '-1'")
+        XCTAssertEqual(error("ab-loop-a +5"), "ab-loop-a: a loop point is a time from the start such as 90 or 1:30 (or 'no'), got '+5'")
+        XCTAssertEqual(error("ab-loop 1"), "ab-loop: expected two times (A and B) or 'off', got '1'")
+        XCTAssertEqual(error("frame-step 2"), "frame-step: unexpected argument '2'")
+        XCTAssertEqual(KeyAction.action(for: .character("l")), .abLoop)
+        XCTAssertEqual(KeyAction.action(for: .character(".")), .frameStep(forward: true))
+        XCTAssertEqual(KeyAction.action(for: .character(",")), .frameStep(forward: false))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "period"), .character("."))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "comma"), .character(","))
+        XCTAssertEqual(ConsoleCommand.abLoop(.cycle).capability, .controlsPlayback, "an A-B loop writes no file")
+        XCTAssertEqual(MpvCommand.frameStep.capability, .controlsPlayback)
+    }
+
     func testUsageCoversEveryCommand() {
         let words = Set(ConsoleCommand.usage.map { String($0.syntax.split(separator: " ")[0]) })
         XCTAssertEqual(words, ["play", "pause", "toggle", "stop", "seek", "rate", "volume", "mute", "status", "stats",
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
                                "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
                                "tracks", "track", "sub-file", "sub-offset", "audio-offset", "sub-visibility", "osd", "chapters", "chapter",
-                               "cover", "renderers", "cast"])
+                               "cover", "renderers", "cast", "ab-loop", "ab-loop-a", "ab-loop-b", "ab-loop-count", "frame-step", "frame-back-step"])
         for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
-                                  "track", "sub-file", "sub-offset", "audio-offset", "chapter", "cast"].contains(word) {
+                                  "track", "sub-file", "sub-offset", "audio-offset", "chapter", "cast",
+                                  "ab-loop-a", "ab-loop-b", "ab-loop-count"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }

@@ -25,6 +25,8 @@ extension Engine {
         case GST_MESSAGE_EOS: handleEndOfStream()
         case GST_MESSAGE_STATE_CHANGED: handleStateChanged(message)
         case GST_MESSAGE_ASYNC_DONE: handleAsyncDone()
+        case GST_MESSAGE_SEGMENT_DONE: handleSegmentDone(message)
+        case GST_MESSAGE_STEP_DONE: frameStepDone()
         case GST_MESSAGE_DURATION_CHANGED:
             facts.duration = nil
             queryDuration()
@@ -107,6 +109,7 @@ extension Engine {
             reportPosition()
         }
         updateState()
+        if new == GST_STATE_PAUSED { runNextFrameStep() }
     }
 
     private func handleAsyncDone() {

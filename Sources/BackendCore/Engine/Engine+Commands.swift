@@ -75,6 +75,8 @@ extension Engine {
     private func resetForNewMedia(uri: String?) {
         timers.cancelMediaTimers()
         seeks.reset()
+        abLoop.resetForNewMedia()
+        failFrameSteps(.replacedByLoad)
         let hadSize = facts.mediaSize != nil
         facts.reset(uri: uri)
         playback.resetForNewMedia()
@@ -141,6 +143,8 @@ extension Engine {
         routing?.playing = false
         timers.cancelMediaTimers()
         seeks.reset()
+        abLoop.segmentStop = nil
+        failFrameSteps(.stopped)
         featuresFinished()
         playback.target = GST_STATE_READY
         pipeline.setState(GST_STATE_READY)

@@ -88,7 +88,8 @@ extension Engine {
     }
 
     /// Issues a flushing seek at the current rate (`gst_element_seek`); negative rates play
-    /// from the position back to 0. The error when it could not be issued.
+    /// from the position back to 0; inside an active A-B loop, a segment seek to the loop's end
+    /// (`GST_SEEK_FLAG_SEGMENT`). The error when it could not be issued.
     @discardableResult
     func executeSeek(_ seek: SeekRequest) -> PlayerError? {
         guard let pipeline, let playbin = pipeline.element, playback.inputs.prerolled, !playback.inputs.failed else {
@@ -103,9 +104,19 @@ extension Engine {
                                         : (GST_SEEK_FLAG_KEY_UNIT.rawValue | GST_SEEK_FLAG_SNAP_NEAREST.rawValue)
         let rate = playback.rate
         let event: UnsafeMutablePointer<GstEvent>
-        if rate > 0 {
+        // Inside an active A-B loop the seek is a segment seek ending at the loop's end
+        // (Engine+ABLoop.swift); otherwise any stop a loop left is cleared (SET to -1).
+        let loopStop = abLoopStop(forSeekTo: seek.position)
+        let clearsStop = abLoop.segmentStop != nil
+        abLoop.segmentStop = loopStop
+        if rate > 0, let loopStop {
+            flags |= GST_SEEK_FLAG_SEGMENT.rawValue
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
-                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_NONE, -1)
+                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_SET, gint64(loopStop.nanoseconds))
+            abLoop.segmentSeqnum = gst_event_get_seqnum(event)
+        } else if rate > 0 {
+            event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
+                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), clearsStop ? GST_SEEK_TYPE_SET : GST_SEEK_TYPE_NONE, -1)
         } else {
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                        GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds))
@@ -158,7 +169,7 @@ extension Engine {
         } else {
             carryOut(next)
         }
-        let landed = landedAt ?? pipeline?.queryPosition() ?? seeks.issuedPosition
+        let landed = landedAt ?? backStepLanding() ?? pipeline?.queryPosition() ?? seeks.issuedPosition
         hub.updateSnapshot { $0.position = landed }
         playback.inputs.seeking = false
         observers.playheadJumped(to: landed)
@@ -167,6 +178,7 @@ extension Engine {
         resolveIssuedSeeks(at: landed)
         applyTargetState()
         updateState()
+        if frameSteps.underWay?.forward == false { frameStepLanded(at: landed) } else { runNextFrameStep() }
     }
 
     /// Applies a new rate (validated by the caller). Same direction: first an instant rate change

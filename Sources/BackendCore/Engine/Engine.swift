@@ -10,6 +10,8 @@ import Glibc
 /// | ``MediaFacts`` | what is known about the loaded media (URI, duration, size, liveness…) |
 /// | ``PlaybackState`` | the user's intent, the explicit state, rate/volume/mute |
 /// | ``SeekState`` | throttle, pending and in-flight seeks |
+/// | ``ABLoopState`` | the A-B loop, the segment seek in effect |
+/// | ``FrameStepState`` | frame steps queued and under way |
 /// | ``SinkSet`` | the sinks and the elements read inside them |
 /// | ``StatisticsCollector`` | counters behind ``PlayerStatistics`` |
 /// | ``EngineTimers`` | every GLib timer of the engine |
@@ -29,6 +31,10 @@ final class Engine: @unchecked Sendable {
     var facts = MediaFacts()
     var playback = PlaybackState()
     var seeks: SeekState
+    /// The A-B loop and the segment seek that carries it (``Engine/setABLoop(_:jumpToStart:)``).
+    var abLoop = ABLoopState()
+    /// Frame steps asked for and the one under way (``Engine/frameStep(forward:reply:)``).
+    var frameSteps = FrameStepState()
     let sinks = SinkSet()
     let statistics = StatisticsCollector()
     let timers = EngineTimers()

@@ -15,6 +15,8 @@ final class EngineTimers {
     var bufferingCheck: TimerSource?
     /// Fails a live source that sends no data within the network timeout (``Engine/watchLiveSource()``).
     var liveData: TimerSource?
+    /// Looks for the frame a forward step prerolls (``Engine/frameStepDone()``).
+    var frameStep: TimerSource?
     /// Not a timer: the connection that names a network failure (``ConnectionProbe``); cancelled
     /// with the media's timers so that a later load never hears from it.
     var connectionProbe: ConnectionProbe?
@@ -25,6 +27,7 @@ final class EngineTimers {
         bufferingCheck?.destroy(); bufferingCheck = nil
         seek?.destroy(); seek = nil
         liveData?.destroy(); liveData = nil
+        frameStep?.destroy(); frameStep = nil
         connectionProbe?.cancel(); connectionProbe = nil
         openWatchdog?.destroy(); openWatchdog = nil
     }

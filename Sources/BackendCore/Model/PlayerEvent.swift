@@ -39,6 +39,9 @@ public enum PlayerEvent: Sendable, Hashable {
     case volumeChanged(volume: Double, muted: Bool)
     /// The playback rate changed (the seek that applies it was issued).
     case rateChanged(Double)
+    /// The A-B loop changed: a point set or cleared, the count set, or one loop done (the
+    /// count, when finite, went down by one). Not sent when a load forgets the points.
+    case abLoopChanged(ABLoop)
     /// Facts about the loaded media found at preroll: liveness and seekability.
     case mediaInfo(MediaInfo)
     /// A periodic statistics snapshot (every ``PlayerConfiguration/statisticsInterval``).

@@ -29,6 +29,9 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var bufferingPercent = 100
     /// The last fatal error since the last load.
     public var lastError: PlayerError?
+    /// The A-B loop of the current media (``Player/setABLoop(a:b:count:)``); the points are
+    /// forgotten at every load, the count is kept.
+    public var abLoop = ABLoop()
     /// The features' sections (``FeatureContext/updateSnapshot(_:)``), e.g. the play queue's:
     /// read in the same lock as the core fields, so every getter answers from one moment.
     public var features = FeatureSections()
@@ -48,5 +51,6 @@ extension PlayerSnapshot {
         isSeekable = false
         bufferingPercent = 100
         lastError = nil
+        abLoop = ABLoop(count: abLoop.count)
     }
 }

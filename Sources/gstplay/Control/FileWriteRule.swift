@@ -38,7 +38,7 @@ extension ConsoleCommand {
             .controlsPlayback
         case .play, .pause, .toggle, .stop, .seek, .rate, .volume, .mute, .status, .stats, .next, .prev, .load, .help, .quit,
              .variants, .variant, .tracks, .track, .subFile, .subOffset, .audioOffset, .subVisibility, .osd, .chapters, .chapter,
-             .renderers, .cast:
+             .renderers, .cast, .abLoop, .frameStep:
             .controlsPlayback
         }
     }
@@ -60,7 +60,8 @@ extension MpvCommand {
     var capability: CommandCapability {
         switch self {
         case .getProperty, .setProperty, .observe, .unobserve, .clientName, .getVersion, .getTimeMicroseconds,
-             .requestLogMessages, .setEvent, .loadFile, .cycle, .add, .seek, .playlistNext, .playlistPrevious, .quit:
+             .requestLogMessages, .setEvent, .loadFile, .cycle, .add, .seek, .playlistNext, .playlistPrevious, .quit,
+             .abLoop, .frameStep, .frameBackStep:
             .controlsPlayback
         }
     }

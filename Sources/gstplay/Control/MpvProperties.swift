@@ -34,7 +34,7 @@ enum MpvProperties {
                         "speed", "filename", "path", "media-title", "playlist", "playlist-pos", "playlist-count",
                         "eof-reached", "idle-active", "core-idle", "seekable", "track-list", "aid", "sid", "vid",
                         "chapter", "chapters", "chapter-list", "metadata", "width", "height", "loop-file", "loop-playlist",
-                        "mpv-version", "property-list", "command-list"]
+                        "ab-loop-a", "ab-loop-b", "ab-loop-count", "mpv-version", "property-list", "command-list"]
 
     /// The value of `name`, or mpv's error (`property not found`, `property unavailable`).
     static func value(of name: String, in view: MpvView) -> Result<MpvValue, MpvFailure> {
@@ -96,6 +96,10 @@ enum MpvProperties {
             return .success(.int(Int64(name == "width" ? size.width : size.height)))
         case "loop-file": return .success(view.queue.loop == .one ? .string("inf") : .bool(false))
         case "loop-playlist": return .success(view.queue.loop == .all ? .string("inf") : .bool(false))
+        case "ab-loop-a", "ab-loop-b":                     // seconds, or "no" when unset (mpv's)
+            let point = name == "ab-loop-a" ? snapshot.abLoop.a : snapshot.abLoop.b
+            return .success(point.map { .double(Double($0.nanoseconds) / 1e9) } ?? .string("no"))
+        case "ab-loop-count": return .success(snapshot.abLoop.count.map { .int(Int64($0)) } ?? .string("inf"))
         case "mpv-version": return .success(.string("gstplay \(GstplayVersion.current) (mpv IPC subset)"))
         case "property-list": return .success(.array(names.map(MpvValue.string)))
         case "command-list":

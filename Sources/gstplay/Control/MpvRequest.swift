@@ -32,6 +32,11 @@ enum MpvCommand: Equatable, Sendable {
     case playlistNext
     case playlistPrevious
     case quit(Int32?)
+    /// `ab-loop`: set A at the playhead, then B, then clear.
+    case abLoop
+    /// `frame-step` / `frame-back-step`: pause and show the next / previous frame.
+    case frameStep
+    case frameBackStep
 }
 
 /// Recognises and parses mpv IPC requests: `{"command": ["get_property", "pause"], "request_id": 1}`.
@@ -44,7 +49,7 @@ enum MpvRequest {
     static let names = ["get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
                         "observe_property_string", "unobserve_property", "client_name", "get_version", "get_time_us",
                         "request_log_messages", "enable_event", "disable_event", "loadfile", "cycle", "set", "add",
-                        "seek", "playlist-next", "playlist-prev", "quit"]
+                        "seek", "playlist-next", "playlist-prev", "quit", "ab-loop", "frame-step", "frame-back-step"]
     /// mpv's error strings.
     static let invalidParameter = "invalid parameter"
 
@@ -137,6 +142,9 @@ enum MpvRequest {
             else { return invalid }
             return .success(.seek(target, mode))
         case "playlist-next": return .success(.playlistNext)
+        case "ab-loop", "frame-step", "frame-back-step":
+            guard arguments.isEmpty else { return invalid }
+            return .success(name == "ab-loop" ? .abLoop : name == "frame-step" ? .frameStep : .frameBackStep)
         case "playlist-prev": return .success(.playlistPrevious)
         case "quit":
             guard arguments.count <= 1 else { return invalid }

@@ -154,6 +154,8 @@ enum WireEvents {
             return line("volume", Volume(volume: Wire.volumePercent(linear: volume), linear: Wire.rounded(volume, digits: 4), muted: muted))
         case .rateChanged(let rate):
             return line("rate", Rate(rate: rate))
+        case .abLoopChanged(let loop):
+            return mediaLine("ab-loop", WireABLoop(loop))
         case .mediaInfo(let info):
             return mediaLine("media-info", MediaInfo(uri: info.uri, live: info.isLive, seekable: info.isSeekable, duration: Seconds(info.duration),
                                                 hasVideo: info.hasVideo, hasAudio: info.hasAudio, subtitleStreams: info.subtitleStreams,

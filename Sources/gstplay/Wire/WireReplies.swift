@@ -31,6 +31,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     case chapters(WireChapters.List)
     case chapter(WireChapters.Landing)
     case renderers(WireCast.List)
+    case abLoop(WireABLoop)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
@@ -52,6 +53,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
         case .chapters(let list): try list.encode(to: encoder)
         case .chapter(let landing): try landing.encode(to: encoder)
         case .renderers(let list): try list.encode(to: encoder)
+        case .abLoop(let loop): try loop.encode(to: encoder)
         }
     }
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""python-mpv-jsonipc (PyPI) driving a running gstplay's A-B loop and frame steps with mpv's names.
+
+Usage: mpv_stepping_client.py SOCKET. Prints one JSON object per step on stdout; always exits 0
+(the Swift test, Tests/gstplayTests/MpvSteppingTests.swift, checks each step's "ok"). The socket's
+media is the 30 fps h264-aac-10s.mp4 fixture.
+"""
+import json
+import sys
+import time
+
+from python_mpv_jsonipc import MPV
+
+
+def report(step, **fields):
+    print(json.dumps(dict(step=step, **fields)), flush=True)
+
+
+def wait_until(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def frame(seconds):
+    return round(seconds * 30)
+
+
+def main(path):
+    mpv = MPV(start_mpv=False, ipc_socket=path)
+    try:
+        wait_until(lambda: (mpv.time_pos or 0) > 0.3)
+
+        # frame-step / frame-back-step: each pauses and moves the shown frame by one.
+        mpv.command("seek", 1.0, "absolute+exact")
+        frames = []
+        for _ in range(10):
+            mpv.command("frame-step")
+            frames.append(frame(mpv.time_pos))
+        for _ in range(10):
+            mpv.command("frame-back-step")
+            frames.append(frame(mpv.time_pos))
+        moves = [b - a for a, b in zip(frames, frames[1:])]
+        report("frame-steps", ok=moves == [1] * 9 + [-1] * 10 and mpv.pause is True, frames=frames, paused=mpv.pause)
+
+        # ab-loop-a / ab-loop-b / ab-loop-count: loops twice, then plays on past B.
+        mpv.command("seek", 1.0, "absolute+exact")
+        mpv.ab_loop_a = 1.0
+        mpv.ab_loop_b = 1.6
+        mpv.ab_loop_count = 2
+        values = [mpv.ab_loop_a, mpv.ab_loop_b, mpv.ab_loop_count]
+        # The count goes down when the demuxer starts the next pass, which may be before the
+        # playhead reaches B (in PAUSED the whole span is read ahead at once).
+        report("ab-loop-set", ok=values[:2] == [1.0, 1.6] and values[2] in (1, 2), values=values)
+        counts = []
+
+        @mpv.property_observer("ab-loop-count")
+        def on_count(_name, value):
+            counts.append(value)
+
+        positions = []
+
+        @mpv.property_observer("time-pos")
+        def on_time_pos(_name, value):
+            if value is not None:
+                positions.append(value)
+
+        mpv.pause = False
+        looped = wait_until(lambda: mpv.ab_loop_count == 0, timeout=15)
+        went_on = wait_until(lambda: (mpv.time_pos or 0) > 2.0, timeout=10)
+        jumps = sum(1 for a, b in zip(positions, positions[1:]) if b < a - 0.2)
+        report("ab-loop-plays", ok=looped and went_on and jumps == 2 and counts[-1:] == [0],
+               counts=counts, jumps=jumps, position=mpv.time_pos)
+
+        # ab-loop command: A here, then B here (back to A), then clear.
+        mpv.ab_loop_count = "inf"
+        mpv.ab_loop_a = "no"
+        mpv.ab_loop_b = "no"
+        mpv.command("ab-loop")
+        after_a = [mpv.ab_loop_a, mpv.ab_loop_b]
+        time.sleep(0.4)
+        mpv.command("ab-loop")
+        after_b = [mpv.ab_loop_a, mpv.ab_loop_b]
+        back = wait_until(lambda: (mpv.time_pos or 0) < after_b[1] - 0.2, timeout=5)
+        mpv.command("ab-loop")
+        cleared = [mpv.ab_loop_a, mpv.ab_loop_b, mpv.ab_loop_count]
+        report("ab-loop-command", ok=isinstance(after_a[0], float) and after_a[1] == "no"
+               and isinstance(after_b[1], float) and after_b[1] > after_b[0] and back and cleared == ["no", "no", "inf"],
+               after_a=after_a, after_b=after_b, cleared=cleared)
+    finally:
+        mpv.terminate()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
