@@ -43,6 +43,9 @@ struct GstplayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Desktop (MPRIS)")
     var mprisOptions: MPRISOptions
+    @OptionGroup(title: "Keys")
+    var input: InputOptions
+
     @OptionGroup(title: "Control socket")
     var control: ControlOptions
 
@@ -70,7 +73,7 @@ struct GstplayCommand: AsyncParsableCommand {
         let (resume, forget) = (playback.resume, playback.forget)
         let (audioSink, videoSink, noVideo, noAudio) = (output.audioSink, output.videoSink, output.noVideo, output.noAudio)
         let (quiet, json, positionInterval, visualization) = (output.quiet, output.json, output.positionInterval, output.visualization)
-        guard !locations.isEmpty || forget || castOptions.listRenderers else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        guard !locations.isEmpty || forget || castOptions.listRenderers || input.listKeys else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
@@ -131,6 +134,8 @@ struct GstplayCommand: AsyncParsableCommand {
         options.remote = try remote.settings()
         options.clientWriteDirectory = try clientFiles.directory(hasClients: options.ipcSocket != nil || options.remote != nil)
         options.cast = try castOptions.settings()
+        options.inputConf = input.inputConf
+        options.listKeys = input.listKeys
         return options
     }
 

@@ -32,6 +32,8 @@ actor PlaybackController {
         var tracks = TrackSettings()
         /// Where control clients may write files (`--client-write-dir`; none without it).
         var fileWriteRule = FileWriteRule()
+        /// The key bindings: the built-in input.conf with the user's over it.
+        var bindings = InputBindings.builtin
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {

@@ -43,6 +43,9 @@ struct RunOptions: Equatable, Sendable {
     var clientWriteDirectory: String?
     /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (issue 27).
     var cast = CastRunSettings()
+    /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
+    var inputConf: String?
+    var listKeys = false
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend

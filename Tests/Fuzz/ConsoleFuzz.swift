@@ -216,6 +216,9 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .cast(.off): return ["cast", "off"]
     case .cast(.index(let index)): return ["cast", String(index)]
     case .cast(.target(let target)): return ["cast", target.text]
+    case .cycle(let target): return ["cycle", target.rawValue]
+    case .add(let target, let amount): return ["add", target.rawValue, plainDecimal(amount)]
+    case .keys: return ["keys"]
     }
 }
 

@@ -123,9 +123,9 @@ final class ConsoleCommandTests: XCTestCase {
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
                                "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
                                "tracks", "track", "sub-file", "sub-offset", "audio-offset", "sub-visibility", "osd", "chapters", "chapter",
-                               "cover", "renderers", "cast"])
+                               "cover", "renderers", "cast", "playlist-next", "playlist-prev", "cycle", "add", "keys"])
         for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
-                                  "track", "sub-file", "sub-offset", "audio-offset", "chapter", "cast"].contains(word) {
+                                  "track", "sub-file", "sub-offset", "audio-offset", "chapter", "cast", "cycle", "add"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }
