@@ -15,7 +15,8 @@ final class WindowInputConfTests: XCTestCase {
         var environment = server.environment()
         environment["XDG_CONFIG_HOME"] = config.path
         let gstplay = try GstplayProcess(["--json", "--keep-open", GstplayProcess.fixture("h264-aac-10s.mp4")], environment: environment).started()
-        defer { if gstplay.waitForExit(timeout: 0.1) == nil { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 15) } }
+        var waited = false
+        defer { if !waited { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 15) } }
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) > 0.3 },
                         gstplay.stdout)
         let window = try X11Tools.waitForWindow(on: server) { $0.title == "h264-aac-10s.mp4" }
@@ -26,7 +27,9 @@ final class WindowInputConfTests: XCTestCase {
         XCTAssertNotNil(gstplay.waitForJSON(after: mark, timeout: 15) { $0["event"] as? String == "state" && $0["to"] as? String == "paused" },
                         "y did not pause: \(gstplay.stdout.suffix(800))")
         try X11Tools.type(["x"], into: window.id, on: server)
-        XCTAssertEqual(gstplay.waitForExit(timeout: 20), 0, "x did not quit: \(gstplay.stderr)")
+        let status = gstplay.waitForExit(timeout: 20)
+        waited = true
+        XCTAssertEqual(status, 0, "x did not quit: \(gstplay.stderr)")
         let states = gstplay.stdoutLines.dropFirst(mark).filter { $0.contains(#""event":"state""#) }
         XCTAssertFalse(states.contains { $0.contains(#""to":"playing""#) }, "space still toggled the pause: \(states)")
     }
