@@ -77,7 +77,9 @@ enum HelpText {
             sections.append("""
                 KEYS AND CONSOLE COMMANDS: 'gstplay help keys' lists the keys ('?' while playing), \
                 'gstplay help commands' the commands read from stdin ('help' while playing); \
-                both are in 'man gstplay' and docs/CLI.md. JSON mode (--json): docs/PROTOCOL.md.
+                both are in 'man gstplay' and docs/CLI.md. Keys are rebound in \
+                ~/.config/gstplay/input.conf (mpv's syntax; --list-keys prints the built-in one). \
+                JSON mode (--json): docs/PROTOCOL.md.
                 """)
         }
         sections.append("EXIT CODES:\n" + columns(exitCodes.map { (String($0.code), $0.meaning) }).joined(separator: "\n"))
