@@ -35,7 +35,7 @@ enum BuiltinInputConf {
     p             playlist-prev          # previous item
     P             playlist-prev          # previous item
     <             playlist-prev          # previous item
-    S             snapshot               # snapshot (PNG in the current directory)
+    S             snapshot               # snapshot (PNG in the current directory or --screenshot-directory)
     a             cycle audio            # next audio track
     s             cycle sub              # next subtitle track (off after the last)
     j             cycle sub              # next subtitle track (off after the last)
