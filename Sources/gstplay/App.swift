@@ -23,6 +23,10 @@ struct App {
         signals.install()
 
         let output = Output()
+        if options.keyList {
+            output.out(lines: KeyName.list)
+            return ExitStatus.success
+        }
         if options.listKeys {
             output.out(lines: BuiltinInputConf.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
             return ExitStatus.success

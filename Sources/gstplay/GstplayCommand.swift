@@ -73,7 +73,7 @@ struct GstplayCommand: AsyncParsableCommand {
         let (resume, forget) = (playback.resume, playback.forget)
         let (audioSink, videoSink, noVideo, noAudio) = (output.audioSink, output.videoSink, output.noVideo, output.noAudio)
         let (quiet, json, positionInterval, visualization) = (output.quiet, output.json, output.positionInterval, output.visualization)
-        guard !locations.isEmpty || forget || castOptions.listRenderers || input.listKeys else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        guard !locations.isEmpty || forget || castOptions.listRenderers || input.listKeys || input.keyList else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
@@ -136,6 +136,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.cast = try castOptions.settings()
         options.inputConf = input.inputConf
         options.listKeys = input.listKeys
+        options.keyList = input.keyList
         return options
     }
 

@@ -15,6 +15,9 @@ enum KeyName {
         "MBTN_LEFT", "MBTN_LEFT_DBL", "MBTN_MID", "MBTN_RIGHT", "WHEEL_UP", "WHEEL_DOWN",
     ] + (1...12).map { "F\($0)" })
 
+    /// What `--input-keylist` prints: the named keys, sorted, then the modifiers with their `+`.
+    static var list: [String] { named.sorted() + modifiers.map { $0 + "+" } }
+
     /// The modifiers, in the order a canonical name writes them.
     static let modifiers = ["Ctrl", "Alt", "Shift", "Meta"]
 

@@ -14,6 +14,9 @@ struct InputOptions: ParsableArguments {
 
     @Flag(name: .customLong("list-keys"), help: "Print the built-in key bindings (an input.conf) and exit.")
     var listKeys = false
+
+    @Flag(name: .customLong("input-keylist"), help: "Print the named keys and modifiers input.conf knows (as mpv) and exit.")
+    var keyList = false
 }
 
 /// Loads the key bindings a run uses. Reads a file; any thread.

@@ -103,6 +103,12 @@ final class InputConfTests: XCTestCase {
         var again = InputBindings()
         XCTAssertEqual(again.apply(run.stdout, file: "listed"), [])
         XCTAssertEqual(again, InputBindings.builtin)
+
+        let keyList = try GstplayProcess.run(["--input-keylist"])
+        XCTAssertEqual(keyList.status, 0, keyList.stderr)
+        let names = keyList.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(["SPACE", "PGDWN", "MBTN_LEFT_DBL", "F12", "Ctrl+", "Shift+"].allSatisfy(names.contains), keyList.stdout)
+        XCTAssertTrue(names.allSatisfy { $0.hasSuffix("+") || KeyName.canonical($0) == $0 }, "every listed name is a key name: \(names)")
     }
 
     /// `--input-conf` naming a missing file: one line and exit 2; a bad line: one warning naming
