@@ -23,6 +23,23 @@ struct App {
         signals.install()
 
         let output = Output()
+        if options.keyList {
+            output.out(lines: KeyName.list)
+            return ExitStatus.success
+        }
+        if options.listKeys {
+            output.out(lines: BuiltinInputConf.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
+            return ExitStatus.success
+        }
+        let bindings: InputBindings
+        switch InputConfLoading.load(explicit: options.inputConf) {
+        case .failure(let failure):
+            output.err("gstplay: error: \(failure.message)")
+            return ExitStatus.usage
+        case .success(let (loaded, warnings)):
+            bindings = loaded
+            for warning in warnings { output.err("gstplay: warning: \(warning)") }
+        }
         if options.forget {
             guard PlaybackController.forgetResumeState(output: output) else { return ExitStatus.playbackError }
             if options.locations.isEmpty { return ExitStatus.success }
@@ -78,7 +95,7 @@ struct App {
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resumeStore: options.resume ? ResumeStore.gstplay() : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
-                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory)),
+                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1,

@@ -43,7 +43,10 @@ enum CommandRouting {
         switch topics {
         case []: await run(GstplayCommand.self, ["--help"])
         case ["keys"]:
-            Output.writeLines(STDOUT_FILENO, (["Keys (when stdin and stdout are terminals, or typed into the video window):"] + HelpText.keys).joined(separator: "\n"))
+            let lines = ["Keys (when stdin and stdout are terminals, or typed into the video window):"] + HelpText.keys()
+                + ["", "These are the built-in bindings ('gstplay --list-keys' prints them as an input.conf); lines in",
+                   "$XDG_CONFIG_HOME/gstplay/input.conf or --input-conf FILE change them ('?' shows the keys in force)."]
+            Output.writeLines(STDOUT_FILENO, lines.joined(separator: "\n"))
             Glibc.exit(ExitStatus.success)
         case ["commands"]:
             let heading = "Console commands (one per line on stdin when it is not a terminal, or with --json; "

@@ -13,7 +13,7 @@ struct ConsoleError: Error, Equatable, Sendable, CustomStringConvertible {
     var description: String { message }
 }
 
-/// One console command (line console, JSON protocol, and — via ``KeyAction`` — the keys).
+/// One console command (line console, JSON protocol, and — via ``InputBindings`` — the keys).
 /// Pure parsing; any thread.
 enum ConsoleCommand: Equatable, Sendable {
     case play
@@ -64,6 +64,12 @@ enum ConsoleCommand: Equatable, Sendable {
     case abLoop(ABLoopChange)
     /// One frame forward / back, pausing (mpv's `frame-step`, `frame-back-step`).
     case frameStep(forward: Bool)
+    /// mpv's `cycle` for the keys: pause, mute, sub-visibility, fullscreen, the next track, the next renderer.
+    case cycle(CycleTarget)
+    /// mpv's `add`: volume (percent) or speed by an amount.
+    case add(AddTarget, Double)
+    /// The key bindings in force (the `?` key).
+    case keys
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
@@ -199,6 +205,15 @@ enum ConsoleCommand: Equatable, Sendable {
         },
         Registration(name: "frame-step", syntax: "frame-step", summary: "pause and show the next video frame") { $0.none(.frameStep(forward: true)) },
         Registration(name: "frame-back-step", syntax: "frame-back-step", summary: "pause and show the previous video frame") { $0.none(.frameStep(forward: false)) },
+        Registration(name: "playlist-next", syntax: "playlist-next", summary: "next playlist item (mpv's name for 'next')") { $0.none(.next) },
+        Registration(name: "playlist-prev", syntax: "playlist-prev", summary: "previous playlist item (mpv's name for 'prev')") { $0.none(.prev) },
+        Registration(name: "cycle", syntax: "cycle <what>", summary: "toggle or step: \(CycleTarget.allCases.map(\.rawValue).joined(separator: ", "))") {
+            KeyCommands.parseCycle($0)
+        },
+        Registration(name: "add", syntax: "add volume|speed <n>", summary: "volume + n percent (0-100), or rate + n (to a tenth, skipping 0)") {
+            KeyCommands.parseAdd($0)
+        },
+        Registration(name: "keys", syntax: "keys", summary: "the key bindings in force (input.conf)") { $0.none(.keys) },
         Registration(name: "help", syntax: "help", summary: "this list") { $0.none(.help) },
         Registration(name: "quit", syntax: "quit", summary: "quit") { $0.none(.quit) },
     ]

@@ -43,6 +43,9 @@ struct GstplayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Desktop (MPRIS)")
     var mprisOptions: MPRISOptions
+    @OptionGroup(title: "Keys")
+    var input: InputOptions
+
     @OptionGroup(title: "Control socket")
     var control: ControlOptions
 
@@ -73,7 +76,7 @@ struct GstplayCommand: AsyncParsableCommand {
         let (resume, forget) = (playback.resume, playback.forget)
         let (audioSink, videoSink, noVideo, noAudio) = (output.audioSink, output.videoSink, output.noVideo, output.noAudio)
         let (quiet, json, positionInterval, visualization) = (output.quiet, output.json, output.positionInterval, output.visualization)
-        guard !locations.isEmpty || forget || castOptions.listRenderers else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        guard !locations.isEmpty || forget || castOptions.listRenderers || input.listKeys || input.keyList else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
@@ -137,6 +140,9 @@ struct GstplayCommand: AsyncParsableCommand {
         options.screenshot = try output.screenshotNaming()
         options.fullscreen = output.fullscreen ?? false
         options.autoloadFiles = playback.autoloadFiles ?? false
+        options.inputConf = input.inputConf
+        options.listKeys = input.listKeys
+        options.keyList = input.keyList
         return options
     }
 

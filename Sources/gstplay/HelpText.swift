@@ -6,9 +6,14 @@ import Foundation
 
 /// The texts shared by `--help`, the console's `help` and the `?` key. Pure; any thread.
 enum HelpText {
-    /// Key bindings, one per line.
-    static var keys: [String] {
-        columns(KeyAction.bindings.map { ($0.keys, $0.summary) })
+    /// Key bindings, one per line: the keys, their command and its summary (``InputBindings/rows``).
+    static func keys(_ bindings: InputBindings = .builtin) -> [String] {
+        columns(bindings.rows.map { ($0.keys, $0.summary) })
+    }
+
+    /// The bound keys of each row, as the JSON `help` reply lists them.
+    static func keyNames(_ bindings: InputBindings = .builtin) -> [String] {
+        bindings.rows.map(\.keys)
     }
 
     /// Console commands, one per line.
@@ -63,7 +68,7 @@ enum HelpText {
             "SUBCOMMANDS (the first argument):\n" + columns(subcommands.map { ($0.name, $0.summary) }).joined(separator: "\n"),
         ]
         if full {
-            sections.append("KEYS (when stdin and stdout are terminals, or typed into the video window):\n" + keys.joined(separator: "\n"))
+            sections.append("KEYS (when stdin and stdout are terminals, or typed into the video window):\n" + keys().joined(separator: "\n"))
             sections.append("""
                 CONSOLE (when stdin is not a terminal, or with --json): one command per line, \
                 case-insensitive; a bad line gets one 'gstplay: error: ...' line and playback goes on.
@@ -72,7 +77,9 @@ enum HelpText {
             sections.append("""
                 KEYS AND CONSOLE COMMANDS: 'gstplay help keys' lists the keys ('?' while playing), \
                 'gstplay help commands' the commands read from stdin ('help' while playing); \
-                both are in 'man gstplay' and docs/CLI.md. JSON mode (--json): docs/PROTOCOL.md.
+                both are in 'man gstplay' and docs/CLI.md. Keys are rebound in \
+                ~/.config/gstplay/input.conf (mpv's syntax; --list-keys prints the built-in one). \
+                JSON mode (--json): docs/PROTOCOL.md.
                 """)
         }
         sections.append("EXIT CODES:\n" + columns(exitCodes.map { (String($0.code), $0.meaning) }).joined(separator: "\n"))

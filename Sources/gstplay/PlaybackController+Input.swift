@@ -48,37 +48,16 @@ extension PlaybackController {
         }
     }
 
-    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``). Seeks from keys
-    /// do not wait for their landing: held keys are coalesced by the player's seek throttle.
+    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``): its binding's
+    /// command (``InputBindings``) runs as a console line does. Seeks from keys do not wait for
+    /// their landing: held keys are coalesced by the player's seek throttle.
     func handle(key: Key) async {
-        guard let action = KeyAction.action(for: key) else { return }
+        guard let command = settings.bindings.binding(for: key)?.parsed else { return }
         let outcome: Outcome
-        switch action {
-        case .togglePause: outcome = await execute(.toggle)
-        case .seek(let seconds): outcome = await seek(.relative(MediaTime(seconds: seconds)), awaitingLanding: false)
-        case .volume(let step):
-            let cubic = min(max(VolumeScale.cubic(fromLinear: VolumeScale.step(linear: requested.linearVolume, by: step)), 0), 1)
-            outcome = await execute(.volume((cubic * 100 * 10).rounded() / 10))
-        case .rate(let step):
-            outcome = await execute(.rate(KeyAction.steppedRate(from: requested.rate, by: step)))
-        case .toggleMute: outcome = await execute(.mute(nil))
-        case .next: outcome = await execute(.next)
-        case .previous: outcome = await execute(.prev)
-        case .help: outcome = Outcome(text: ["Keys:"] + HelpText.keys)
-        case .quit: outcome = await execute(.quit)
-        case .toggleFullscreen:
-            player.toggleFullscreen()
-            outcome = Outcome(text: [])
-        case .snapshot: outcome = await execute(.snapshot(nil))
-        case .cycleTrack(let kind): outcome = TrackCommands.cycle(kind, player: player)
-        case .toggleSubtitles: outcome = await execute(.subVisibility(nil))
-        case .showOSD: outcome = await execute(.osd(nil))
-        case .chapter(let forward): outcome = ChapterCommands.step(forward: forward, player: player)
-        case .cycleCast: outcome = CastCommands.cycle(player: player)
-        case .abLoop: outcome = await execute(.abLoop(.cycle))
-        case .frameStep(let forward):
-            player.frameStep(forward: forward)   // held keys queue their steps; the position event reports each
-            outcome = .success
+        if case .seek(let target) = command {
+            outcome = await seek(target, awaitingLanding: false)
+        } else {
+            outcome = await execute(command)
         }
         if let error = outcome.error { output.err("gstplay: error: \(error)") }
         if !outcome.text.isEmpty { output.out(lines: outcome.text) }
@@ -124,7 +103,7 @@ extension PlaybackController {
         case .queue(let queueCommand):
             return await execute(queueCommand)
         case .help:
-            return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: KeyAction.bindings.map(\.keys)),
+            return Outcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: HelpText.keyNames(settings.bindings)),
                            text: ["Commands:"] + HelpText.commands)
         case .quit:
             finish(policy.exitCode)
@@ -146,6 +125,12 @@ extension PlaybackController {
             return await SteppingCommands.execute(change, player: player)
         case .frameStep(let forward):
             return await SteppingCommands.step(forward: forward, player: player)
+        case .cycle(let target):
+            return await cycle(target)
+        case .add(let target, let amount):
+            return await add(target, amount)
+        case .keys:
+            return Outcome(text: ["Keys:"] + HelpText.keys(settings.bindings))
         }
         return .success
     }

@@ -32,8 +32,8 @@ actor PlaybackController {
         var gapless = true
         /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets (issue #11).
         var tracks = TrackSettings()
-        /// Where control clients may write files (`--client-write-dir`; none without it).
-        var fileWriteRule = FileWriteRule()
+        /// Where control clients may write files (`--client-write-dir`; none without it); the key bindings (input.conf).
+        var fileWriteRule = FileWriteRule(), bindings = InputBindings.builtin
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {

@@ -49,6 +49,11 @@ struct RunOptions: Equatable, Sendable {
     var fullscreen = false
     /// `--autoload-files`: one local file brings the other media files of its folder.
     var autoloadFiles = false
+    /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
+    var inputConf: String?
+    var listKeys = false
+    /// `--input-keylist`: print ``KeyName/list`` and exit.
+    var keyList = false
 
     /// The Backend configuration these options ask for. `showsStatistics`: something shows the
     /// periodic statistics (the TTY status line, `--json` statistics events), so the Backend

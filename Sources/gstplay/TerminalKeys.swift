@@ -19,6 +19,23 @@ enum Key: Equatable, Sendable {
     case up, down, left, right
     /// Page Up / Page Down (`ESC [ 5 ~` / `ESC [ 6 ~`).
     case pageUp, pageDown
+    /// Any other key, by its canonical input.conf name (``KeyName/canonical(_:)``): `ENTER`,
+    /// `Ctrl+a`, `Alt+x`, `HOME`, `MBTN_LEFT`, `WHEEL_UP`…
+    case named(String)
+
+    /// The key's canonical input.conf name (`SPACE`, `a`, `LEFT`, `PGDWN`, `Ctrl+a`).
+    var name: String {
+        switch self {
+        case .character(let character): KeyName.canonical(String(character)) ?? String(character)
+        case .up: "UP"
+        case .down: "DOWN"
+        case .left: "LEFT"
+        case .right: "RIGHT"
+        case .pageUp: "PGUP"
+        case .pageDown: "PGDWN"
+        case .named(let name): name
+        }
+    }
 }
 
 /// Turns terminal bytes into ``Key``s, keeping incomplete escape sequences for the next read.
@@ -34,7 +51,7 @@ struct KeyDecoder: Sendable {
         scan: while index < pending.count {
             let byte = pending[index]
             guard byte == 0x1B else {
-                if byte >= 0x20 && byte < 0x7F { keys.append(.character(Character(Unicode.Scalar(byte)))) }
+                if let key = Self.plain(byte) { keys.append(key) }
                 index += 1
                 continue
             }
@@ -42,7 +59,12 @@ struct KeyDecoder: Sendable {
             guard index + 1 < pending.count else { break scan }          // wait for more
             let introducer = pending[index + 1]
             guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else {
-                index += 1                                                // a lone ESC: drop it
+                if introducer >= 0x21 && introducer < 0x7F {                  // ESC x: Alt+x
+                    keys.append(.named("Alt+" + (KeyName.canonical(String(Unicode.Scalar(introducer))) ?? "")))
+                    index += 2
+                } else {
+                    index += 1                                            // a lone ESC: drop it
+                }
                 continue
             }
             var end = index + 2
@@ -56,8 +78,18 @@ struct KeyDecoder: Sendable {
             case UInt8(ascii: "B"): keys.append(.down)
             case UInt8(ascii: "C"): keys.append(.right)
             case UInt8(ascii: "D"): keys.append(.left)
-            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "5")]): keys.append(.pageUp)
-            case UInt8(ascii: "~") where pending[(index + 2)..<end].elementsEqual([UInt8(ascii: "6")]): keys.append(.pageDown)
+            case UInt8(ascii: "H"): keys.append(.named("HOME"))
+            case UInt8(ascii: "F"): keys.append(.named("END"))
+            case UInt8(ascii: "~"):
+                switch String(decoding: pending[(index + 2)..<end], as: UTF8.self) {
+                case "1", "7": keys.append(.named("HOME"))
+                case "2": keys.append(.named("INS"))
+                case "3": keys.append(.named("DEL"))
+                case "4", "8": keys.append(.named("END"))
+                case "5": keys.append(.pageUp)
+                case "6": keys.append(.pageDown)
+                default: break                                           // F-keys and others: ignored
+                }
             default: break                                               // other keys: ignored
             }
             index = end + 1
@@ -65,105 +97,24 @@ struct KeyDecoder: Sendable {
         pending.removeFirst(index)
         return keys
     }
-}
 
-/// What a key does. Pure mapping; any thread.
-enum KeyAction: Equatable, Sendable {
-    case togglePause
-    /// Relative seek in seconds.
-    case seek(seconds: Double)
-    /// Volume step in cubic units (±0.1, like gst-play).
-    case volume(step: Double)
-    /// Rate step (±0.1).
-    case rate(step: Double)
-    case toggleMute
-    case next
-    case previous
-    case help
-    case quit
-    /// Fullscreen on / off for the video window (issue #10).
-    case toggleFullscreen
-    /// Writes the frame on screen (`S`; lower-case `s` is left for subtitles, as in gst-play).
-    case snapshot
-    /// Selects the next audio / subtitle / video track (`a`, `s` or `j`/`J`, `v`, as in gst-play and mpv).
-    case cycleTrack(TrackKind)
-    /// Drawn subtitles shown / hidden (`v`, as in mpv) and the OSD with the progress bar (`o`).
-    case toggleSubtitles
-    case showOSD
-    /// The next / previous chapter (PgDn / PgUp as in mpv, and `]` / `[`).
-    case chapter(forward: Bool)
-    /// Casting (issue 27): the first renderer, the next, then off (`c`).
-    case cycleCast
-    /// The A-B loop: set A, set B, clear (`l`, as in mpv).
-    case abLoop
-    /// One frame forward / back, pausing (`.` / `,`, as in mpv).
-    case frameStep(forward: Bool)
-
-    /// The key bindings, also printed by `?` and in `--help`.
-    static let bindings: [(keys: String, summary: String)] = [
-        ("space", "pause / resume"),
-        ("<- / ->", "seek back / forward 10 s"),
-        ("down / up", "seek back / forward 60 s"),
-        ("9 / 0", "volume down / up"),
-        ("- / +", "rate -0.1 / +0.1"),
-        ("m", "mute / unmute"),
-        ("f", "fullscreen on / off (video window)"),
-        ("n / p, > / <", "next / previous item"),
-        ("S", "snapshot (PNG in the current directory or --screenshot-directory)"),
-        ("a", "next audio track"),
-        ("s / j", "next subtitle track (off after the last)"),
-        ("v", "show / hide subtitles on the video"),
-        ("V", "next video track"),
-        ("o", "on-screen display: position and bar"),
-        ("PgDn / PgUp, ] / [", "next / previous chapter"),
-        ("c", "cast to the next renderer found, then off"),
-        ("l", "A-B loop: set A, set B (loops), clear"),
-        (". / ,", "pause and step one frame forward / back"),
-        ("?", "show the keys"),
-        ("q", "quit"),
-    ]
-
-    /// The action for `key`, nil when the key does nothing.
-    static func action(for key: Key) -> KeyAction? {
-        switch key {
-        case .left: return .seek(seconds: -10)
-        case .right: return .seek(seconds: 10)
-        case .down: return .seek(seconds: -60)
-        case .up: return .seek(seconds: 60)
-        case .pageDown: return .chapter(forward: true)
-        case .pageUp: return .chapter(forward: false)
-        case .character(let character):
-            switch character {
-            case " ": return .togglePause
-            case "9": return .volume(step: -0.1)
-            case "0": return .volume(step: 0.1)
-            case "+", "=": return .rate(step: 0.1)
-            case "-": return .rate(step: -0.1)
-            case "m", "M": return .toggleMute
-            case "n", "N", ">": return .next
-            case "p", "P", "<": return .previous
-            case "?", "h", "k": return .help
-            case "q", "Q": return .quit
-            case "f", "F": return .toggleFullscreen
-            case "S": return .snapshot
-            case "a": return .cycleTrack(.audio)
-            case "s", "j", "J": return .cycleTrack(.subtitle)
-            case "v": return .toggleSubtitles
-            case "V": return .cycleTrack(.video)
-            case "o", "O": return .showOSD
-            case "]": return .chapter(forward: true)
-            case "[": return .chapter(forward: false)
-            case "c": return .cycleCast
-            case "l": return .abLoop
-            case ".": return .frameStep(forward: true)
-            case ",": return .frameStep(forward: false)
-            default: return nil
-            }
+    /// A byte that is a key by itself: printable ASCII, Enter, Tab, Backspace, Ctrl+letter.
+    private static func plain(_ byte: UInt8) -> Key? {
+        switch byte {
+        case 0x20..<0x7F: return .character(Character(Unicode.Scalar(byte)))
+        case 0x0A, 0x0D: return .named("ENTER")
+        case 0x09: return .named("TAB")
+        case 0x08, 0x7F: return .named("BS")
+        case 0x01...0x1A: return .named("Ctrl+" + String(Unicode.Scalar(byte + 0x60)))
+        default: return nil
         }
     }
+}
 
+/// Rate steps of `add speed` (keys `+` / `-`). Pure; any thread.
+enum RateStep {
     /// The rate one step away from `rate`, rounded to a tenth; 0 is skipped (to ±0.1).
-    static func steppedRate(from rate: Double, by step: Double) -> Double {
+    static func stepped(from rate: Double, by step: Double) -> Double {
         var next = ((rate + step) * 10).rounded() / 10
         if next == 0 { next = step > 0 ? 0.1 : -0.1 }
         return next

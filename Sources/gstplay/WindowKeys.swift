@@ -2,8 +2,8 @@ import Backend
 
 /// Keys typed into the video window (issue #10): the Backend reports them as X keysym names
 /// (``Backend/WindowEvent/key(_:)``, from `GstNavigation`); they do what the same key does
-/// on the terminal. The mouse (issue 22) acts as keys too: a left click is space (pause),
-/// a left double click is `f` (fullscreen), the wheel up/down is right/left (seek ±10 s).
+/// on the terminal. The mouse (issue 22) acts as keys too, by mpv's names: `MBTN_LEFT`,
+/// `MBTN_LEFT_DBL`, `MBTN_MID`, `MBTN_RIGHT`, `WHEEL_UP`, `WHEEL_DOWN` (bound in the input.conf).
 /// Pure; any thread.
 enum WindowKeys {
     /// The terminal ``Key`` a window event acts as, nil for events that are no key (fullscreen
@@ -11,10 +11,12 @@ enum WindowKeys {
     static func key(for event: WindowEvent) -> Key? {
         switch event {
         case .key(let name): return key(forKeysym: name)
-        case .clicked(button: 1, count: 1): return .character(" ")
-        case .clicked(button: 1, count: 2): return .character("f")
-        case .scrolled(_, let deltaY) where deltaY > 0: return .right
-        case .scrolled(_, let deltaY) where deltaY < 0: return .left
+        case .clicked(button: 1, count: 1): return .named("MBTN_LEFT")
+        case .clicked(button: 1, count: 2): return .named("MBTN_LEFT_DBL")
+        case .clicked(button: 2, count: 1): return .named("MBTN_MID")
+        case .clicked(button: 3, count: 1): return .named("MBTN_RIGHT")
+        case .scrolled(_, let deltaY) where deltaY > 0: return .named("WHEEL_UP")
+        case .scrolled(_, let deltaY) where deltaY < 0: return .named("WHEEL_DOWN")
         default: return nil
         }
     }
@@ -39,10 +41,29 @@ enum WindowKeys {
         case "bracketleft": return .character("[")
         case "period": return .character(".")
         case "comma": return .character(",")
+        case "Return", "KP_Enter": return .named("ENTER")
+        case "Escape": return .named("ESC")
+        case "Tab": return .named("TAB")
+        case "BackSpace": return .named("BS")
+        case "Delete", "KP_Delete": return .named("DEL")
+        case "Insert", "KP_Insert": return .named("INS")
+        case "Home", "KP_Home": return .named("HOME")
+        case "End", "KP_End": return .named("END")
+        case "numbersign": return .character("#")
         default:
+            if let symbol = punctuation[name] { return .character(symbol) }
+            if name.count <= 3, name.first == "F", let number = Int(name.dropFirst()), (1...12).contains(number) { return .named(name) }
             // Letters and digits are their own names ("q", "f", "9").
             guard name.count == 1, let character = name.first, character.isASCII, character.isLetter || character.isNumber else { return nil }
             return .character(character)
         }
     }
+
+    /// X keysym names of the other printable ASCII symbols.
+    private static let punctuation: [String: Character] = [
+        "exclam": "!", "quotedbl": "\"", "dollar": "$", "percent": "%", "ampersand": "&", "apostrophe": "'",
+        "parenleft": "(", "parenright": ")", "asterisk": "*", "comma": ",", "period": ".", "slash": "/",
+        "colon": ":", "semicolon": ";", "at": "@", "backslash": "\\", "asciicircum": "^", "underscore": "_",
+        "grave": "`", "braceleft": "{", "bar": "|", "braceright": "}", "asciitilde": "~",
+    ]
 }

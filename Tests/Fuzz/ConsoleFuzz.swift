@@ -223,6 +223,9 @@ private func canonicalWords(_ command: ConsoleCommand) -> [String] {
     case .abLoop(.b(let time)): return ["ab-loop-b", loopPoint(time)]
     case .abLoop(.count(let count)): return ["ab-loop-count", count.map(String.init) ?? "inf"]
     case .frameStep(let forward): return [forward ? "frame-step" : "frame-back-step"]
+    case .cycle(let target): return ["cycle", target.rawValue]
+    case .add(let target, let amount): return ["add", target.rawValue, plainDecimal(amount)]
+    case .keys: return ["keys"]
     }
 }
 

@@ -41,8 +41,8 @@ final class CastSurfaceTests: XCTestCase {
         XCTAssertEqual(ConsoleCommand.parse("cast"), .failure(ConsoleError("cast: missing argument (expected a renderer number from 'renderers', a name, auto or off)")))
         XCTAssertEqual(ConsoleCommand.parse("cast -1"), .failure(ConsoleError("cast: expected a renderer number (see 'renderers'), got '-1'")))
         XCTAssertEqual(ConsoleCommand.parse("renderers now"), .failure(ConsoleError("renderers: unexpected argument 'now'")))
-        XCTAssertEqual(KeyAction.action(for: .character("c")), .cycleCast)
-        XCTAssertTrue(KeyAction.bindings.contains { $0.keys == "c" })
+        XCTAssertEqual(bound(.character("c")), .cycle(.cast))
+        XCTAssertTrue(HelpText.keyNames().contains("c"))
     }
 
     func testStatusLineNotesAndExitCodes() {

@@ -137,9 +137,9 @@ final class ChaptersCLITests: XCTestCase {
         XCTAssertEqual(ConsoleCommand.parse("chapter -1"), .failure(ConsoleError("chapter: expected a chapter number (see 'chapters'), 'next' or 'prev', got '-1'")))
         XCTAssertEqual(ConsoleCommand.parse("chapters 2"), .failure(ConsoleError("chapters: unexpected argument '2'")))
         var decoder = KeyDecoder()
-        XCTAssertEqual(decoder.feed(Array("\u{1B}[6~\u{1B}[5~][\u{1B}[3~".utf8)), [.pageDown, .pageUp, .character("]"), .character("[")])
-        XCTAssertEqual([Key.pageDown, .pageUp, .character("]"), .character("[")].map(KeyAction.action(for:)),
-                       [.chapter(forward: true), .chapter(forward: false), .chapter(forward: true), .chapter(forward: false)])
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[6~\u{1B}[5~][".utf8)), [.pageDown, .pageUp, .character("]"), .character("[")])
+        XCTAssertEqual([Key.pageDown, .pageUp, .character("]"), .character("[")].map(bound),
+                       [.chapter(.next), .chapter(.previous), .chapter(.next), .chapter(.previous)])
         XCTAssertEqual(["Next", "Prior", "bracketright", "bracketleft"].map(WindowKeys.key(forKeysym:)),
                        [.pageDown, .pageUp, .character("]"), .character("[")])
     }

@@ -131,9 +131,9 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(error("ab-loop-a +5"), "ab-loop-a: a loop point is a time from the start such as 90 or 1:30 (or 'no'), got '+5'")
         XCTAssertEqual(error("ab-loop 1"), "ab-loop: expected two times (A and B) or 'off', got '1'")
         XCTAssertEqual(error("frame-step 2"), "frame-step: unexpected argument '2'")
-        XCTAssertEqual(KeyAction.action(for: .character("l")), .abLoop)
-        XCTAssertEqual(KeyAction.action(for: .character(".")), .frameStep(forward: true))
-        XCTAssertEqual(KeyAction.action(for: .character(",")), .frameStep(forward: false))
+        XCTAssertEqual(InputBindings.builtin.binding(for: .character("l"))?.parsed, .abLoop(.cycle))
+        XCTAssertEqual(InputBindings.builtin.binding(for: .character("."))?.parsed, .frameStep(forward: true))
+        XCTAssertEqual(InputBindings.builtin.binding(for: .character(","))?.parsed, .frameStep(forward: false))
         XCTAssertEqual(WindowKeys.key(forKeysym: "period"), .character("."))
         XCTAssertEqual(WindowKeys.key(forKeysym: "comma"), .character(","))
         XCTAssertEqual(ConsoleCommand.abLoop(.cycle).capability, .controlsPlayback, "an A-B loop writes no file")
@@ -146,10 +146,11 @@ final class ConsoleCommandTests: XCTestCase {
                                "next", "prev", "load", "variants", "variant", "help", "quit", "snapshot",
                                "playlist", "jump", "remove", "move", "clear", "shuffle", "loop",
                                "tracks", "track", "sub-file", "sub-offset", "audio-offset", "sub-visibility", "osd", "chapters", "chapter",
-                               "cover", "renderers", "cast", "ab-loop", "ab-loop-a", "ab-loop-b", "ab-loop-count", "frame-step", "frame-back-step"])
+                               "cover", "renderers", "cast", "ab-loop", "ab-loop-a", "ab-loop-b", "ab-loop-count", "frame-step", "frame-back-step",
+                               "playlist-next", "playlist-prev", "cycle", "add", "keys"])
         for word in words where !["seek", "rate", "volume", "load", "variant", "jump", "remove", "move", "shuffle", "loop",
                                   "track", "sub-file", "sub-offset", "audio-offset", "chapter", "cast",
-                                  "ab-loop-a", "ab-loop-b", "ab-loop-count"].contains(word) {
+                                  "ab-loop-a", "ab-loop-b", "ab-loop-count", "cycle", "add"].contains(word) {
             XCTAssertNotNil(command(word), word)
         }
     }

@@ -13,7 +13,7 @@ final class DesktopPapercutTests: XCTestCase {
         let run = try GstplayProcess.run(["help", "keys"]), commands = try GstplayProcess.run(["help", "commands"])
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(commands.status, 0, commands.stderr)
-        for syntax in ["n / p, > / <", "playlist [save <path>]", "track <type> <N|none>", "seek <time>", "space"] {
+        for syntax in ["n N >", "playlist [save <path>]", "track <type> <N|none>", "seek <time>", "SPACE", "cycle pause"] {
             XCTAssertTrue((run.stdout + commands.stdout).contains("  \(syntax)  "), "'\(syntax)' runs into its summary:\n\(run.stdout)\(commands.stdout)")
         }
     }

@@ -13,34 +13,38 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(decoder.feed([0x1B]), [], "split escape sequence waits")
         XCTAssertEqual(decoder.feed([0x5B]), [])
         XCTAssertEqual(decoder.feed([0x44, 0x6D]), [.left, .character("m")])
-        XCTAssertEqual(decoder.feed(Array("\u{1B}[3~x".utf8)), [.character("x")], "other sequences are ignored")
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[3~x\u{1B}[15~".utf8)), [.named("DEL"), .character("x")], "Delete; F5 and other sequences are ignored")
         XCTAssertEqual(decoder.feed(Array("\u{1B}[5~\u{1B}[6~".utf8)), [.pageUp, .pageDown], "Page Up / Page Down (issue 23: chapters)")
-        XCTAssertEqual(decoder.feed([0x1B, 0x71]), [.character("q")], "a lone ESC is dropped")
-        XCTAssertEqual(decoder.feed([0xC3, 0xA9, 0x0A, 0x0D, 0x03]), [], "non-ASCII and control bytes do nothing")
+        XCTAssertEqual(decoder.feed([0x1B, 0x71]), [.named("Alt+q")], "ESC and a character: Alt+")
+        XCTAssertEqual(decoder.feed([0x1B, 0x0A]), [.named("ENTER")], "a lone ESC is dropped")
+        XCTAssertEqual(decoder.feed([0xC3, 0xA9, 0x0A, 0x0D, 0x01, 0x09, 0x7F, 0x1F]), [.named("ENTER"), .named("ENTER"), .named("Ctrl+a"), .named("TAB"), .named("BS")],
+                       "non-ASCII and other control bytes do nothing")
+        XCTAssertEqual([Key.character(" "), .character("#"), .character("+"), .character("A"), .pageDown, .named("Ctrl+a")].map(\.name),
+                       ["SPACE", "SHARP", "PLUS", "A", "PGDWN", "Ctrl+a"])
     }
 
-    func testKeyBindings() {
-        XCTAssertEqual(KeyAction.action(for: .character(" ")), .togglePause)
-        XCTAssertEqual(KeyAction.action(for: .left), .seek(seconds: -10))
-        XCTAssertEqual(KeyAction.action(for: .right), .seek(seconds: 10))
-        XCTAssertEqual(KeyAction.action(for: .down), .seek(seconds: -60))
-        XCTAssertEqual(KeyAction.action(for: .up), .seek(seconds: 60))
-        XCTAssertEqual(KeyAction.action(for: .character("9")), .volume(step: -0.1))
-        XCTAssertEqual(KeyAction.action(for: .character("0")), .volume(step: 0.1))
-        XCTAssertEqual(KeyAction.action(for: .character("+")), .rate(step: 0.1))
-        XCTAssertEqual(KeyAction.action(for: .character("-")), .rate(step: -0.1))
-        XCTAssertEqual(KeyAction.action(for: .character("m")), .toggleMute)
-        XCTAssertEqual(KeyAction.action(for: .character("n")), .next)
-        XCTAssertEqual(KeyAction.action(for: .character(">")), .next, "mpv's keys")
-        XCTAssertEqual(KeyAction.action(for: .character("<")), .previous)
-        XCTAssertEqual(KeyAction.action(for: .character("p")), .previous)
-        XCTAssertEqual(KeyAction.action(for: .character("?")), .help)
-        XCTAssertEqual(KeyAction.action(for: .character("q")), .quit)
-        XCTAssertNil(KeyAction.action(for: .character("z")))
-        XCTAssertEqual(KeyAction.steppedRate(from: 1, by: 0.1), 1.1)
-        XCTAssertEqual(KeyAction.steppedRate(from: 0.1, by: -0.1), -0.1, "0 is skipped")
-        XCTAssertEqual(KeyAction.steppedRate(from: -0.1, by: 0.1), 0.1)
-        XCTAssertEqual(KeyAction.steppedRate(from: 1.7000000001, by: 0.1), 1.8)
+    func testBuiltinKeyBindings() {
+        XCTAssertEqual(bound(.character(" ")), .cycle(.pause))
+        XCTAssertEqual(bound(.left), .seek(.relative(MediaTime(seconds: -10))))
+        XCTAssertEqual(bound(.right), .seek(.relative(MediaTime(seconds: 10))))
+        XCTAssertEqual(bound(.down), .seek(.relative(MediaTime(seconds: -60))))
+        XCTAssertEqual(bound(.up), .seek(.relative(MediaTime(seconds: 60))))
+        XCTAssertEqual(bound(.character("9")), .add(.volume, -2))
+        XCTAssertEqual(bound(.character("0")), .add(.volume, 2))
+        XCTAssertEqual(bound(.character("+")), .add(.speed, 0.1))
+        XCTAssertEqual(bound(.character("-")), .add(.speed, -0.1))
+        XCTAssertEqual(bound(.character("m")), .cycle(.mute))
+        XCTAssertEqual(bound(.character("n")), .next)
+        XCTAssertEqual(bound(.character(">")), .next, "mpv's keys")
+        XCTAssertEqual(bound(.character("<")), .prev)
+        XCTAssertEqual(bound(.character("p")), .prev)
+        XCTAssertEqual(bound(.character("?")), .keys)
+        XCTAssertEqual(bound(.character("q")), .quit)
+        XCTAssertNil(bound(.character("z")))
+        XCTAssertEqual(RateStep.stepped(from: 1, by: 0.1), 1.1)
+        XCTAssertEqual(RateStep.stepped(from: 0.1, by: -0.1), -0.1, "0 is skipped")
+        XCTAssertEqual(RateStep.stepped(from: -0.1, by: 0.1), 0.1)
+        XCTAssertEqual(RateStep.stepped(from: 1.7000000001, by: 0.1), 1.8)
     }
 
     func testLineSplitter() {
@@ -80,4 +84,9 @@ final class InputTests: XCTestCase {
                        [directory.appendingPathComponent("a.mp4").path, directory.appendingPathComponent("b.ogg").path, "x.webm", "http://host/y"])
         XCTAssertEqual(setup.arguments, arguments, "kept to name empty directories")
     }
+}
+
+/// The command the built-in input.conf binds to `key`, nil when unbound.
+func bound(_ key: Key) -> ConsoleCommand? {
+    InputBindings.builtin.binding(for: key)?.parsed
 }

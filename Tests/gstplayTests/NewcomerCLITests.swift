@@ -124,7 +124,7 @@ final class NewcomerCLITests: XCTestCase {
 
         let keys = try GstplayProcess.run(["help", "keys"])
         XCTAssertEqual(keys.status, 0, keys.stderr)
-        for row in ["  space  ", "  n / p, > / <  ", "  q  "] {
+        for row in ["  SPACE  ", "  n N >  ", "  q Q  "] {
             XCTAssertTrue(keys.stdout.contains(row), "'\(row)' in:\n\(keys.stdout)")
         }
         let commands = try GstplayProcess.run(["help", "commands"])

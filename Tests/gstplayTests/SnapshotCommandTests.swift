@@ -59,9 +59,9 @@ final class SnapshotCommandTests: XCTestCase {
     }
 
     func testCapitalSIsTheSnapshotKey() {
-        XCTAssertEqual(KeyAction.action(for: .character("S")), .snapshot)
-        XCTAssertNotEqual(KeyAction.action(for: .character("s")), .snapshot, "lower-case s is for subtitles")
-        XCTAssertTrue(KeyAction.bindings.contains { $0.keys == "S" })
+        XCTAssertEqual(bound(.character("S")), .snapshot(nil))
+        XCTAssertNotEqual(bound(.character("s")), .snapshot(nil), "lower-case s is for subtitles")
+        XCTAssertTrue(HelpText.keyNames().contains("S"))
         XCTAssertEqual(ConsoleCommand.parse("snapshot"), .success(.snapshot(nil)))
         XCTAssertEqual(ConsoleCommand.parse("snapshot shots/a b.png"), .success(.snapshot("shots/a b.png")))
         XCTAssertEqual(ConsoleCommand.parse(words: ["snapshot", "x.jpg"]), .success(.snapshot("x.jpg")))

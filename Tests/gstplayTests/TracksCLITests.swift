@@ -119,13 +119,13 @@ final class TracksCLITests: XCTestCase {
         XCTAssertEqual(ConsoleCommand.parse("sub-file /a b.srt"), .success(.subFile("/a b.srt")))
         XCTAssertEqual(ConsoleCommand.parse("track audio"), .failure(ConsoleError("track: expected 'track audio|subtitle|video <N|none>'")))
         XCTAssertEqual(ConsoleCommand.parse("sub-offset x"), .failure(ConsoleError("sub-offset: expected milliseconds within ±3600000, got 'x'")))
-        XCTAssertEqual(KeyAction.action(for: .character("a")), .cycleTrack(.audio))
-        XCTAssertEqual(KeyAction.action(for: .character("s")), .cycleTrack(.subtitle))
-        XCTAssertEqual(KeyAction.action(for: .character("j")), .cycleTrack(.subtitle))
-        XCTAssertEqual(KeyAction.action(for: .character("J")), .cycleTrack(.subtitle))
-        XCTAssertEqual(KeyAction.action(for: .character("V")), .cycleTrack(.video))
-        XCTAssertEqual(KeyAction.action(for: .character("v")), .toggleSubtitles)   // issue 22: mpv's v
-        XCTAssertEqual(KeyAction.action(for: .character("o")), .showOSD)
+        XCTAssertEqual(bound(.character("a")), .cycle(.audio))
+        XCTAssertEqual(bound(.character("s")), .cycle(.sub))
+        XCTAssertEqual(bound(.character("j")), .cycle(.sub))
+        XCTAssertEqual(bound(.character("J")), .cycle(.sub))
+        XCTAssertEqual(bound(.character("V")), .cycle(.video))
+        XCTAssertEqual(bound(.character("v")), .cycle(.subVisibility))   // issue 22: mpv's v
+        XCTAssertEqual(bound(.character("o")), .osd(nil))
         let list = [MediaTrack(index: 0, kind: .audio), MediaTrack(index: 1, kind: .audio),
                     MediaTrack(index: 0, kind: .subtitle), MediaTrack(index: 1, kind: .subtitle)]
         XCTAssertEqual(try TrackCommands.next(.audio, tracks: list, selection: TrackSelection(audio: 1)).get(), 0)

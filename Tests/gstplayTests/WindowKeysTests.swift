@@ -18,16 +18,18 @@ final class WindowKeysTests: XCTestCase {
     }
 
     func testKeysWithoutABindingGiveNothing() {
-        XCTAssertNil(WindowKeys.key(forKeysym: "F11"))
+        XCTAssertNil(WindowKeys.key(forKeysym: "F13"))
         XCTAssertNil(WindowKeys.key(forKeysym: "Shift_L"))
         XCTAssertNil(WindowKeys.key(forKeysym: ""))
         XCTAssertNil(WindowKeys.key(forKeysym: "é"))
     }
 
     func testFTogglesFullscreenOnTheTerminalAndInTheWindow() {
-        XCTAssertEqual(KeyAction.action(for: .character("f")), .toggleFullscreen)
-        XCTAssertEqual(WindowKeys.key(forKeysym: "f").flatMap(KeyAction.action(for:)), .toggleFullscreen)
-        XCTAssertEqual(WindowKeys.key(forKeysym: "space").flatMap(KeyAction.action(for:)), .togglePause)
-        XCTAssertTrue(KeyAction.bindings.contains { $0.keys == "f" })
+        XCTAssertEqual(bound(.character("f")), .cycle(.fullscreen))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "f").flatMap(bound), .cycle(.fullscreen))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "space").flatMap(bound), .cycle(.pause))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "F11"), .named("F11"))
+        XCTAssertEqual(WindowKeys.key(forKeysym: "period"), .character("."))
+        XCTAssertTrue(HelpText.keyNames().contains { $0.split(separator: " ").contains("f") })
     }
 }

@@ -38,7 +38,7 @@ extension ConsoleCommand {
             .controlsPlayback
         case .play, .pause, .toggle, .stop, .seek, .rate, .volume, .mute, .status, .stats, .next, .prev, .load, .help, .quit,
              .variants, .variant, .tracks, .track, .subFile, .subOffset, .audioOffset, .subVisibility, .osd, .chapters, .chapter,
-             .renderers, .cast, .abLoop, .frameStep:
+             .renderers, .cast, .abLoop, .frameStep, .cycle, .add, .keys:
             .controlsPlayback
         }
     }

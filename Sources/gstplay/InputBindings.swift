@@ -1,0 +1,167 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Key names as mpv's input.conf writes them: optional modifiers `Ctrl+`, `Alt+`, `Shift+`,
+/// `Meta+` (any case, any order), then one printable character (`a`, `A`, `>`) or a named key
+/// (`SPACE`, `LEFT`, `PGDWN`, `ENTER`, `MBTN_LEFT`, any case). Pure; any thread.
+enum KeyName {
+    /// The named keys gstplay knows (mpv's spelling), uppercase.
+    static let named: Set<String> = Set([
+        "SPACE", "SHARP", "ENTER", "ESC", "TAB", "BS", "DEL", "INS", "HOME", "END", "PGUP", "PGDWN",
+        "LEFT", "RIGHT", "UP", "DOWN", "PLUS",
+        "MBTN_LEFT", "MBTN_LEFT_DBL", "MBTN_MID", "MBTN_RIGHT", "WHEEL_UP", "WHEEL_DOWN",
+    ] + (1...12).map { "F\($0)" })
+
+    /// What `--input-keylist` prints: the named keys, sorted, then the modifiers with their `+`.
+    static var list: [String] { named.sorted() + modifiers.map { $0 + "+" } }
+
+    /// The modifiers, in the order a canonical name writes them.
+    static let modifiers = ["Ctrl", "Alt", "Shift", "Meta"]
+
+    /// The canonical spelling of `spec` (modifiers as `Ctrl+Alt+Shift+Meta+`, named keys in
+    /// uppercase, `Shift+` on a letter as the capital letter, ` ` as `SPACE`, `#` as `SHARP`,
+    /// `+` as `PLUS`), nil when it names no key.
+    static func canonical(_ spec: String) -> String? {
+        var rest = Substring(spec)
+        var held: Set<String> = []
+        while rest.count > 1, let plus = rest.firstIndex(of: "+"), plus != rest.startIndex {
+            let word = rest[..<plus].lowercased()
+            guard let modifier = modifiers.first(where: { $0.lowercased() == word }) else { break }
+            held.insert(modifier)
+            rest = rest[rest.index(after: plus)...]
+        }
+        guard var name = base(rest) else { return nil }
+        if held.contains("Shift"), name.count == 1, let letter = name.first, letter.isASCII, letter.isLetter {
+            held.remove("Shift")
+            name = name.uppercased()
+        }
+        return modifiers.filter(held.contains).map { $0 + "+" }.joined() + name
+    }
+
+    /// The canonical name of a key without modifiers.
+    private static func base(_ text: Substring) -> String? {
+        if text.count == 1, let character = text.first {
+            switch character {
+            case " ": return "SPACE"
+            case "#": return "SHARP"
+            case "+": return "PLUS"
+            default: return character.isASCII && !character.isWhitespace && !character.isNewline ? String(character) : nil
+            }
+        }
+        let upper = text.uppercased()
+        return named.contains(upper) ? upper : nil
+    }
+}
+
+/// One binding of an input.conf: the command line (as written, for `?`), its parsed command
+/// (nil for `ignore`), and the summary after `#`. A plain value; any thread.
+struct KeyBinding: Equatable, Sendable {
+    var command: String
+    var parsed: ConsoleCommand?
+    var summary: String
+}
+
+/// The key bindings in force: the built-in input.conf with a user's file over it, key by key.
+/// Parsing is pure; any thread.
+struct InputBindings: Equatable, Sendable {
+    /// Canonical key name (``KeyName/canonical(_:)``) → its binding, in the order first bound.
+    private(set) var keys: [String] = []
+    private(set) var table: [String: KeyBinding] = [:]
+
+    /// The built-in bindings (``BuiltinInputConf``).
+    static let builtin: InputBindings = {
+        var bindings = InputBindings()
+        let warnings = bindings.apply(BuiltinInputConf.text, file: BuiltinInputConf.name)
+        precondition(warnings.isEmpty, "the built-in input.conf: \(warnings)")
+        return bindings
+    }()
+
+    /// The binding of `key`, nil when it is unbound or bound to `ignore`.
+    func binding(for key: Key) -> KeyBinding? {
+        table[key.name].flatMap { $0.parsed == nil ? nil : $0 }
+    }
+
+    /// The command line bound to a key name (any spelling), nil when unbound; `ignore` for an unbound built-in.
+    func command(for spec: String) -> String? {
+        KeyName.canonical(spec).flatMap { table[$0]?.command }
+    }
+
+    /// Applies the lines of an input.conf: each `KEY command…` binds (or, with `ignore`,
+    /// unbinds) that key; blank lines and `#` comments are skipped. A line with an unknown
+    /// key or a command that does not parse is left out; its warning (`file:line: …`) is
+    /// returned and the other lines still apply, as mpv does.
+    @discardableResult
+    mutating func apply(_ text: String, file: String) -> [String] {
+        var warnings: [String] = []
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let (content, comment) = Self.splitComment(rawLine)
+            guard !content.isEmpty else { continue }
+            let place = "\(file):\(number + 1)"
+            let keySpec: String
+            let command: String
+            if let space = content.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+                keySpec = String(content[..<space])
+                command = content[space...].trimmingWhitespace()
+            } else {
+                keySpec = content
+                command = ""
+            }
+            guard let key = KeyName.canonical(keySpec) else {
+                warnings.append("\(place): unknown key '\(ConsoleCommand.printable(keySpec))'")
+                continue
+            }
+            guard !command.isEmpty else {
+                warnings.append("\(place): no command for key '\(ConsoleCommand.printable(keySpec))' (use 'ignore' to unbind it)")
+                continue
+            }
+            let binding: KeyBinding
+            if command.lowercased() == "ignore" {
+                binding = KeyBinding(command: "ignore", parsed: nil, summary: comment)
+            } else {
+                switch ConsoleCommand.parse(command) {
+                case .failure(let error):
+                    warnings.append("\(place): \(error.message)")
+                    continue
+                case .success(let parsed):
+                    binding = KeyBinding(command: command, parsed: parsed, summary: comment)
+                }
+            }
+            if table[key] == nil { keys.append(key) }
+            table[key] = binding
+        }
+        return warnings
+    }
+
+    /// A line without its `\r`, split at the first `#` into the trimmed content and the trimmed comment.
+    private static func splitComment(_ line: Substring) -> (content: String, comment: String) {
+        let line = line.hasSuffix("\r") ? line.dropLast() : line
+        guard let hash = line.firstIndex(of: "#") else { return (line.trimmingWhitespace(), "") }
+        return (line[..<hash].trimmingWhitespace(), line[line.index(after: hash)...].trimmingWhitespace())
+    }
+
+    /// The bound keys (not `ignore`d), as `?` and `gstplay help keys` list them: the key, the
+    /// command, and its summary; keys with the same command and summary share a row.
+    var rows: [(keys: String, summary: String)] {
+        var rows: [(keys: [String], command: String, summary: String)] = []
+        for key in keys {
+            guard let binding = table[key], binding.parsed != nil else { continue }
+            if let index = rows.firstIndex(where: { $0.command == binding.command && $0.summary == binding.summary }) {
+                rows[index].keys.append(key)
+            } else {
+                rows.append(([key], binding.command, binding.summary))
+            }
+        }
+        return rows.map { row in
+            (row.keys.joined(separator: " "), row.summary.isEmpty ? row.command : "\(row.command.padded(toLength: 22))\(row.summary)")
+        }
+    }
+
+    /// The user's input.conf: `--input-conf FILE` when given, else `<configDirectory>/gstplay/input.conf`
+    /// (GLib's user config directory: `$XDG_CONFIG_HOME`, `~/.config` without it).
+    static func userFile(explicit: String?, configDirectory: String) -> String {
+        explicit ?? configDirectory + "/gstplay/input.conf"
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CGStreamer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `--input-conf FILE` and `--list-keys`: the key bindings. Parsed by ArgumentParser; any thread.
+struct InputOptions: ParsableArguments {
+    @Option(name: .customLong("input-conf"), help: ArgumentHelp(
+        "Key bindings in mpv's input.conf syntax, instead of $XDG_CONFIG_HOME/gstplay/input.conf.", valueName: "file"))
+    var inputConf: String?
+
+    @Flag(name: .customLong("list-keys"), help: "Print the built-in key bindings (an input.conf) and exit.")
+    var listKeys = false
+
+    @Flag(name: .customLong("input-keylist"), help: "Print the named keys and modifiers input.conf knows (as mpv) and exit.")
+    var keyList = false
+}
+
+/// Loads the key bindings a run uses. Reads a file; any thread.
+enum InputConfLoading {
+    /// Why the bindings could not be loaded: `--input-conf` names a file that cannot be read.
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    /// The built-in bindings with the user's input.conf over them (`--input-conf` or the
+    /// config directory's; a missing default file is no error), and a warning per bad line.
+    static func load(explicit: String?, configDirectory: String = String(cString: g_get_user_config_dir())) -> Result<(InputBindings, [String]), Failure> {
+        let path = InputBindings.userFile(explicit: explicit, configDirectory: configDirectory)
+        var bindings = InputBindings.builtin
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if explicit != nil, !FileManager.default.isReadableFile(atPath: path) || !FileManager.default.fileExists(atPath: path) {
+                return .failure(Failure(message: "--input-conf: cannot read '\(ConsoleCommand.printable(path))'"))
+            }
+            return .success((bindings, []))
+        }
+        let warnings = bindings.apply(String(decoding: data, as: UTF8.self), file: path)
+        return .success((bindings, warnings))
+    }
+}
