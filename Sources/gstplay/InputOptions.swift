@@ -9,13 +9,13 @@ import Foundation
 /// `--input-conf FILE` and `--list-keys`: the key bindings. Parsed by ArgumentParser; any thread.
 struct InputOptions: ParsableArguments {
     @Option(name: .customLong("input-conf"), help: ArgumentHelp(
-        "Key bindings in mpv's input.conf syntax, instead of $XDG_CONFIG_HOME/gstplay/input.conf.", valueName: "file"))
+        "Key bindings (mpv's input.conf syntax) instead of the config one.", valueName: "file"))
     var inputConf: String?
 
-    @Flag(name: .customLong("list-keys"), help: "Print the built-in key bindings (an input.conf) and exit.")
+    @Flag(name: .customLong("list-keys"), help: "Print the built-in input.conf and exit.")
     var listKeys = false
 
-    @Flag(name: .customLong("input-keylist"), help: "Print the named keys and modifiers input.conf knows (as mpv) and exit.")
+    @Flag(name: .customLong("input-keylist"), help: "Print the key names input.conf knows and exit.")
     var keyList = false
 }
 

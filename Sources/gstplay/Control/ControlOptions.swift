@@ -4,7 +4,7 @@ import ArgumentParser
 /// socket"). Parsed by ArgumentParser on the main thread; a plain value.
 struct ControlOptions: ParsableArguments {
     @Option(name: [.customLong("input-ipc-server"), .customLong("ipc-socket")], help: ArgumentHelp(
-        "Listen for commands on a Unix socket at this path: gstplay's JSON protocol and mpv's JSON IPC (mode 0600; removed at exit).",
+        "Serve gstplay's JSON protocol and mpv's JSON IPC on this Unix socket.",
         valueName: "path"))
     var inputIPCServer: String?
 
