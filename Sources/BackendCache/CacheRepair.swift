@@ -21,6 +21,7 @@ struct CacheRepair {
     func repair(_ entries: [MediaCache.Entry]) -> [MediaCache.Entry] {
         removeDeadPartials()
         var kept: [MediaCache.Entry] = []
+        var mismatched: [MediaCache.Entry] = []
         for entry in entries where !kept.contains(where: { $0.key == entry.key }) {
             // Only an entry whose key is its URI's SHA-256 names a file of the cache.
             guard entry.key == MediaCache.key(for: entry.uri), Self.isKey(entry.key) else { continue }
@@ -28,9 +29,11 @@ struct CacheRepair {
             if stat(cache.path(of: entry), &info) == 0, Int64(info.st_size) == entry.size {
                 kept.append(entry)
             } else {
-                unlink(cache.path(of: entry))
+                mismatched.append(entry)
             }
         }
+        // A file no entry of its key describes (cut, or of another size) is not served again.
+        for entry in mismatched where !kept.contains(where: { $0.key == entry.key }) { unlink(cache.path(of: entry)) }
         for name in Self.names(in: cache.directory) {
             if let pid = Self.pid(after: "index.json.tmp-", in: name), Self.isDead(pid) {
                 unlink(cache.directory + "/" + name)

@@ -158,16 +158,14 @@ public struct MediaCache: Sendable {
     /// ``find(_:)`` with what it met on the way: the repair's notice, or why the cache is unusable.
     func lookUpForPlay(_ uri: String) -> PlayLookup {
         var notice: String?
-        let read = index.withLock(.shared) { openError -> Result<IndexRead, Problem>? in
-            openError == nil ? Result { () throws(Problem) in try readIndex() } : nil
-        }
+        // Without a lock file (no writer ever locked) the index is read all the same: writes are atomic.
+        let read = index.withLock(.shared) { _ in Result { () throws(Problem) in try readIndex() } }
         switch read {
-        case nil: return PlayLookup()
-        case .failure(let problem)?: return PlayLookup(unusable: problem)
-        case .success(let contents)? where contents.damage != nil:
+        case .failure(let problem): return PlayLookup(unusable: problem)
+        case .success(let contents) where contents.damage != nil:
             do { notice = try repair() } catch { return PlayLookup(unusable: error) }
             return PlayLookup(entry: completeEntry(for: uri, in: (try? readIndex())?.entries ?? []), notice: notice)
-        case .success(let contents)?:
+        case .success(let contents):
             return PlayLookup(entry: completeEntry(for: uri, in: contents.entries))
         }
     }
