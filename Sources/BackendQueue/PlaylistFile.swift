@@ -137,7 +137,7 @@ public enum PlaylistFile {
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    let title = String(line[line.index(after: comma)...]).trimmingSurroundingWhitespace()
+                    let title = String(line[line.index(after: comma)...]).replacingControlCharacters().trimmingSurroundingWhitespace()
                     pending.title = title.isEmpty ? nil : title
                     // `#EXTINF:<seconds> key="value"…,title`: the length is the first word.
                     let head = line[line.index(line.startIndex, offsetBy: 8)..<comma]
@@ -164,7 +164,8 @@ public enum PlaylistFile {
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = line[..<equals].lowercased(), value = String(line[line.index(after: equals)...]).trimmingSurroundingWhitespace()
             if key.hasPrefix("file"), let n = entryNumber(key.dropFirst(4)), !value.isEmpty { files[n] = value }
-            if key.hasPrefix("title"), let n = entryNumber(key.dropFirst(5)), !value.isEmpty { titles[n] = value }
+            let title = value.replacingControlCharacters().trimmingSurroundingWhitespace()
+            if key.hasPrefix("title"), let n = entryNumber(key.dropFirst(5)), !title.isEmpty { titles[n] = title }
             if key.hasPrefix("length"), let n = entryNumber(key.dropFirst(6)), let length = length(value) { lengths[n] = length }
         }
         guard sawHeader else { throw LoadError(path: path, reason: "not a PLS playlist (no [playlist] section)") }
@@ -201,8 +202,8 @@ public enum PlaylistFile {
 
     /// True for binary data: a NUL byte, or C0 control bytes other than tab, LF and CR making up more
     /// than 1 in 20 bytes (and more than 4 of them). A few controls in a text file (an escape
-    /// sequence in one title) do not make it binary; they never reach the terminal raw (the CLI
-    /// escapes every control character it prints).
+    /// sequence in one title) do not make it binary: titles read them as spaces, as `saveM3U`
+    /// writes them, so a saved queue loads back the same.
     static func looksBinary(_ bytes: [UInt8]) -> Bool {
         if bytes.contains(0) { return true }
         let controls = bytes.lazy.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
