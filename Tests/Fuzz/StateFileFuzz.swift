@@ -4,6 +4,12 @@
 // `JSONFileStore` (Sources/BackendCore/Platform/JSONFileStore.swift). The input is the file's
 // bytes, written into a scratch directory that is set up the same way for every run.
 //
+// Every input is decoded (``JSONFileStore/decode(_:)``: decoding the entries it gives, once
+// re-encoded, gives them again with none dropped). The directory part runs for every input that
+// decodes or names a newer version, and for one in 16 of the others (chosen by the bytes, so a
+// replay is deterministic): those all take the same path (a copy aside, a new empty document),
+// and the file work is what makes a run slow.
+//
 // Invariants of `cache-index` (a cache directory holding two media files, a file of another name,
 // and a "victim" file next to the directory):
 //  1. Reading never traps, whatever the bytes; `cache list`'s formatting of every entry neither.
@@ -46,6 +52,9 @@ enum StateFileFuzz {
     static let cachedFiles: [(uri: String, size: Int)] = [("http://x/a", 3), ("http://x/b", 5)]
 
     static func runCacheIndex(_ bytes: [UInt8]) throws(InvariantViolation) {
+        let decoded = Result { () throws(JSONFileStore<MediaCache.Entry>.ReadFailure) in try JSONFileStore<MediaCache.Entry>.decode(bytes) }
+        try checkRoundTrip(decoded)
+        guard worthTheFiles(decoded, bytes) else { return }
         let directory = root + "/cache"
         let victim = root + "/victim", other = directory + "/keep.txt", earlierCopy = directory + "/index.json.corrupt"
         removeScratchDirectory()
@@ -58,7 +67,6 @@ enum StateFileFuzz {
         try write(bytes, to: directory + "/index.json")
         defer { removeScratchDirectory() }
 
-        let decoded = Result { () throws(JSONFileStore<MediaCache.Entry>.ReadFailure) in try JSONFileStore<MediaCache.Entry>.decode(bytes) }
         let cache = MediaCache(directory: directory)
         let lookup = cache.lookUpForPlay(cachedFiles[0].uri)
         let listed = Result { () throws(MediaCache.Problem) in try cache.entries() }
@@ -86,7 +94,7 @@ enum StateFileFuzz {
             throw InvariantViolation(description: "bytes in a file read as unreadable")
         case .failure(.corrupt), .success:
             guard case .success(let entries) = listed else { throw InvariantViolation(description: "a readable index failed: \(listed)") }
-            for entry in (try? decoded.get())?.entries ?? [] where proven.contains(entry.key) {
+            for entry in (try? decoded.get())?.entries ?? [] where entry.key == MediaCache.key(for: entry.uri) {
                 let file = cachedFiles.first { MediaCache.key(for: $0.uri) == entry.key }
                 guard let file, Int64(file.size) == entry.size else { continue }
                 try check(entries.contains { $0.uri == entry.uri }, "the good entry of \(entry.uri) was dropped")
@@ -98,6 +106,9 @@ enum StateFileFuzz {
     // MARK: resume
 
     static func runResume(_ bytes: [UInt8]) throws(InvariantViolation) {
+        let decoded = Result { () throws(JSONFileStore<ResumeStore.Entry>.ReadFailure) in try JSONFileStore<ResumeStore.Entry>.decode(bytes) }
+        try checkRoundTrip(decoded)
+        guard worthTheFiles(decoded, bytes) else { return }
         let directory = root + "/state"
         let earlierCopy = directory + "/resume.json.corrupt"
         removeScratchDirectory()
@@ -107,7 +118,6 @@ enum StateFileFuzz {
         try write(bytes, to: directory + "/resume.json")
         defer { removeScratchDirectory() }
 
-        let decoded = Result { () throws(JSONFileStore<ResumeStore.Entry>.ReadFailure) in try JSONFileStore<ResumeStore.Entry>.decode(bytes) }
         let store = ResumeStore(directory: directory)
         let uris = Set(((try? decoded.get())?.entries ?? []).map(\.uri)).prefix(8) + ["http://x/a"]
         for uri in uris {
@@ -140,6 +150,31 @@ enum StateFileFuzz {
             try check(kept.contains { $0.uri == "http://x/saved" }, "the save was lost")
             try check((try? again.get()) == .some(nil), "the repair had something to say twice: \(again)")
         }
+    }
+
+    // MARK: Decoding
+
+    /// The entries a document decoded to, written again and decoded, are the same, none dropped.
+    private static func checkRoundTrip<Entry: Codable & Equatable & Sendable>(
+        _ decoded: Result<JSONFileStore<Entry>.Contents, JSONFileStore<Entry>.ReadFailure>) throws(InvariantViolation) {
+        guard case .success(let contents) = decoded else { return }
+        guard let data = try? JSONEncoder().encode(JSONFileStore<Entry>.File(entries: contents.entries)) else {
+            throw InvariantViolation(description: "decoded entries do not encode: \(contents.entries)")
+        }
+        let again = try? JSONFileStore<Entry>.decode([UInt8](data))
+        try check(again == JSONFileStore<Entry>.Contents(entries: contents.entries), "decode(encode(entries)) differs: \(contents.entries)")
+    }
+
+    /// True when the directory part runs for `bytes`: every document that decodes or names a newer
+    /// version, and one in 16 of the others (an FNV-1a hash of the bytes picks them).
+    private static func worthTheFiles<Entry>(_ decoded: Result<JSONFileStore<Entry>.Contents, JSONFileStore<Entry>.ReadFailure>,
+                                             _ bytes: [UInt8]) -> Bool {
+        switch decoded {
+        case .success, .failure(.newerVersion): return true
+        case .failure(.corrupt), .failure(.unreadable): break
+        }
+        let hash = bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        return hash % 16 == 0
     }
 
     // MARK: Files
