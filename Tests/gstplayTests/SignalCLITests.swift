@@ -68,7 +68,7 @@ final class SignalCLITests: XCTestCase {
 
     func testSIGQUITEndsAFIFOWaitWithin1sWith131() throws { try assertEndsWithinOneSecond(on: SIGQUIT, status: 131) }
 
-    /// SIGQUIT (Ctrl-\\) while playing ends gstplay like SIGTERM, with 131 (128 + 3) and no error
+    /// SIGQUIT (Ctrl-\) while playing ends gstplay like SIGTERM, with 131 (128 + 3) and no error
     /// line; it was ignored (playback went on, exit 0).
     func testSIGQUITWhilePlayingEndsWith131() throws {
         let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": directory + "/cache"]) { $1 }
