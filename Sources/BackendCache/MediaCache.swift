@@ -345,7 +345,7 @@ public struct MediaCache: Sendable {
         var damage: IndexDamage?
     }
 
-    /// The index on disk (``JSONFileStore/read()``: entry by entry; missing reads as empty).
+    /// The index on disk (`JSONFileStore.read()`: entry by entry; missing reads as empty).
     /// Throws when it cannot be used at all: unreadable, or of a newer format version (another
     /// gstplay's cache: left alone).
     func readIndex() throws(Problem) -> IndexRead {

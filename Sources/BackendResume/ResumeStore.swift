@@ -57,7 +57,7 @@ public struct ResumeStore: Sendable {
 
     /// A problem with the state file, reported as one warning line.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
-        /// What went wrong, e.g. "resume state '/x/resume.json' is corrupt (moved to …): not resuming".
+        /// What went wrong, e.g. "resume state '/x/resume.json' is corrupt (not a JSON object); not resuming".
         public var description: String
     }
 
@@ -94,7 +94,7 @@ public struct ResumeStore: Sendable {
         }
     }
 
-    /// Repairs a damaged file now: keeps a copy aside (``JSONFileStore/keepAside()``) and writes
+    /// Repairs a damaged file now: keeps a copy aside (`JSONFileStore.keepAside()`) and writes
     /// back the entries that read. Returns one line saying what was dropped and where the copy
     /// is, nil when the file read cleanly (or is missing). Throws when the file cannot be used
     /// (unreadable, a newer format version: left alone) or the repair cannot be written.
@@ -124,7 +124,7 @@ public struct ResumeStore: Sendable {
 
     /// Read, change, write atomically, under the exclusive lock (unlocked when the lock file
     /// cannot be opened: the atomic write still keeps the file whole). A damaged file is copied
-    /// aside first (``JSONFileStore/keepAside()``); `damaged` hears what was dropped (one line).
+    /// aside first (`JSONFileStore.keepAside()`); `damaged` hears what was dropped (one line).
     private func update(damaged: (String) -> Void = { _ in }, change: (inout [Entry]) -> Void) throws(Problem) {
         do { try AtomicFile.makeDirectories(file.directory) } catch {
             throw Problem(description: "cannot create the resume state directory: \(error.description)")
