@@ -314,8 +314,7 @@ public struct MediaCache: Sendable {
             var entries = CacheRepair(cache: self).repair(read.entries)
             let notice = read.damage.map { describe($0, keptAside: index.keepAside(), listed: entries) }
             change(&entries)
-            guard entries != read.entries || read.damage != nil else { return notice }
-            try write(entries)
+            if entries != read.entries || read.damage != nil { try write(entries) }
             guard let commit else { return notice }
             let written = entries
             commit(&entries)
