@@ -226,7 +226,8 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", "BackendCache", "BackendResume",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]

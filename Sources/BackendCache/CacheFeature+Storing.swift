@@ -5,19 +5,27 @@ import Glibc
 
 /// Hits, and downloads into the cache (loop thread): see ``CacheFeature``.
 extension CacheFeature {
-    /// The URI playbin gets for the http(s) `uri`: the cached file's `file://` URI on a hit,
+    /// The URI playbin gets for the http(s) `uri` (`lookup`: the cache's answer for it, made by
+    /// ``willLoad(_:)``): the cached file's `file://` URI on a hit,
     /// else `uri` with a download into the cache. The verdict (`hit` or `miss`) follows the
-    /// load's `uriLoaded`. Without a usable cache directory the download file is not kept
-    /// (``FeatureContext/downloadWithoutKeeping(because:)``).
-    func resolve(_ uri: String) -> String {
+    /// load's `uriLoaded`. Without a usable cache (no writable directory, an unreadable index or
+    /// one of a newer version) the download file is not kept
+    /// (``FeatureContext/downloadWithoutKeeping(because:)``: one warning). What a repair of a
+    /// damaged index dropped is one warning after the `uriLoaded`.
+    func resolve(_ uri: String, lookup: MediaCache.PlayLookup) -> String {
+        if let unusable = lookup.unusable {
+            context?.downloadWithoutKeeping(because: "media cache: \(unusable.description)")
+            return uri
+        }
         do {
-            if let entry = cache.find(uri) {
+            if let entry = lookup.entry {
                 let path = cache.path(of: entry)
                 // The LRU write (index rewrite, fsyncs) runs off the loop thread and after the
                 // start-up (a second later), so its disk flushes do not compete with the first
                 // reads of the file. Repair of a broken cache happens on the miss path below.
                 DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { [cache] in try? cache.touch(uri) }
                 setStatus(CacheStatus(state: .hit, path: path), deferred: true)
+                playingCopyOf = uri
                 return String(takingGLibString: gst_filename_to_uri(path, nil)) ?? uri
             }
             let template = try cache.partialTemplate(for: uri)

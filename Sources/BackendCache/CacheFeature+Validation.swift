@@ -9,12 +9,12 @@ import Dispatch
 /// removed and the URI plays from the network (and is stored anew); no answer → the copy plays
 /// (a warning says so). Within the interval, and with ``MediaCache/offline``, no request is made.
 extension CacheFeature {
-    /// Starts a revalidation of `uri` when it is a cached copy that needs one; afterwards the
+    /// Starts a revalidation of `uri` when its cached copy (`cached`) needs one; afterwards the
     /// same load runs again (``FeatureContext/load(_:start:)``, same start position) on the loop
     /// thread, unless another load, a stop or teardown came first. Returns false when `uri` can
     /// be loaded now.
-    func validateFirst(_ uri: String) -> Bool {
-        guard let context, !download.takeValidated(uri), let entry = cache.find(uri), cache.needsValidation(entry) else { return false }
+    func validateFirst(_ uri: String, cached: MediaCache.Entry?) -> Bool {
+        guard let context, !download.takeValidated(uri), let entry = cached, cache.needsValidation(entry) else { return false }
         let (generation, cancellable) = download.beginValidation()
         let timeout = UInt32(clamping: max(1, context.configuration.networkTimeout.components.seconds))
         let start = context.loadingStart

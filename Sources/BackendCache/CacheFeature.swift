@@ -31,9 +31,18 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     var loading = false
     /// The verdict made while deciding the load, published right after its `uriLoaded`.
     var announcePending = false
+    /// The line saying what a repair of a damaged index dropped, published as a warning after
+    /// the `uriLoaded` of the load that found it.
+    var pendingNotice: String?
     /// Stores the download as soon as it is complete, not only at EOS or stop (the completion
     /// message can be missing in 1.22).
     var checkTimer: TimerSource?
+    /// The http(s) URI whose cached copy is playing (a hit), nil otherwise.
+    var playingCopyOf: String?
+    /// URIs whose broken copy was removed and fetched again by this player (once each).
+    var refetched: Set<String> = []
+    /// A broken copy's URI is about to be loaded again: its further errors are swallowed.
+    var refetchPending = false
 
     /// A feature storing into and playing from `cache`.
     public init(cache: MediaCache) { self.cache = cache }
@@ -52,11 +61,21 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// file's `file://` URI on a hit, or `uri` with a download into the cache on a miss.
     public func willLoad(_ uri: String) -> LoadDecision {
         let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
-        if network, validateFirst(uri) { return .wait }
+        playingCopyOf = nil
+        refetchPending = false
+        guard network else {
+            loading = true
+            status = nil
+            announcePending = false
+            return .play(uri)
+        }
+        let lookup = cache.lookUpForPlay(uri)
+        if let notice = lookup.notice { pendingNotice = "media cache: " + notice }
+        if validateFirst(uri, cached: lookup.entry) { return .wait }
         loading = true
         status = nil
         announcePending = false
-        return .play(network ? resolve(uri) : uri)
+        return .play(resolve(uri, lookup: lookup))
     }
 
     /// A load that did not come through ``willLoad(_:)`` (one that failed before) has no verdict.
@@ -65,8 +84,10 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// `GstCacheDownloadComplete` and the `http-headers` of the download (passed on: the core
-    /// still sees them).
+    /// still sees them); an error of a broken cached copy (consumed: the URI is fetched again,
+    /// ``consumeErrorOfBrokenCopy(_:)``).
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+        if consumeErrorOfBrokenCopy(message) { return .consumed }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let structure = gst_message_get_structure(message) else { return .proceed }
         if gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
             downloadCompleted()
@@ -82,6 +103,10 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
         guard case .uriLoaded = event else { return }
         guard loading else { status = nil; return }
         loading = false
+        if let notice = pendingNotice {
+            pendingNotice = nil
+            context?.publish(.warning(PlayerError(kind: .other, message: notice, uri: nil)))
+        }
         if announcePending, let status {
             announcePending = false
             context?.publish(CacheEvent.status(status))

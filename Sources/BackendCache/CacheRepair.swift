@@ -2,12 +2,16 @@ import DirectoryWalk
 import Glibc
 
 /// What ``MediaCache`` does under its lock before each operation: removes what a killed process
-/// left behind, so the directory only ever holds complete, listed files.
+/// left behind, so every listed entry has its complete file.
 ///
 /// - `partial/<pid>-…` downloads and `index.json.tmp-<pid>` files of processes that are gone
 ///   (`kill(pid, 0)` → `ESRCH`) are deleted;
-/// - media files the index does not list (a kill between the move and the index write) are deleted;
-/// - entries whose file is missing or has another size are dropped.
+/// - entries whose file is missing or has another size are dropped, and so are entries whose key
+///   is not the SHA-256 of their URI;
+/// - a file is deleted only when an entry proves it is the cache's (its key is the SHA-256 of its
+///   URI: a 64-hex name in the cache directory). Files the index does not list are left alone
+///   (the cache lists a file before moving it in, so it never leaves one unlisted itself;
+///   ``MediaCache/clear()`` deletes them).
 ///
 /// **Thread:** any; called with the cache lock held.
 struct CacheRepair {
@@ -17,25 +21,35 @@ struct CacheRepair {
     func repair(_ entries: [MediaCache.Entry]) -> [MediaCache.Entry] {
         removeDeadPartials()
         var kept: [MediaCache.Entry] = []
+        var mismatched: [MediaCache.Entry] = []
         for entry in entries where !kept.contains(where: { $0.key == entry.key }) {
+            // Only an entry whose key is its URI's SHA-256 names a file of the cache.
             // A key that is not a SHA-256 names no file of ours: the entry is dropped, nothing deleted.
-            guard let path = cache.ownedPath(of: entry) else { continue }
+            guard entry.key == MediaCache.key(for: entry.uri), let path = cache.ownedPath(of: entry) else { continue }
             var info = stat()
-            if stat(path, &info) == 0, Int64(info.st_size) == entry.size, entry.key == MediaCache.key(for: entry.uri) {
+            if stat(path, &info) == 0, Int64(info.st_size) == entry.size {
                 kept.append(entry)
             } else {
-                unlink(path)
+                mismatched.append(entry)
             }
         }
-        let listed = Set(kept.map(\.key))
+        // A file no entry of its key describes (cut, or of another size) is not served again.
+        for entry in mismatched where !kept.contains(where: { $0.key == entry.key }) { cache.deleteFile(of: entry) }
         for name in Self.names(in: cache.directory) {
-            if Self.isKey(name), !listed.contains(name) {
-                unlink(cache.directory + "/" + name)
-            } else if let pid = Self.pid(after: "index.json.tmp-", in: name), Self.isDead(pid) {
+            if let pid = Self.pid(after: "index.json.tmp-", in: name), Self.isDead(pid) {
                 unlink(cache.directory + "/" + name)
             }
         }
         return kept
+    }
+
+    /// The media files (SHA-256-named regular files, symbolic links not followed) in `directory`
+    /// whose key is not in `listed`: what a damaged index no longer lists.
+    static func unlistedFiles(in directory: String, listed: Set<String>) -> [String] {
+        names(in: directory).filter { name in
+            var info = stat()
+            return isKey(name) && !listed.contains(name) && lstat(directory + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }
     }
 
     /// Deletes `partial/<pid>-…` files of dead processes.

@@ -20,8 +20,15 @@ import Glibc
 ///   cache take turns.
 ///
 /// Every locked operation first repairs what a killed process can leave: partial files and index
-/// temporaries of dead processes, media files the index does not list, entries whose file is
-/// missing or has another size. Over ``sizeLimit`` the least recently used files are evicted.
+/// temporaries of dead processes, entries whose file is missing or has another size. Over
+/// ``sizeLimit`` the least recently used files are evicted.
+///
+/// The index is read entry by entry: an entry that does not read (a wrong type, a missing field)
+/// is dropped, the others are kept, and a copy of the damaged index is kept aside
+/// (`index.json.corrupt`, `-2`, …); one line says so (``repair()``). A file is deleted only when
+/// the index proves it is the cache's (an entry whose key is the SHA-256 of its URI): files of
+/// dropped entries, and any other file, stay until ``clear()``. An index of a newer format
+/// version is left alone with every file: each operation then fails with a ``Problem`` saying so.
 ///
 /// **Thread:** any; every call does its own file I/O under the lock (keep it off real-time threads).
 public struct MediaCache: Sendable {
@@ -135,25 +142,67 @@ public struct MediaCache: Sendable {
 
     /// The complete cached file for `uri` without changing anything: a shared `flock`, the
     /// index read, the file's size checked. For the player's start-up path; ``touch(_:)`` then
-    /// records the use (an index write with fsyncs) off that path.
-    public func find(_ uri: String) -> Entry? {
-        index.withLock(.shared) { openError -> Entry? in
-            guard openError == nil,
-                  let entry = readIndex().first(where: { $0.uri == uri && $0.key == Self.key(for: uri) }) else { return nil }
-            var info = stat()
-            return stat(path(of: entry), &info) == 0 && Int64(info.st_size) == entry.size ? entry : nil
+    /// records the use (an index write with fsyncs) off that path. A damaged index is repaired
+    /// first (``repair()``); nil when the index cannot be used.
+    public func find(_ uri: String) -> Entry? { lookUpForPlay(uri).entry }
+
+    /// What the player's lookup of `uri` found (``lookUpForPlay(_:)``).
+    struct PlayLookup {
+        /// The complete cached file, nil for none.
+        var entry: Entry?
+        /// The line saying what a repair of a damaged index dropped (``repair()``).
+        var notice: String?
+        /// Why the cache cannot be used now (an unreadable index, one of a newer version).
+        var unusable: Problem?
+    }
+
+    /// ``find(_:)`` with what it met on the way: the repair's notice, or why the cache is unusable.
+    func lookUpForPlay(_ uri: String) -> PlayLookup {
+        var notice: String?
+        // Without a lock file (no writer ever locked) the index is read all the same: writes are atomic.
+        let read = index.withLock(.shared) { _ in Result { () throws(Problem) in try readIndex() } }
+        switch read {
+        case .failure(let problem): return PlayLookup(unusable: problem)
+        case .success(let contents) where contents.damage != nil:
+            do { notice = try repair() } catch { return PlayLookup(unusable: error) }
+            return PlayLookup(entry: completeEntry(for: uri, in: (try? readIndex())?.entries ?? []), notice: notice)
+        case .success(let contents):
+            return PlayLookup(entry: completeEntry(for: uri, in: contents.entries))
         }
     }
+
+    /// The entry of `uri` in `entries` when its file is there with its size.
+    private func completeEntry(for uri: String, in entries: [Entry]) -> Entry? {
+        guard let entry = entries.first(where: { $0.uri == uri && $0.key == Self.key(for: uri) }) else { return nil }
+        var info = stat()
+        return stat(path(of: entry), &info) == 0 && Int64(info.st_size) == entry.size ? entry : nil
+    }
+
+    /// Repairs the index now (every locked operation does it first): drops the entries that do
+    /// not read and those whose file is missing or has another size. Returns one line saying what
+    /// a damaged index lost (nil when it read cleanly); throws when the index cannot be used
+    /// (unreadable, a newer format version: then nothing is touched). A missing directory is
+    /// left missing.
+    @discardableResult
+    public func repair() throws(Problem) -> String? { try update(create: false) { _ in } }
 
     /// Marks `uri` as used now (the LRU order); nothing when it is not cached.
     public func touch(_ uri: String) throws(Problem) { _ = try lookup(uri) }
 
     /// A `mkstemp` template for a download of `uri` under `partial/` (created if missing), named
-    /// after this process so a later operation can remove it once the process is gone.
+    /// after this process so a later operation can remove it once the process is gone. Throws
+    /// when no file can be made there (a read-only cache): one is made and removed to find out.
     public func partialTemplate(for uri: String) throws(Problem) -> String {
         do { try AtomicFile.makeDirectories(partialDirectory) } catch {
             throw Problem(description: "cannot create the cache directory: \(error.description)")
         }
+        var probe = Array((partialDirectory + "/\(getpid())-probe-XXXXXX").utf8CString)
+        let fd = probe.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw Problem(description: "cannot write downloads into '\(partialDirectory)': \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+        probe.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return partialDirectory + "/\(getpid())-\(Self.key(for: uri))-XXXXXX"
     }
 
@@ -183,18 +232,19 @@ public struct MediaCache: Sendable {
         let entry = Entry(uri: uri, key: Self.key(for: uri), size: expectedSize, etag: etag, lastModified: lastModified,
                           storedAt: now, lastUsed: now, control: control)
         var failure: Problem?
-        try update { entries in
-            // The index is written after the rename: a kill in between leaves an unlisted file,
-            // which the next operation deletes.
-            guard rename(file, self.path(of: entry)) == 0 else {
-                failure = Problem(description: "cannot move the download into the cache: \(String(cString: strerror(errno)))")
-                unlink(file)
-                return
-            }
+        // The index lists the file before it is moved in: the cache never holds a file the index
+        // does not prove is its own. A kill in between leaves an entry without its file (or with
+        // the old file of the URI, of another size), which the next operation drops.
+        try update(change: { entries in
             entries.removeAll { $0.uri == uri }
             entries.append(entry)
             self.evict(&entries, keeping: entry.key)
-        }
+        }, commit: { entries in
+            guard rename(file, self.path(of: entry)) != 0 else { return }
+            failure = Problem(description: "cannot move the download into the cache: \(String(cString: strerror(errno)))")
+            unlink(file)
+            entries.removeAll { $0.uri == uri }
+        })
         if let failure { throw failure }
         return entry
     }
@@ -217,11 +267,13 @@ public struct MediaCache: Sendable {
         return removed
     }
 
-    /// Deletes every cached file (downloads under way in live processes are left alone).
+    /// Deletes every cached file (downloads under way in live processes are left alone): the
+    /// listed ones, and the media files a damaged index no longer lists (SHA-256-named files).
     public func clear() throws(Problem) {
         try update(create: false) { entries in
             for entry in entries { self.deleteFile(of: entry) }
             entries.removeAll()
+            for name in CacheRepair.unlistedFiles(in: self.directory, listed: []) { unlink(self.directory + "/" + name) }
         }
     }
 
@@ -241,32 +293,94 @@ public struct MediaCache: Sendable {
         }
     }
 
-    /// Lock, repair, read, change, write (only when changed) — see the type's description.
-    /// Without `create`, a missing directory is left missing and reads as an empty cache.
-    func update(create: Bool = true, _ change: (inout [Entry]) -> Void) throws(Problem) {
+    /// Lock, read, repair, change, write (only when changed), then `commit` — see the type's
+    /// description. `commit` runs after the index was written, still under the lock; when it
+    /// changes the entries (its step failed), the index is written again. Without `create`, a
+    /// missing directory is left missing and reads as an empty cache. Returns the line saying
+    /// what a damaged index lost (``repair()``).
+    @discardableResult
+    func update(create: Bool = true, change: (inout [Entry]) -> Void,
+                commit: ((inout [Entry]) -> Void)? = nil) throws(Problem) -> String? {
         if !create && !(g_file_test(directory, G_FILE_TEST_EXISTS) != 0) {
             var entries: [Entry] = []
             change(&entries)
-            return
+            return nil
         }
         do { try AtomicFile.makeDirectories(directory) } catch {
             throw Problem(description: "cannot create the cache directory: \(error.description)")
         }
-        try index.withLock(.exclusive) { openError throws(Problem) in
+        return try index.withLock(.exclusive) { openError throws(Problem) -> String? in
             if let openError { throw Problem(description: "cannot open the cache lock: \(String(cString: strerror(openError)))") }
-            let original = readIndex()
-            var entries = CacheRepair(cache: self).repair(original)
+            let read = try readIndex()
+            var entries = CacheRepair(cache: self).repair(read.entries)
+            let notice = read.damage.map { describe($0, keptAside: index.keepAside(), listed: entries) }
             change(&entries)
-            guard entries != original else { return }
-            do throws(AtomicFile.Failure) { try index.write(entries) } catch {
-                throw Problem(description: "cannot write the cache index: \(error.description)")
+            if entries != read.entries || read.damage != nil { try write(entries) }
+            guard let commit else { return notice }
+            let written = entries
+            commit(&entries)
+            if entries != written { try write(entries) }
+            return notice
+        }
+    }
+
+    /// Writes the index (under the exclusive lock).
+    private func write(_ entries: [Entry]) throws(Problem) {
+        do throws(AtomicFile.Failure) { try index.write(entries) } catch {
+            throw Problem(description: "cannot write the cache index: \(error.description)")
+        }
+    }
+
+    /// What was wrong with the index as read (``readIndex()``).
+    enum IndexDamage: Equatable {
+        /// `dropped` of `total` entries did not read.
+        case dropped(Int, of: Int)
+        /// The document as a whole is not an index (`reason`).
+        case corrupt(String)
+    }
+
+    /// The index as read: the entries that read, and what was wrong.
+    struct IndexRead {
+        var entries: [Entry]
+        var damage: IndexDamage?
+    }
+
+    /// The index on disk (`JSONFileStore.read()`: entry by entry; missing reads as empty).
+    /// Throws when it cannot be used at all: unreadable, or of a newer format version (another
+    /// gstplay's cache: left alone).
+    func readIndex() throws(Problem) -> IndexRead {
+        do {
+            let contents = try index.read()
+            let damage = contents.dropped > 0 ? IndexDamage.dropped(contents.dropped, of: contents.dropped + contents.entries.count) : nil
+            return IndexRead(entries: contents.entries, damage: damage)
+        } catch {
+            switch error {
+            case .unreadable(let failure):
+                throw Problem(description: "cannot read the cache index: \(failure.description)")
+            case .newerVersion(let version):
+                throw Problem(description: "the cache index '\(indexPath)' is of format version \(version), newer than this gstplay reads "
+                              + "(\(JSONFileStore<Entry>.version)): the cache is not used, and left as it is")
+            case .corrupt(let reason):
+                return IndexRead(entries: [], damage: .corrupt(reason))
             }
         }
     }
 
-    /// The index on disk; missing or unreadable reads as empty (repair then deletes the files it
-    /// no longer lists: a cache may forget, it must never serve a wrong file).
-    private func readIndex() -> [Entry] { (try? index.read()) ?? [] }
+    /// The one line saying what a damaged index lost: which entries, where the copy of the old
+    /// index is, and that the files no longer listed are kept (``clear()`` deletes them).
+    private func describe(_ damage: IndexDamage, keptAside: String?, listed: [Entry]) -> String {
+        let what: String
+        switch damage {
+        case .dropped(let dropped, let total):
+            what = "\(dropped) of \(total) entries of the cache index '\(indexPath)' could not be read and were dropped"
+        case .corrupt(let reason):
+            what = "the cache index '\(indexPath)' is corrupt (\(reason)): its entries were dropped"
+        }
+        let copy = keptAside.map { " (a copy is in '\($0)')" } ?? ""
+        let unlisted = CacheRepair.unlistedFiles(in: directory, listed: Set(listed.map(\.key))).count
+        let files = unlisted == 0 ? "" : "; \(unlisted) cached file(s) no longer listed are kept (`gstplay cache clear` deletes them)"
+        return what + copy + files
+    }
 
     static func now() -> Double {
         var spec = timespec()

@@ -141,7 +141,7 @@ public enum PlaylistFile {
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 if line.hasPrefix("#EXTINF:"), let comma = line.firstIndex(of: ",") {
-                    let title = String(line[line.index(after: comma)...]).trimmingSurroundingWhitespace()
+                    let title = String(line[line.index(after: comma)...]).replacingControlCharacters().trimmingSurroundingWhitespace()
                     pending.title = title.isEmpty ? nil : title
                     // `#EXTINF:<seconds> key="value"…,title`: the length is the first word.
                     let head = line[line.index(line.startIndex, offsetBy: 8)..<comma]
@@ -156,8 +156,9 @@ public enum PlaylistFile {
         return entries
     }
 
-    /// PLS: a `[playlist]` section with `FileN=`, `TitleN=`, `LengthN=` (ordered by N; a length
-    /// of `-1` means unknown).
+    /// PLS: a `[playlist]` section with `FileN=`, `TitleN=`, `LengthN=` (ordered by N, a number
+    /// from 1 written in digits only: `File-5=` or `File+5=` is no entry; a length of `-1` means
+    /// unknown).
     static func plsEntries(_ text: String, path: String) throws(LoadError) -> [Entry] {
         var files: [Int: String] = [:], titles: [Int: String] = [:], lengths: [Int: MediaTime] = [:]
         var sawHeader = false
@@ -166,12 +167,19 @@ public enum PlaylistFile {
             if line.lowercased() == "[playlist]" { sawHeader = true; continue }
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = line[..<equals].lowercased(), value = String(line[line.index(after: equals)...]).trimmingSurroundingWhitespace()
-            if key.hasPrefix("file"), let n = Int(key.dropFirst(4)), !value.isEmpty { files[n] = value }
-            if key.hasPrefix("title"), let n = Int(key.dropFirst(5)), !value.isEmpty { titles[n] = value }
-            if key.hasPrefix("length"), let n = Int(key.dropFirst(6)), let length = length(value) { lengths[n] = length }
+            if key.hasPrefix("file"), let n = entryNumber(key.dropFirst(4)), !value.isEmpty { files[n] = value }
+            let title = value.replacingControlCharacters().trimmingSurroundingWhitespace()
+            if key.hasPrefix("title"), let n = entryNumber(key.dropFirst(5)), !title.isEmpty { titles[n] = title }
+            if key.hasPrefix("length"), let n = entryNumber(key.dropFirst(6)), let length = length(value) { lengths[n] = length }
         }
         guard sawHeader else { throw LoadError(path: path, reason: "not a PLS playlist (no [playlist] section)") }
         return files.keys.sorted().map { Entry(location: files[$0]!, title: titles[$0], duration: lengths[$0]) }
+    }
+
+    /// The N of a PLS key: ASCII digits only, at least 1 (no sign, no blanks).
+    private static func entryNumber(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let n = Int(text), n >= 1 else { return nil }
+        return n
     }
 
     /// A length in (possibly fractional) seconds; nil unless finite, positive and under a year.
@@ -183,18 +191,27 @@ public enum PlaylistFile {
     // MARK: Files and locations
 
     /// The file's text: UTF-8 (a BOM is dropped) or, failing that, Latin-1. Throws for an
-    /// unreadable file or binary data (NUL or other control bytes).
+    /// unreadable file or binary data (``looksBinary(_:)``).
     private static func readText(_ path: String) throws(LoadError) -> String {
         let bytes: [UInt8]
         do { bytes = try AtomicFile.read(path, limit: 8 << 20) } catch {
             throw LoadError(path: path, reason: error.description)
         }
-        let isBinary = bytes.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
-        guard !isBinary else { throw LoadError(path: path, reason: "not a playlist (binary data)") }
+        guard !looksBinary(bytes) else { throw LoadError(path: path, reason: "not a playlist (binary data)") }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         if let text = String(validating: body, as: UTF8.self) { return text }
         return String(body.map { Character(Unicode.Scalar($0)) })
+    }
+
+    /// True for binary data: a NUL byte, or C0 control bytes other than tab, LF and CR making up more
+    /// than 1 in 20 bytes (and more than 4 of them). A few controls in a text file (an escape
+    /// sequence in one title) do not make it binary: titles read them as spaces, as `saveM3U`
+    /// writes them, so a saved queue loads back the same.
+    static func looksBinary(_ bytes: [UInt8]) -> Bool {
+        if bytes.contains(0) { return true }
+        let controls = bytes.lazy.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
+        return controls > 4 && controls * 20 > bytes.count
     }
 
     /// An entry as a URI (kept when it has a scheme) or as an absolute path and its `file://` URI.

@@ -11,9 +11,16 @@ import Glibc
 ///   (`JSONFileStore`: `g_file_set_contents_full` under an `flock` on `resume.json.lock`): a
 ///   crash or `kill -9` leaves the old file.
 /// - Items with less than 5 % left are forgotten instead of stored.
-/// - A corrupt file is moved aside (`resume.json.corrupt`), an unreadable one is left alone, a
-///   read-only directory fails the save: each gives a ``Problem`` (a warning for the user) and
-///   no resume, never a crash and never the loss of the other entries.
+/// - The file is read entry by entry: an entry that does not read, or holds an impossible
+///   position (negative, not finite, over ``maximumPosition``, at or past its stored duration),
+///   is dropped and the others are used. ``repair()`` (and any save) writes the good entries back
+///   after keeping a copy of the damaged file aside (`resume.json.corrupt`, `-2`, `-3`, …: an
+///   earlier copy is never replaced); ``repair()`` says what was dropped in one line.
+/// - A file that is not a state file at all gives a ``Problem`` (no resume) until ``repair()``
+///   or a save starts a new one (after keeping the copy). A file of a newer format version
+///   (another gstplay's) is left alone and not used; an unreadable one is left alone; a
+///   read-only directory fails the save. Each gives a ``Problem`` (a warning for the user),
+///   never a crash and never the loss of the other entries.
 ///
 /// **Thread:** any; each call does its own file I/O (keep it off real-time threads).
 public struct ResumeStore: Sendable {
@@ -29,14 +36,28 @@ public struct ResumeStore: Sendable {
         public var position: Double
         /// When it was saved, seconds since 1970.
         public var savedAt: Int64
+        /// The item's duration when it was saved, in seconds (nil when it was not known, and in
+        /// files written before it was kept).
+        public var duration: Double?
+
+        /// True when ``position`` can be resumed at: finite, above 0, at most
+        /// ``ResumeStore/maximumPosition``, and before ``duration`` when that is known.
+        public var hasPossiblePosition: Bool {
+            guard position.isFinite, position > 0, position <= ResumeStore.maximumPosition else { return false }
+            guard let duration, duration.isFinite, duration > 0 else { return true }
+            return position < duration
+        }
     }
+
+    /// The largest position kept or resumed at: 100 days, in seconds (a larger one is a damaged file).
+    public static let maximumPosition: Double = 100 * 86400
 
     /// The file format (versioned).
     typealias StateFile = JSONFileStore<Entry>.File
 
     /// A problem with the state file, reported as one warning line.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
-        /// What went wrong, e.g. "resume state '/x/resume.json' is corrupt (moved to …): not resuming".
+        /// What went wrong, e.g. "resume state '/x/resume.json' is corrupt (not a JSON object); not resuming".
         public var description: String
     }
 
@@ -51,9 +72,10 @@ public struct ResumeStore: Sendable {
     }
 
     /// The position to resume `uri` at, nil when none is stored (or the file changed since).
+    /// Entries that do not read are passed over (``repair()`` reports them).
     public func position(for uri: String) throws(Problem) -> MediaTime? {
         let key = ResumeStore.fileKey(uri)
-        let entries = try readEntries()
+        let entries = try readEntries().entries
         guard let entry = entries.first(where: { $0.uri == uri }) else { return nil }
         guard entry.size == key.size, entry.mtime == key.mtime else { return nil }
         return MediaTime(seconds: entry.position)
@@ -65,9 +87,22 @@ public struct ResumeStore: Sendable {
         let key = ResumeStore.fileKey(uri)
         try update { entries in
             entries.removeAll { $0.uri == uri }
-            guard !finished, position > .zero else { return }
-            entries.append(Entry(uri: uri, size: key.size, mtime: key.mtime, position: position.seconds, savedAt: Int64(time(nil))))
+            let entry = Entry(uri: uri, size: key.size, mtime: key.mtime, position: position.seconds, savedAt: Int64(time(nil)),
+                              duration: duration.map(\.seconds))
+            guard !finished, entry.hasPossiblePosition else { return }
+            entries.append(entry)
         }
+    }
+
+    /// Repairs a damaged file now: keeps a copy aside (`JSONFileStore.keepAside()`) and writes
+    /// back the entries that read. Returns one line saying what was dropped and where the copy
+    /// is, nil when the file read cleanly (or is missing). Throws when the file cannot be used
+    /// (unreadable, a newer format version: left alone) or the repair cannot be written.
+    @discardableResult
+    public func repair() throws(Problem) -> String? {
+        var notice: String?
+        try update(damaged: { notice = $0 }, change: { _ in })
+        return notice
     }
 
     /// Forgets `uri`.
@@ -82,39 +117,65 @@ public struct ResumeStore: Sendable {
         }
     }
 
-    /// Every stored entry (for tests and tools).
-    public func entries() throws(Problem) -> [Entry] { try readEntries() }
+    /// Every stored entry that reads (for tests and tools).
+    public func entries() throws(Problem) -> [Entry] { try readEntries().entries }
 
     // MARK: File work
 
     /// Read, change, write atomically, under the exclusive lock (unlocked when the lock file
-    /// cannot be opened: the atomic write still keeps the file whole).
-    private func update(_ change: (inout [Entry]) -> Void) throws(Problem) {
+    /// cannot be opened: the atomic write still keeps the file whole). A damaged file is copied
+    /// aside first (`JSONFileStore.keepAside()`); `damaged` hears what was dropped (one line).
+    private func update(damaged: (String) -> Void = { _ in }, change: (inout [Entry]) -> Void) throws(Problem) {
         do { try AtomicFile.makeDirectories(file.directory) } catch {
             throw Problem(description: "cannot create the resume state directory: \(error.description)")
         }
         try file.withLock(.exclusive) { _ throws(Problem) in
-            var entries = try readEntries()
+            let read = try readEntries(startingOverWhenCorrupt: true)
+            var entries = read.entries
             change(&entries)
+            guard entries != read.entries || read.damage != nil else { return }
+            let aside = read.damage != nil ? file.keepAside() : nil
             do throws(AtomicFile.Failure) { try file.write(entries) } catch {
                 throw Problem(description: "cannot save the resume state: \(error.description)")
+            }
+            if let damage = read.damage {
+                damaged(damage + (aside.map { " (a copy is in '\($0)')" } ?? " (no copy could be kept)"))
             }
         }
     }
 
-    /// The entries on disk; a missing file is empty. A corrupt file is moved aside to
-    /// `<path>.corrupt` (so later saves start clean without destroying it) and reported.
-    private func readEntries() throws(Problem) -> [Entry] {
-        do { return try file.read() } catch {
+    /// What ``readEntries(startingOverWhenCorrupt:)`` found: the usable entries and, for a
+    /// damaged file, what was dropped.
+    private struct Read {
+        var entries: [Entry]
+        var damage: String?
+    }
+
+    /// The usable entries on disk (``Entry/hasPossiblePosition``); a missing file is empty.
+    /// Throws for an unreadable file, one of a newer format version, and — unless
+    /// `startingOverWhenCorrupt` — one that is not a state file at all.
+    private func readEntries(startingOverWhenCorrupt: Bool = false) throws(Problem) -> Read {
+        let contents: JSONFileStore<Entry>.Contents
+        do { contents = try file.read() } catch {
             switch error {
             case .unreadable(let failure):
                 throw Problem(description: "cannot read resume state: \(failure.description); not resuming")
-            case .corrupt:
-                let aside = path + ".corrupt"
-                let moved = rename(path, aside) == 0
-                throw Problem(description: "resume state '\(path)' is corrupt" + (moved ? " (moved to '\(aside)')" : "") + "; not resuming")
+            case .newerVersion(let version):
+                throw Problem(description: "resume state '\(path)' is of format version \(version), newer than this gstplay reads "
+                              + "(\(JSONFileStore<Entry>.version)): left as it is, and not used")
+            case .corrupt(let reason):
+                guard startingOverWhenCorrupt else {
+                    throw Problem(description: "resume state '\(path)' is corrupt (\(reason)); not resuming")
+                }
+                return Read(entries: [], damage: "resume state '\(path)' was corrupt (\(reason)): started a new one")
             }
         }
+        let usable = contents.entries.filter(\.hasPossiblePosition)
+        let dropped = contents.dropped + contents.entries.count - usable.count
+        guard dropped > 0 else { return Read(entries: usable) }
+        let total = contents.dropped + contents.entries.count
+        return Read(entries: usable, damage: "resume state '\(path)': dropped \(dropped) of \(total) entries "
+                    + "(not readable, or an impossible position); kept the other \(usable.count)")
     }
 
     /// Size and mtime of a local file URI (`FileURI`: `g_filename_from_uri`; `stat`); nils for

@@ -23,6 +23,8 @@ enum ExitStatus {
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).
     static let interrupted: Int32 = 130
+    /// Quit from the keyboard (SIGQUIT, Ctrl-\): ends gstplay as SIGTERM does (mpv quits too).
+    static let quitSignal: Int32 = 131
     /// Terminated (SIGTERM).
     static let terminated: Int32 = 143
 }

@@ -71,6 +71,8 @@ actor PlaybackController {
     let trackSession: TrackSession
     /// With `--resume`: the save made on the way out (shared with the signal path's guard).
     let resumeAtExit: ResumeExitSave?
+    /// With `--resume`: what was said about the state file (each warning once).
+    let resumeNotes = ResumeNotes()
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
     /// The control clients (`--input-ipc-server`): replies to them, events to all (nil: none).

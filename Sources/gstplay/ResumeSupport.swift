@@ -18,15 +18,34 @@ extension PlaybackController {
     /// note `gstplay: resuming <item> at …` is printed when it loads (``resumeStart(of:)``).
     func withResumePosition(_ item: QueueItem) -> QueueItem {
         guard settings.start == nil, let store = settings.resumeStore else { return item }
+        repairResumeStateOnce(store)
         do {
             guard let position = try store.position(for: item.uri) else { return item }
             var resumed = item
             resumed.start = position
             return resumed
         } catch {
-            output.err("gstplay: warning: \(error.description)")
+            warnAboutResumeState(error)
             return item
         }
+    }
+
+    /// The first time the resume state is read: repairs a damaged file (``ResumeStore/repair()``)
+    /// and says what was dropped, once.
+    private func repairResumeStateOnce(_ store: ResumeStore) {
+        guard resumeNotes.firstUse() else { return }
+        do {
+            if let notice = try store.repair() { output.err("gstplay: warning: \(notice)") }
+        } catch {
+            warnAboutResumeState(error)
+        }
+    }
+
+    /// One warning line for a problem with the resume state, unless the same line was said
+    /// already (a file that cannot be read fails the read at load and the save at exit alike).
+    func warnAboutResumeState(_ problem: ResumeStore.Problem) {
+        guard resumeNotes.firstTime(problem.description) else { return }
+        output.err("gstplay: warning: \(problem.description)")
     }
 
     /// The resume position a `uriLoaded` record's item starts at: the ``QueueItem/start`` of the
@@ -49,7 +68,7 @@ extension PlaybackController {
         do {
             try store.save(uri: uri, position: position, duration: snapshot.duration)
         } catch {
-            output.err("gstplay: warning: \(error.description)")
+            warnAboutResumeState(error)
         }
     }
 
@@ -61,7 +80,7 @@ extension PlaybackController {
         let snapshot = player.snapshot
         guard let position = await player.currentPosition() ?? snapshot.position else { return }
         if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration) {
-            output.err("gstplay: warning: \(problem.description)")
+            warnAboutResumeState(problem)
         }
     }
 
@@ -71,7 +90,7 @@ extension PlaybackController {
         do {
             try store.forget(uri: uri)
         } catch {
-            output.err("gstplay: warning: \(error.description)")
+            warnAboutResumeState(error)
         }
     }
 
@@ -138,5 +157,31 @@ final class ResumeExitSave: Sendable {
             if tried != nil { return }
             usleep(10_000)
         }
+    }
+}
+
+/// What the CLI already said about the resume state this run: the repair is tried at the first
+/// use only, and each warning line is said once.
+///
+/// **Thread:** any (a `Mutex`).
+final class ResumeNotes: Sendable {
+    private struct State {
+        var used = false
+        var said: Set<String> = []
+    }
+
+    private let state = Mutex(State())
+
+    /// True the first time only.
+    func firstUse() -> Bool {
+        state.withLock { state in
+            defer { state.used = true }
+            return !state.used
+        }
+    }
+
+    /// True the first time `line` is offered.
+    func firstTime(_ line: String) -> Bool {
+        state.withLock { $0.said.insert(line).inserted }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// SIGINT, SIGTERM and SIGHUP as `DispatchSource` signal sources (see ``install()``). The first one sends ``CLIInput/signal(_:)`` with 130/143/129
+/// SIGINT, SIGTERM, SIGHUP and SIGQUIT as `DispatchSource` signal sources (see ``install()``). The first one sends ``CLIInput/signal(_:)`` with 130/143/129/131
 /// to the CLI actor, which stores the resume position, restores the terminal and shuts down
 /// cleanly, and arms the ``ExitGuard``: if the process is still there after
 /// ``ExitGuard/deadline`` (a stuck Backend shutdown, a blocked loop thread), the guard stores the
@@ -20,7 +20,7 @@ import Synchronization
 /// **Thread:** ``install()`` from any thread; handlers run on the global dispatch queue (no
 /// queue of its own); the guard's deadline on a thread of its own.
 final class SignalWatcher {
-    /// How many SIGINT/SIGTERM/SIGHUP arrived (any thread).
+    /// How many of the ending signals arrived (any thread).
     private final class Count: Sendable { let value = Atomic<Int>(0) }
 
     /// The last resort of the signal path (any thread).
@@ -56,6 +56,7 @@ final class SignalWatcher {
     /// The signals that end gstplay, with their exit codes (128 + the signal number).
     static let ending: [(signal: Int32, code: Int32)] = [
         (SIGINT, ExitStatus.interrupted), (SIGTERM, ExitStatus.terminated), (SIGHUP, ExitStatus.hangup),
+        (SIGQUIT, ExitStatus.quitSignal),
     ]
 
     /// Starts watching and returns once every source is registered (at most 1 s). The ending

@@ -214,6 +214,81 @@ final class CachePlayerTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: entries[0]))), try Data(contentsOf: URL(fileURLWithPath: TestMedia.vp8)))
         XCTAssertEqual(partials, [])
     }
+
+    /// The warnings' messages in `recorder`.
+    private func warnings(_ recorder: EventRecorder) -> [String] {
+        recorder.events.compactMap { if case .warning(let w) = $0 { return w.message } else { return nil } }
+    }
+
+    /// Plays `path` once more with a fresh player to EOS or an error; the recorder.
+    private func playRecorded(_ path: String) -> EventRecorder {
+        let recorder = EventRecorder()
+        let player = player(recorder)
+        defer { player.shutdown() }
+        player.load(server.url(path))
+        recorder.waitFor("EOS or error", timeout: 30) { $0.contains(where: \.isEndOfStream) || $0.contains { $0.error != nil } }
+        return recorder
+    }
+
+    /// A cached copy overwritten with other bytes of the same size (its size still matches the
+    /// index) is not the media: the error is not reported, the copy is removed and the URI is
+    /// fetched again, played to the end and stored anew, with one warning.
+    func testACachedCopyOverwrittenWithGarbageIsFetchedAgainOnce() throws {
+        let path = "/file/vp8-opus-4s.webm"
+        XCTAssertEqual(play(path).last?.state, .stored)
+        let entry = try XCTUnwrap(cache.lookup(server.url(path)))
+        var garbage = [UInt8](repeating: 0, count: Int(entry.size))
+        var generator = SystemRandomNumberGenerator()
+        for index in garbage.indices { garbage[index] = UInt8.random(in: 0...255, using: &generator) }
+        try Data(garbage).write(to: URL(fileURLWithPath: cache.path(of: entry)))
+        _ = server.requests(clear: true)
+        let recorder = playRecorded(path)
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first, "\(recorder.events)")
+        XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream))
+        XCTAssertEqual(statuses(recorder).map(\.state), [.hit, .miss, .storing, .stored], "\(statuses(recorder)) \(warnings(recorder))")
+        let notes = warnings(recorder).filter { $0.contains("the cached copy could not be played") }
+        XCTAssertEqual(notes.count, 1, "\(warnings(recorder))")
+        XCTAssertEqual(server.requests().count, 1, "fetched again once")
+        let fresh = try XCTUnwrap(cache.lookup(server.url(path)))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: fresh))), try Data(contentsOf: URL(fileURLWithPath: TestMedia.vp8)))
+    }
+
+    /// A cache whose `partial/` takes no file (read-only; `/sys/kernel` refuses even root) plays
+    /// new URIs from the network with one warning, as documented, instead of failing them.
+    func testAReadOnlyCachePlaysFromTheNetworkWithOneWarning() throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/partial", withDestinationPath: "/sys/kernel")
+        let recorder = playRecorded("/file/vp8-opus-4s.webm")
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first, "\(recorder.events)")
+        XCTAssertTrue(recorder.events.contains(where: \.isEndOfStream))
+        let notes = warnings(recorder).filter { $0.contains("media cache: cannot write downloads into") }
+        XCTAssertEqual(notes.count, 1, "\(warnings(recorder))")
+        XCTAssertTrue(notes.first?.contains("Permission denied") ?? false, "\(notes)")
+    }
+
+    /// A damaged index while playing: the entries that read still play from the cache, and one
+    /// warning says what was dropped (once: the index is whole again afterwards).
+    func testADamagedIndexIsRepairedWithOneWarningAndItsGoodEntriesStillPlay() throws {
+        let good = "/file/vp8-opus-4s.webm", other = "/file/vp8-opus-4s.webm?other=1"
+        XCTAssertEqual(play(good).last?.state, .stored)
+        XCTAssertEqual(play(other).last?.state, .stored)
+        let indexURL = URL(fileURLWithPath: dir + "/index.json")
+        var index = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: indexURL)) as? [String: Any])
+        var entries = try XCTUnwrap(index["entries"] as? [[String: Any]])
+        let broken = try XCTUnwrap(entries.firstIndex { $0["uri"] as? String == server.url(other) })
+        entries[broken]["lastUsed"] = "yesterday"
+        index["entries"] = entries
+        try JSONSerialization.data(withJSONObject: index).write(to: indexURL)
+        _ = server.requests(clear: true)
+        let first = playRecorded(good)
+        XCTAssertEqual(statuses(first).map(\.state), [.hit])
+        let notes = warnings(first).filter { $0.contains("1 of 2 entries of the cache index") }
+        XCTAssertEqual(notes.count, 1, "\(warnings(first))")
+        let second = playRecorded(good)
+        XCTAssertEqual(statuses(second).map(\.state), [.hit])
+        XCTAssertEqual(warnings(second), [], "said once")
+        XCTAssertEqual(server.requests(), [])
+    }
 }
 
 private extension CachePlayerTests {

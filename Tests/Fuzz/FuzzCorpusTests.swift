@@ -18,7 +18,10 @@ final class FuzzCorpusTests: XCTestCase {
     }
 
     func testTheCorpusHoldsEveryInvariant() throws {
-        defer { PlaylistFuzz.removeScratchDirectory() }
+        defer {
+            PlaylistFuzz.removeScratchDirectory()
+            StateFileFuzz.removeScratchDirectory()
+        }
         for target in FuzzTarget.all {
             for file in try seeds(of: target) {
                 let bytes = [UInt8](try Data(contentsOf: file))

@@ -30,6 +30,8 @@ struct FuzzTarget: Sendable {
         FuzzTarget(name: "arguments", maxLength: 512, run: ArgumentFuzz.run),
         FuzzTarget(name: "mpv", maxLength: 1024, run: MpvFuzz.run),
         FuzzTarget(name: "config", maxLength: 2048, run: ConfigFuzz.run),
+        FuzzTarget(name: "cache-index", maxLength: 4096, run: StateFileFuzz.runCacheIndex),
+        FuzzTarget(name: "resume", maxLength: 4096, run: StateFileFuzz.runResume),
     ]
 
     static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }

@@ -100,6 +100,56 @@ final class CacheCLITests: XCTestCase {
 
     /// Item 4: `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
     /// file is downloaded again); `gstplay cache remove URL` forgets one URI.
+    /// `gstplay cache list` on a hand-damaged index: the entries that read are listed, one
+    /// warning says what was dropped, no file is deleted (it used to list 0 files and delete all
+    /// three, silently); an index of a newer version is one error, exit 1, and is left alone.
+    func testADamagedIndexKeepsWhatReadsWithOneWarningAndANewerOneIsLeftAlone() throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var entries: [[String: Any]] = []
+        for (uri, size) in [("http://x/a", 3), ("http://x/b", 5), ("http://x/c", 4)] {
+            let key = try sha256(uri)
+            FileManager.default.createFile(atPath: dir + "/" + key, contents: Data(repeating: 1, count: size))
+            entries.append(["uri": uri, "key": key, "size": size, "storedAt": 1_764_000_000, "lastUsed": 1e300])
+        }
+        entries[1]["size"] = "five"
+        let index = URL(fileURLWithPath: dir + "/index.json")
+        try JSONSerialization.data(withJSONObject: ["version": 1, "entries": entries]).write(to: index)
+        let list = try GstplayProcess.run(["cache", "list", "--cache-dir", dir])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("2 file(s), 7 B"), list.stdout)
+        XCTAssertEqual(list.stderr.split(separator: "\n").count, 1, list.stderr)
+        XCTAssertTrue(list.stderr.hasPrefix("gstplay: warning: media cache: 1 of 3 entries of the cache index"), list.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.count == 64 }.count, 3, "no file deleted")
+        let again = try GstplayProcess.run(["cache", "list", "--cache-dir", dir])
+        XCTAssertEqual(again.stderr, "", "said once")
+
+        var newer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: index)) as? [String: Any])
+        newer["version"] = 2
+        try JSONSerialization.data(withJSONObject: newer).write(to: index)
+        let before = try Data(contentsOf: index)
+        for action in ["list", "clear"] {
+            let run = try GstplayProcess.run(["cache", action, "--cache-dir", dir])
+            XCTAssertEqual(run.status, 1, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("gstplay: error: media cache: the cache index '\(dir!)/index.json' is of format version 2"), run.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: index), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.count == 64 }.count, 3, "no file deleted")
+    }
+
+    /// SHA-256 of `text` in lowercase hex (the cache's key), from coreutils' `sha256sum`.
+    private func sha256(_ text: String) throws -> String {
+        let process = Process(), input = Pipe(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let digest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: digest.prefix(64), as: UTF8.self)
+    }
+
     func testOfflineRevalidateAndRemove() throws {
         let local = try HTTPTestServer(media: try clipDirectory())
         defer { local.stop() }

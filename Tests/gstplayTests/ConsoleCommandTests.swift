@@ -108,6 +108,10 @@ final class ConsoleCommandTests: XCTestCase {
         XCTAssertEqual(error("shuffle"), "shuffle: missing argument (expected on or off)")
         XCTAssertEqual(error("shuffle maybe"), "shuffle: expected 'on' or 'off', got 'maybe'")
         XCTAssertEqual(error("loop twice"), "loop: expected 'none', 'one' or 'all', got 'twice'")
+        XCTAssertEqual(error("snapshot --bogus"), "snapshot: unknown option '--bogus' (expected: snapshot [--osd] [path])")
+        XCTAssertEqual(error("snapshot --osd --bogus x"), "snapshot: unknown option '--bogus' (expected: snapshot [--osd] [path])")
+        XCTAssertEqual(command("snapshot ./--bogus"), .snapshot("./--bogus", osd: false))
+        XCTAssertEqual(command("snapshot --osd"), .snapshot(nil, osd: true))
     }
 
     func testHostileInput() {

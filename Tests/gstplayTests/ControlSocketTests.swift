@@ -160,6 +160,21 @@ final class ControlSocketTests: XCTestCase {
         XCTAssertFalse(child.stderr.contains("dropped"), child.stderr)
     }
 
+    /// A path a socket address cannot hold is a socket that could not be made: exit 4 with one
+    /// line naming the length, as docs/CLI.md says (it was a usage error, exit 2); an empty path
+    /// stays a usage error.
+    func testASocketPathOver107BytesExitsFour() throws {
+        let long = NSTemporaryDirectory() + "/" + String(repeating: "s", count: 120)
+        let run = try GstplayProcess.run(["--input-ipc-server", long, GstplayProcess.fixture("short-0.2s.mp4")])
+        XCTAssertEqual(run.status, 4, run.stderr)
+        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("gstplay: error:") }
+        XCTAssertEqual(errors.count, 1, run.stderr)
+        XCTAssertTrue(run.stderr.contains("a socket path must be 1 to 107 bytes long without NUL (this one has \(long.utf8.count))"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: long))
+        let empty = try GstplayProcess.run(["--input-ipc-server", "", GstplayProcess.fixture("short-0.2s.mp4")])
+        XCTAssertEqual(empty.status, 2, empty.stderr)
+    }
+
     func testAStaleSocketIsReplacedAndALiveOneRefused() throws {
         let path = Self.socketPath()
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

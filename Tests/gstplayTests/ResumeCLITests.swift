@@ -94,8 +94,63 @@ final class ResumeCLITests: XCTestCase {
         let child = GstplayProcess(["--json", "--resume", GstplayProcess.fixture("short-0.2s.mp4")], environment: environment)
         try child.start()
         XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        XCTAssertEqual(warnings(child.stderr).count, 1, child.stderr)
         XCTAssertTrue(child.stderr.contains("gstplay: warning: resume state"), child.stderr)
-        XCTAssertTrue(child.stderr.contains("is corrupt"), child.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile + ".corrupt"), "the broken file is kept")
+        XCTAssertTrue(child.stderr.contains("was corrupt (not a JSON object): started a new one"), child.stderr)
+        XCTAssertEqual(try String(contentsOfFile: stateFile + ".corrupt", encoding: .utf8), "not json", "the broken file is kept")
+    }
+
+    /// The `gstplay: warning:` lines of `stderr`.
+    private func warnings(_ stderr: String) -> [String] {
+        stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("gstplay: warning:") }
+    }
+
+    /// A state file that cannot be read fails the read at load and the save at exit: one line.
+    func testAReadWarningIsPrintedOnce() throws {
+        try FileManager.default.createDirectory(atPath: stateFile, withIntermediateDirectories: true)
+        let child = GstplayProcess(["--json", "--resume", GstplayProcess.fixture("short-0.2s.mp4")], environment: environment)
+        try child.start()
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        XCTAssertEqual(warnings(child.stderr).count, 1, child.stderr)
+        XCTAssertTrue(child.stderr.contains("cannot read resume state"), child.stderr)
+    }
+
+    /// A newer gstplay's state file (`version: 999`) is left as it is, with one warning.
+    func testANewerStateFileIsLeftAloneWithOneWarning() throws {
+        try FileManager.default.createDirectory(atPath: stateHome + "/gstplay", withIntermediateDirectories: true)
+        let uri = URL(fileURLWithPath: clip).absoluteString
+        let contents = Data(#"{"version":999,"entries":[{"uri":"\#(uri)","position":3,"savedAt":1}]}"#.utf8)
+        FileManager.default.createFile(atPath: stateFile, contents: contents)
+        // Read at the load, refused at the exit's save: one line all the same.
+        let child = GstplayProcess(["--json", "--resume", GstplayProcess.fixture("short-0.2s.mp4")], environment: environment)
+        try child.start()
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        XCTAssertEqual(warnings(child.stderr).count, 1, child.stderr)
+        XCTAssertTrue(child.stderr.contains("is of format version 999, newer than this gstplay reads (1): left as it is, and not used"), child.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: stateFile)), contents, "the file is untouched")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stateFile + ".corrupt"))
+    }
+
+    /// Impossible positions are not believed: no "resuming … at -0:00:50.0"; the good entry of
+    /// the same file still resumes; one line says what was dropped.
+    func testImpossiblePositionsAreDroppedAndTheGoodOneResumes() throws {
+        try FileManager.default.createDirectory(atPath: stateHome + "/gstplay", withIntermediateDirectories: true)
+        let short = GstplayProcess.fixture("short-0.2s.mp4")
+        var entries: [[String: Any]] = []
+        for (path, position) in [(clip, 2.5), (short, -50.0), (GstplayProcess.fixture("vp8-opus-4s.webm"), 1e300)] {
+            let info = try FileManager.default.attributesOfItem(atPath: path)
+            let mtime = Int64(try XCTUnwrap(info[.modificationDate] as? Date).timeIntervalSince1970)
+            entries.append(["uri": URL(fileURLWithPath: path).absoluteString, "size": try XCTUnwrap(info[.size] as? Int), "mtime": mtime,
+                            "position": position, "savedAt": 1])
+        }
+        try JSONSerialization.data(withJSONObject: ["version": 1, "entries": entries]).write(to: URL(fileURLWithPath: stateFile))
+        let child = GstplayProcess(["--json", "--resume", "--no-gapless", short, clip], environment: environment)
+        try child.start()
+        XCTAssertTrue(child.waitFor { _, err in err.contains("gstplay: resuming \(self.clip) at 0:00:02.5") }, child.stderr)
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 0, child.stderr)
+        XCTAssertFalse(child.stderr.contains("resuming \(short)"), child.stderr)
+        XCTAssertEqual(warnings(child.stderr).count, 1, child.stderr)
+        XCTAssertTrue(child.stderr.contains("dropped 2 of 3 entries"), child.stderr)
     }
 }

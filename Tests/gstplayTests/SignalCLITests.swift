@@ -66,6 +66,20 @@ final class SignalCLITests: XCTestCase {
 
     func testSIGHUPEndsAFIFOWaitWithin1sWith129() throws { try assertEndsWithinOneSecond(on: SIGHUP, status: 129) }
 
+    func testSIGQUITEndsAFIFOWaitWithin1sWith131() throws { try assertEndsWithinOneSecond(on: SIGQUIT, status: 131) }
+
+    /// SIGQUIT (Ctrl-\) while playing ends gstplay like SIGTERM, with 131 (128 + 3) and no error
+    /// line; it was ignored (playback went on, exit 0).
+    func testSIGQUITWhilePlayingEndsWith131() throws {
+        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": directory + "/cache"]) { $1 }
+        let child = GstplayProcess(["--json", GstplayProcess.fixture("h264-aac-10s.mp4")], environment: environment)
+        try child.start()
+        XCTAssertNotNil(child.waitForJSON { $0["event"] as? String == "position" }, child.stdout)
+        kill(child.process.processIdentifier, SIGQUIT)
+        XCTAssertEqual(child.waitForExit(timeout: 5), 131, child.stderr)
+        XCTAssertFalse(child.stderr.contains("error"), child.stderr)
+    }
+
     /// `--list-tracks` waits for the media outside the CLI actor, which never sees the signal:
     /// the exit guard ends the process at its deadline.
     func testSIGTERMWhileListingTheTracksOfAFIFOEndsWithin1s() throws {

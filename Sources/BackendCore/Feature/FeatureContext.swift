@@ -91,6 +91,16 @@ public final class FeatureContext: @unchecked Sendable {
         engine.load(.success(uri), original: uri, start: start)
     }
 
+    /// Loads `uri` as ``load(_:start:)`` does, but from scratch: the pipeline goes to `NULL` first
+    /// (uridecodebin keeps its source, download buffer and decodebin across `READY`, and could
+    /// start the old media again). For a feature that found the media it chose broken (the media
+    /// cache's damaged copy) and has it loaded from elsewhere.
+    public func reloadFromScratch(_ uri: String, start: StartPosition? = nil) {
+        engine.featuresFinished()               // they read the download buffer: before NULL closes it
+        engine.pipeline?.setState(GST_STATE_NULL)
+        engine.load(.success(uri), original: uri, start: start)
+    }
+
     /// What the user last asked for (play, pause or nothing) since the load. Setting it also sets
     /// the pipeline's target state, applied once prerolled (a queue keeps the intent across items).
     public var intent: PlaybackProgress.Intent {

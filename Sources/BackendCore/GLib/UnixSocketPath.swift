@@ -43,7 +43,7 @@ package enum UnixSocketPath {
     /// from the start, no window with wider permissions), then listens (`g_socket_listen`).
     static func bindListening(_ path: String) throws(UnixSocketError) -> (UnsafeMutablePointer<GSocket>, Identity) {
         guard !path.isEmpty, path.utf8.count <= maximumLength, !path.utf8.contains(0) else {
-            throw .failed(path: path, reason: "a socket path must be 1 to \(maximumLength) bytes long")
+            throw .failed(path: path, reason: "a socket path must be 1 to \(maximumLength) bytes long without NUL (this one has \(path.utf8.count))")
         }
         try makeParentDirectory(of: path)
         try replaceStale(path)

@@ -40,6 +40,9 @@ struct CacheCommand: ParsableCommand {
 
     func run() throws {
         let cache = MediaCache(directory: cacheDirectory ?? NetworkSettings.defaultCacheDirectory())
+        if action != .path, let notice = try Self.check({ try cache.repair() }) {
+            Output.writeLine(STDERR_FILENO, "gstplay: warning: media cache: \(notice)")
+        }
         switch action {
         case .path:
             Output.writeLine(STDOUT_FILENO, cache.directory)
@@ -83,7 +86,8 @@ struct CacheCommand: ParsableCommand {
 
     /// `12 s`, `5 min`, `3 h`, `2 d`.
     static func age(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds))
+        // Times come from the index file: any Double (a huge one must not trap the conversion).
+        let s = seconds.isFinite ? Int(min(max(0, seconds), 1e15)) : 0
         if s < 60 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h" }

@@ -45,6 +45,12 @@ enum SnapshotFile {
         var path = Substring(rest)
         let osd = path == "--osd" || path.hasPrefix("--osd ")
         if osd { path = path.dropFirst(5).drop(while: { $0 == " " }) }
+        // `--osd` is the one option; any other word starting with `--` is a mistyped option, not a
+        // file name (write `./--name` for such a file).
+        if path.hasPrefix("--") {
+            let option = path.prefix { $0 != " " }
+            return .failure(ConsoleError("snapshot: unknown option '\(option)' (expected: snapshot [--osd] [path])"))
+        }
         return .success(.snapshot(path.isEmpty ? nil : String(path), osd: osd))
     }
 

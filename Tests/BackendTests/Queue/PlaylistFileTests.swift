@@ -103,6 +103,19 @@ final class PlaylistFileTests: XCTestCase {
         }
     }
 
+    /// `File-5=` and `File+5=` are not entries (PLS numbers are digits from 1); an escape
+    /// sequence in one title does not make the whole file binary.
+    func testPLSNumbersAreDigitsAndAnEscapeInATitleIsNotBinary() throws {
+        let path = write("signs.pls", "[playlist]\nFile1=one.ogg\nTitle1=\u{1B}[31mRed\u{1B}[0m\nFile-5=minus.ogg\nFile+6=plus.ogg\n"
+                         + "File 7=space.ogg\nFile0=zero.ogg\nFile2=two.ogg\n")
+        let list = items(try PlaylistFile.load(path))
+        XCTAssertEqual(list.map(\.uri), ["file://\(dir)/one.ogg", "file://\(dir)/two.ogg"])
+        XCTAssertEqual(list.first?.title, "[31mRed [0m", "control characters in titles read as spaces, as they are saved")
+        XCTAssertFalse(PlaylistFile.looksBinary(Array("#EXTINF:1,\u{1B}[2J title\na.ogg\n".utf8)))
+        XCTAssertTrue(PlaylistFile.looksBinary([0x41, 0x00, 0x41]))
+        XCTAssertTrue(PlaylistFile.looksBinary(Array(repeating: 0x07, count: 10) + Array(repeating: 0x41, count: 20)))
+    }
+
     func testLatin1M3UIsDecoded() throws {
         let path = dir + "/latin.m3u"
         FileManager.default.createFile(atPath: path, contents: Data("#EXTINF:1,Caf".utf8 + [0xE9] + Array("\nc.ogg\n".utf8)))
