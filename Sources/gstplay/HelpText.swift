@@ -52,6 +52,7 @@ enum HelpText {
         (ExitStatus.hangup, "SIGHUP (the terminal went away)"),
         (ExitStatus.interrupted, "SIGINT (Ctrl-C)"),
         (ExitStatus.terminated, "SIGTERM"),
+        (ExitStatus.quitSignal, "SIGQUIT"),
     ]
 
     /// The `--help` discussion: what gstplay does, the subcommands, where the keys and console

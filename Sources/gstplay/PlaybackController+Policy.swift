@@ -46,4 +46,11 @@ extension PlaybackController {
         let location = item?.location ?? name(of: info.uri)
         reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
     }
+
+    /// A failed item: its one error line, and exit code 1.
+    func failed(_ error: PlayerError, item: ItemContext?) {
+        let location = error.uri.flatMap { names[$0] } ?? item?.location ?? error.uri ?? "?"
+        reporter.failure(location: location, error: error)
+        policy.itemFailed = true
+    }
 }

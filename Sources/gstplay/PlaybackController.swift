@@ -292,11 +292,4 @@ actor PlaybackController {
         report(record)
         if case .error(let error) = record.event { failed(error, item: item(of: record)) }
     }
-
-    /// A failed item: its one error line, and exit code 1.
-    private func failed(_ error: PlayerError, item: ItemContext?) {
-        let location = error.uri.flatMap { names[$0] } ?? item?.location ?? error.uri ?? "?"
-        reporter.failure(location: location, error: error)
-        policy.itemFailed = true
-    }
 }
