@@ -12,7 +12,8 @@ import Glibc
 ///   crash or `kill -9` leaves the old file.
 /// - Items with less than 5 % left are forgotten instead of stored.
 /// - The file is read entry by entry: an entry that does not read, or holds an impossible
-///   position (negative, not finite, over ``maximumPosition``, at or past its stored duration),
+///   position (under ``minimumPosition``, not finite, over ``maximumPosition``, at or past its
+///   stored duration),
 ///   is dropped and the others are used. ``repair()`` (and any save) writes the good entries back
 ///   after keeping a copy of the damaged file aside (`resume.json.corrupt`, `-2`, `-3`, …: an
 ///   earlier copy is never replaced); ``repair()`` says what was dropped in one line.
@@ -40,10 +41,10 @@ public struct ResumeStore: Sendable {
         /// files written before it was kept).
         public var duration: Double?
 
-        /// True when ``position`` can be resumed at: finite, above 0, at most
-        /// ``ResumeStore/maximumPosition``, and before ``duration`` when that is known.
+        /// True when ``position`` can be resumed at: finite, at least ``ResumeStore/minimumPosition``,
+        /// at most ``ResumeStore/maximumPosition``, and before ``duration`` when that is known.
         public var hasPossiblePosition: Bool {
-            guard position.isFinite, position > 0, position <= ResumeStore.maximumPosition else { return false }
+            guard position.isFinite, position >= ResumeStore.minimumPosition, position <= ResumeStore.maximumPosition else { return false }
             guard let duration, duration.isFinite, duration > 0 else { return true }
             return position < duration
         }
@@ -51,6 +52,9 @@ public struct ResumeStore: Sendable {
 
     /// The largest position kept or resumed at: 100 days, in seconds (a larger one is a damaged file).
     public static let maximumPosition: Double = 100 * 86400
+    /// The smallest position kept or resumed at: 1 ms (below it is the start; a position of
+    /// `2e-301` s passed a `> 0` check and became a `MediaTime` of 0).
+    public static let minimumPosition: Double = 0.001
 
     /// The file format (versioned).
     typealias StateFile = JSONFileStore<Entry>.File

@@ -24,7 +24,7 @@
 //
 // Invariants of `resume` (a state directory holding an earlier `resume.json.corrupt`):
 //  1. Reading never traps; the "resuming … at" text of any position neither.
-//  2. A position handed out for resuming is finite, above 0 and at most 100 days.
+//  2. A position handed out for resuming is finite, above 0 (a MediaTime, not only a Double) and at most 100 days.
 //  3. Every entry that reads with a possible position survives a repair and a save of another URI.
 //  4. A file of a newer format version is left byte for byte and saves fail.
 //  5. A repair says what it dropped once; the earlier `resume.json.corrupt` is never replaced.

@@ -103,13 +103,14 @@ final class ResumeStoreTests: XCTestCase {
         }
         try writeState(store, entries: [entry(good, 12.5), entry("http://x/type", "twelve"), entry("http://x/negative", -50),
                                         entry("http://x/huge", 1e300), entry("http://x/past", 500, duration: 100),
-                                        ["position": 3], 42, entry(other, 7, duration: 60)])
+                                        ["position": 3], 42, entry(other, 7, duration: 60), entry("http://x/tiny", 2e-301)])
         XCTAssertNil(try store.position(for: "http://x/negative"), "an impossible position is never resumed")
         XCTAssertNil(try store.position(for: "http://x/huge"))
         XCTAssertNil(try store.position(for: "http://x/past"))
+        XCTAssertNil(try store.position(for: "http://x/tiny"), "a sub-millisecond position (a MediaTime of 0) is the start")
         XCTAssertEqual(try store.position(for: good), MediaTime(seconds: 12.5), "the good entries are used before the repair")
         let notice = try XCTUnwrap(store.repair())
-        XCTAssertTrue(notice.contains("dropped 6 of 8 entries"), notice)
+        XCTAssertTrue(notice.contains("dropped 7 of 9 entries"), notice)
         XCTAssertTrue(notice.contains("kept the other 2"), notice)
         XCTAssertTrue(notice.contains("resume.json.corrupt"), notice)
         XCTAssertNil(try store.repair(), "said once: the file is whole again")
@@ -149,7 +150,7 @@ final class ResumeStoreTests: XCTestCase {
     /// Impossible positions are not stored either.
     func testImpossiblePositionsAreNotSaved() throws {
         let store = ResumeStore(directory: dir)
-        for seconds in [-50, 1e300, ResumeStore.maximumPosition + 1] {
+        for seconds in [-50, 1e300, ResumeStore.maximumPosition + 1, 2e-301, 0.0009] {
             try store.save(uri: "http://x/a", position: MediaTime(seconds: seconds), duration: nil)
             XCTAssertNil(try store.position(for: "http://x/a"), "\(seconds)")
         }
