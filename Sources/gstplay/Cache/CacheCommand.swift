@@ -83,7 +83,7 @@ struct CacheCommand: ParsableCommand {
 
     /// `12 s`, `5 min`, `3 h`, `2 d`.
     static func age(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds))
+        let s = WholeNumber.clamped(seconds, to: 0...Int.max)   // the index is outside text: any number
         if s < 60 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h" }
