@@ -75,10 +75,11 @@ extension MPRISFeature: DBusObjectHandler {
         case ("Rate", .double(let rate)):
             guard rate.isFinite else { return .invalidArgs("Rate must be finite") }
             guard rate != 0 else { act { $0.context?.pause() }; break }
-            guard let range = context?.configuration.rateRange, range.contains(rate) else {
-                return .invalidArgs("Rate must be within MinimumRate…MaximumRate")
+            guard let range = context?.configuration.rateRange else { return .invalidArgs("the player is shut down") }
+            if let problem = PlaybackRate.problem(with: rate, allowed: range) {
+                return .invalidArgs("Rate: \(problem)")   // outside MinimumRate…MaximumRate, or too close to 0
             }
-            act { $0.context?.setRate(rate) }
+            act { try? $0.context?.setRate(rate) }
         default:
             return .invalidArgs("\(name) cannot be set to \(value)")
         }
