@@ -6,7 +6,7 @@ extension Engine {
     /// until preroll (a fraction until the duration is known).
     ///
     /// After a load that never prerolled — still opening, or failed with its ERROR not yet
-    /// handled (a burst of loads) — playbin goes to NULL instead. READY from there is no state
+    /// handled (a burst of loads) — playbin goes to NULL first. READY from there is no state
     /// change for playbin 1.22 when its last one returned FAILURE (READY→READY): it keeps that
     /// load's source group and its uridecodebin, and the next READY→PAUSED (`setup_next_source`)
     /// deactivates and reuses them under playbin's own locks while their streaming threads wait
@@ -26,7 +26,8 @@ extension Engine {
         }
         let settled = !playback.inputs.loaded || playback.inputs.prerolled
         resetForNewMedia(uri: try? resolved.get())
-        pipeline.setState(settled ? GST_STATE_READY : GST_STATE_NULL)
+        if !settled { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_READY)            // from NULL too: the bus drops what is posted in NULL (the epoch marker)
         pipeline.startNewEpoch()
         hub.updateSnapshot { $0.uri = self.facts.uri }
         switch (resolved, chosen) {
