@@ -261,7 +261,7 @@ final class AdaptiveElements: Sendable {
         var downloadTime: guint64 = 0, size: guint64 = 0
         guard gst_structure_get_uint64(structure, "fragment-download-time", &downloadTime) != 0,
               gst_structure_get_uint64(structure, "fragment-size", &size) != 0,
-              let speed = selector.fragmentDownloaded(uri: String(cString: uri), cumulativeBytes: Int(size),
+              let speed = selector.fragmentDownloaded(uri: String(cString: uri), cumulativeBytes: Int(clamping: size),
                                                       seconds: Double(downloadTime) / 1e9, bufferSeconds: bufferedSeconds(),
                                                       counting: FragmentSizeCounting(demuxer: found.demuxerKind)) else { return }
         setConnectionSpeed(speed)

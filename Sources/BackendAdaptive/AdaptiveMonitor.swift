@@ -132,7 +132,7 @@ final class AdaptiveMonitor {
             current.metrics.requestedProfile = download.variant.map { current.variants[$0].bandwidth }
         }
         takeDecisions()
-        current.estimatedBandwidth = elements.selector.estimate.map { Int($0) }
+        current.estimatedBandwidth = elements.selector.estimate.map { WholeNumber.clamped($0, to: 0...Int.max) }
         current.metrics.maxProfile = policy.maxProfile(current.variants)?.bandwidth
         publishInfo()
         return events

@@ -1,3 +1,5 @@
+import BackendCore
+
 /// The stall half of seed 004's loop: playback that has started and then runs out of buffer is a
 /// *stall*; it ends when the buffer is refilled (the decoder queue reports 100 %) or the stream ends.
 ///
@@ -64,7 +66,7 @@ struct StallTracker: Sendable, Hashable {
         let holdsTheRest = remaining.map { bufferSeconds >= $0 - 0.25 } ?? false
         guard holding else { return frozenFor >= 1 && !holdsTheRest ? 0 : nil }
         if holdsTheRest || bufferSeconds >= minBuffer { return 100 }
-        return min(99, Int(bufferSeconds / max(minBuffer, 0.001) * 100))
+        return WholeNumber.clamped(bufferSeconds / max(minBuffer, 0.001) * 100, to: 0...99)
     }
 
     /// Seconds stalled including a running stall, at `now`.

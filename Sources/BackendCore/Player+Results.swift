@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Commands with results, and events with identity.
 ///
 /// **Naming:** each fire-and-forget command (``load(_:startAt:)``, ``seek(to:mode:)``…) keeps its
@@ -62,14 +64,25 @@ extension Player {
 
     private func seekAsync(_ target: SeekTarget, mode: SeekMode?) async throws(PlayerError) -> MediaTime {
         let mode = mode ?? configuration.defaultSeekMode
-        return try await reply { engine, reply in engine.requestSeek(target, mode: mode, reply: reply) }
+        let limit = configuration.seekLandingLimit
+        return try await reply(within: limit, else: .seekNotLanded(within: limit)) { engine, reply in
+            engine.requestSeek(target, mode: mode, reply: reply)
+        }
     }
 
     /// Queues `body` on the loop thread with a reply for its result and suspends until the reply
-    /// resolves (``PendingReply``: also when the command never runs).
-    func reply<Value: Sendable>(_ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
+    /// resolves (``PendingReply``: also when the command never runs). With `limit`, a reply that
+    /// has not come by then resolves with `late` — from a timer off the loop thread, so it comes
+    /// even when the loop thread never answers.
+    func reply<Value: Sendable>(within limit: Duration? = nil, else late: PlayerError = .shutDown,
+                                        _ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PlayerError>, Never>) in
             let reply = PendingReply<Value> { continuation.resume(returning: $0) }
+            if let limit {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(limit.nanoseconds))) { [weak reply] in
+                    reply?.resolve(.failure(late))
+                }
+            }
             if !query({ engine in body(engine, reply) }) { reply.resolve(.failure(.shutDown)) }
         }
         return try result.get()

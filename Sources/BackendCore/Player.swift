@@ -142,13 +142,11 @@ public final class Player: Sendable {
     }
 
     /// Sets the playback rate. Throws ``PlayerError/Kind/invalidArgument`` (and changes nothing)
-    /// for 0, non-finite values or values outside ``PlayerConfiguration/rateRange``. Applied with
-    /// a flushing seek at the current position; kept across seeks and loads.
+    /// for a rate ``PlaybackRate`` refuses: 0, non-finite, outside
+    /// ``PlayerConfiguration/rateRange``, or closer to 0 than ``PlaybackRate/minimumMagnitude``.
+    /// Applied with a flushing seek at the current position; kept across seeks and loads.
     public func setRate(_ rate: Double) throws(PlayerError) {
-        guard rate.isFinite, rate != 0, configuration.rateRange.contains(rate) else {
-            throw PlayerError(kind: .invalidArgument,
-                              message: "rate \(rate) is outside the allowed range \(configuration.rateRange.lowerBound)…\(configuration.rateRange.upperBound) (and must not be 0)")
-        }
+        try configuration.checkRate(rate)
         command { $0.setRate(rate) }
     }
 

@@ -17,7 +17,7 @@ extension MPRISFeature: DBusObjectHandler {
         case (MPRISIntrospection.player, "Seek"):
             guard case .int64(let offset)? = arguments.first else { return .failure(.invalidArgs("Seek takes an offset (x)")) }
             guard canSeek else { break }
-            act { $0.context?.seek(.relative(MediaTime(nanoseconds: offset.multipliedReportingOverflow(by: 1000).partialValue))) }
+            act { $0.context?.seek(.relative(.microseconds(offset))) }      // saturating: Int64.max is "to the end"
         case (MPRISIntrospection.player, "SetPosition"):
             guard arguments.count == 2, let track = arguments[0].stringValue, case .int64(let position) = arguments[1] else {
                 return .failure(.invalidArgs("SetPosition takes a track id (o) and a position (x)"))
@@ -25,7 +25,7 @@ extension MPRISFeature: DBusObjectHandler {
             // The spec: a stale track id, or a position outside 0…length, is ignored.
             let duration = context?.snapshot.duration?.microseconds
             guard canSeek, track == currentTrackID, position >= 0, duration.map({ position <= $0 }) ?? true else { break }
-            act { $0.context?.seek(.absolute(MediaTime(nanoseconds: position * 1000))) }
+            act { $0.context?.seek(.absolute(.microseconds(position))) }   // saturating when the length is unknown
         case (MPRISIntrospection.player, "OpenUri"):
             guard let uri = arguments.first?.stringValue, !uri.isEmpty else { return .failure(.invalidArgs("OpenUri takes a URI (s)")) }
             act { feature in
@@ -75,10 +75,11 @@ extension MPRISFeature: DBusObjectHandler {
         case ("Rate", .double(let rate)):
             guard rate.isFinite else { return .invalidArgs("Rate must be finite") }
             guard rate != 0 else { act { $0.context?.pause() }; break }
-            guard let range = context?.configuration.rateRange, range.contains(rate) else {
-                return .invalidArgs("Rate must be within MinimumRate…MaximumRate")
+            guard let range = context?.configuration.rateRange else { return .invalidArgs("the player is shut down") }
+            if let problem = PlaybackRate.problem(with: rate, allowed: range) {
+                return .invalidArgs("Rate: \(problem)")   // outside MinimumRate…MaximumRate, or too close to 0
             }
-            act { $0.context?.setRate(rate) }
+            act { try? $0.context?.setRate(rate) }
         default:
             return .invalidArgs("\(name) cannot be set to \(value)")
         }

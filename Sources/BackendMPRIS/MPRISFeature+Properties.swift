@@ -23,7 +23,7 @@ extension MPRISFeature {
     func playerProperties() -> [String: DBusValue] {
         guard let context else { return [:] }
         let snapshot = context.snapshot, queue = queueState
-        let range = context.configuration.rateRange
+        let rates = PlaybackRate.playable(context.configuration.rateRange)
         let hasMedia = snapshot.uri != nil
         return [
             "PlaybackStatus": .string(playbackStatus(snapshot.state, intent: context.progress.intent)),
@@ -32,8 +32,8 @@ extension MPRISFeature {
             "Shuffle": .bool(queue?.shuffled ?? false),
             "Metadata": .dictionary(metadata(queue: queue)),
             "Volume": .double(snapshot.volume),
-            "MinimumRate": .double(range.lowerBound),
-            "MaximumRate": .double(range.upperBound),
+            "MinimumRate": .double(rates.lowest),
+            "MaximumRate": .double(rates.highest),
             "CanGoNext": .bool(queue?.hasNext ?? false),
             "CanGoPrevious": .bool(queue?.hasPrevious ?? false),
             "CanPlay": .bool(hasMedia || queue?.current != nil),

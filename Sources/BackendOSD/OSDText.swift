@@ -51,7 +51,7 @@ public enum OSDText {
     /// The message for a rate change: `Speed 1.5×`.
     public static func rate(_ rate: Double) -> String {
         let rounded = (rate * 100).rounded() / 100
-        let text = rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
+        let text = WholeNumber.exact(rounded, in: Int.min...Int.max).map(String.init) ?? "\(rounded)"
         return "Speed \(text)×"
     }
 

@@ -23,7 +23,7 @@ public enum ThumbnailTimes: Sendable, Hashable {
                 throw ImageError(kind: .unknownDuration, message: "the duration is unknown, so \(count) times cannot be spread over it")
             }
             let step = Double(duration.nanoseconds) / Double(count)
-            return (0..<count).map { MediaTime(nanoseconds: Int64((Double($0) + 0.5) * step)) }
+            return (0..<count).map { MediaTime(nanoseconds: WholeNumber.clamped((Double($0) + 0.5) * step, to: 0...Int64.max)) }
         }
     }
 }

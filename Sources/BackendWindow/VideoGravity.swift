@@ -43,12 +43,12 @@ public struct VideoCrop: Sendable, Hashable, Codable {
             // Wider than the area: keep the height, cut the sides (in coded pixels).
             let keptDisplayWidth = Double(video.height) * areaAspect
             let keptCoded = keptDisplayWidth * Double(video.codedWidth) / Double(video.width)
-            let cut = max(0, video.codedWidth - Int(keptCoded.rounded()))
+            let cut = max(0, video.codedWidth - WholeNumber.clamped(keptCoded.rounded(), to: 0...Int.max))
             return VideoCrop(left: cut / 2, right: cut - cut / 2, top: 0, bottom: 0)
         } else if videoAspect < areaAspect {
             // Taller than the area: keep the width, cut top and bottom.
             let keptHeight = Double(video.width) / areaAspect
-            let cut = max(0, video.height - Int(keptHeight.rounded()))
+            let cut = max(0, video.height - WholeNumber.clamped(keptHeight.rounded(), to: 0...Int.max))
             return VideoCrop(left: 0, right: 0, top: cut / 2, bottom: cut - cut / 2)
         }
         return .none

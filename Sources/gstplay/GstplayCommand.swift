@@ -109,8 +109,8 @@ struct GstplayCommand: AsyncParsableCommand {
         }
         if let rate {
             let range = PlayerConfiguration().rateRange
-            guard rate.isFinite, rate != 0, range.contains(rate) else {
-                throw ValidationError("--rate must be between \(range.lowerBound) and \(range.upperBound) and not 0 (got \(rate))")
+            guard PlaybackRate.problem(with: rate, allowed: range) == nil else {
+                throw ValidationError("--rate must be between \(range.lowerBound) and \(range.upperBound), at least \(PlaybackRate.minimumMagnitude) either way (not 0) (got \(rate))")
             }
             options.rate = rate
         }

@@ -1,3 +1,4 @@
+import Backend
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -40,13 +41,29 @@ enum JSONValue: Sendable, Equatable {
         return nil
     }
 
+    /// A whole number within `range`, given as a JSON number or as text (`4`, `4.0`, `"4"`): a
+    /// client's number goes through ``WholeNumber`` (the one checked conversion), so `1e19`,
+    /// NaN, fractions, values outside `range` and non-numbers all give nil, never a trap.
+    func wholeNumber<T: FixedWidthInteger>(in range: ClosedRange<T>) -> T? {
+        switch self {
+        case .int(let value): return WholeNumber.exact(value, in: range)
+        case .double(let value): return WholeNumber.exact(value, in: range)
+        case .string(let text):
+            let trimmed = text.trimmingWhitespace()
+            if let value = Int64(trimmed) { return WholeNumber.exact(value, in: range) }
+            return Double(trimmed).flatMap { WholeNumber.exact($0, in: range) }
+        default: return nil
+        }
+    }
+
     /// A number as a command word: integers as digits (`50`, also for an integral double below
     /// 10^15), other numbers in Swift's shortest form (`1.5`); nil for non-numbers.
     var numberWord: String? {
         switch self {
         case .int(let value): return String(value)
-        case .double(let value) where value.isFinite && value == value.rounded() && abs(value) < 1e15: return String(Int64(value))
-        case .double(let value): return "\(value)"
+        case .double(let value):
+            if let whole = WholeNumber.exact(value, in: Int64(-999_999_999_999_999)...999_999_999_999_999) { return String(whole) }
+            return "\(value)"
         default: return nil
         }
     }

@@ -91,48 +91,57 @@ extension PlaybackController {
     private func setProperty(_ name: String, _ value: JSONValue) async -> Result<Void, MpvFailure> {
         switch name {
         case "pause":
-            guard let paused = Self.flag(value) else { return .failure(.badFormat) }
+            guard let paused = MpvArgument.flag(value) else { return .failure(.badFormat) }
             mpv.tracker.paused = paused
             return outcome(await execute(paused ? ConsoleCommand.pause : .play)).map { _ in }
         case "mute":
-            guard let muted = Self.flag(value) else { return .failure(.badFormat) }
+            guard let muted = MpvArgument.flag(value) else { return .failure(.badFormat) }
             return outcome(await execute(ConsoleCommand.mute(muted))).map { _ in }
         case "volume":
-            guard let volume = Self.number(value) else { return .failure(.badFormat) }
+            guard let volume = MpvArgument.number(value) else { return .failure(.badFormat) }
             return outcome(await execute(ConsoleCommand.volume(min(max(volume, 0), 100)))).map { _ in }
         case "speed":
-            guard let rate = Self.number(value) else { return .failure(.badFormat) }
+            guard let rate = MpvArgument.number(value) else { return .failure(.badFormat) }
             return outcome(await execute(ConsoleCommand.rate(rate))).map { _ in }
         case "time-pos", "playback-time":
-            guard let seconds = Self.number(value) else { return .failure(.badFormat) }
+            guard let seconds = MpvArgument.number(value) else { return .failure(.badFormat) }
             return outcome(await seek(.absolute(MediaTime(seconds: max(seconds, 0))), awaitingLanding: true)).map { _ in }
         case "percent-pos":
-            guard let percent = Self.number(value) else { return .failure(.badFormat) }
+            guard let percent = MpvArgument.number(value) else { return .failure(.badFormat) }
             return outcome(await seek(.fraction(min(max(percent, 0), 100) / 100), awaitingLanding: true)).map { _ in }
         case "playlist-pos":
-            guard let index = Self.number(value), index == index.rounded(), index >= 0 else { return .failure(.badFormat) }
-            return outcome(await execute(ConsoleCommand.queue(.jump(Int(index))))).map { _ in }
+            let index: Int
+            switch MpvArgument.index(value, from: 0) {
+            case .success(let number): index = number
+            case .failure(let failure): return .failure(failure)
+            }
+            return outcome(await execute(ConsoleCommand.queue(.jump(index)))).map { _ in }
         case "aid", "sid", "vid":
             let kind: TrackKind = name == "aid" ? .audio : name == "sid" ? .subtitle : .video
             let index: Int?
-            if let number = Self.number(value), number == number.rounded(), number >= 1 {
-                index = Int(number) - 1
-            } else if Self.flag(value) == false {
+            if MpvArgument.flag(value) == false {
                 index = nil
             } else {
-                return .failure(.badFormat)
+                switch MpvArgument.index(value, from: 1) {               // mpv's track ids count from 1
+                case .success(let id): index = id - 1
+                case .failure(let failure): return .failure(failure)
+                }
             }
             return outcome(TrackCommands.execute(ConsoleCommand.track(kind, index), player: player)).map { _ in }
         case "chapter":
-            guard let index = Self.number(value), index == index.rounded(), index >= 0 else { return .failure(.badFormat) }
+            let index: Int
+            switch MpvArgument.index(value, from: 0) {
+            case .success(let number): index = number
+            case .failure(let failure): return .failure(failure)
+            }
             do {
-                try player.seek(toChapter: Int(index))
+                try player.seek(toChapter: index)
                 return .success(())
             } catch {
                 return .failure(.commandFailed)
             }
         case "loop-file", "loop-playlist":
-            let on = Self.flag(value) ?? (Self.number(value).map { $0 > 0 } ?? (value == .string("inf") ? true : nil))
+            let on = MpvArgument.flag(value) ?? (MpvArgument.number(value).map { $0 > 0 } ?? (value == .string("inf") ? true : nil))
             guard let on else { return .failure(.badFormat) }
             let mode: LoopMode = on ? (name == "loop-file" ? .one : .all) : .none
             return outcome(await execute(ConsoleCommand.queue(.loop(mode)))).map { _ in }
@@ -189,25 +198,5 @@ extension PlaybackController {
     /// A gstplay outcome as mpv's result: `null` data on success, "error running command" otherwise.
     private func outcome(_ outcome: Outcome) -> Result<MpvValue?, MpvFailure> {
         outcome.error == nil ? .success(.null) : .failure(.commandFailed)
-    }
-
-    /// mpv's flag values: `true`/`false`, `"yes"`/`"no"`.
-    private static func flag(_ value: JSONValue) -> Bool? {
-        switch value {
-        case .bool(let flag): flag
-        case .string("yes"), .string("true"): true
-        case .string("no"), .string("false"): false
-        default: nil
-        }
-    }
-
-    /// A number given as JSON number or as text.
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let number): Double(number)
-        case .double(let number) where number.isFinite: number
-        case .string(let text): Double(text.trimmingWhitespace()).flatMap { $0.isFinite ? $0 : nil }
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import BackendCore
 import CGStreamer
 import CGUPnP
 
@@ -49,7 +50,7 @@ public struct CastMetadata: Sendable, Hashable {
         defer { g_object_unref(resource) }
         gupnp_didl_lite_resource_set_uri(resource, uri)
         if let duration, duration.isFinite, duration > 0 {
-            gupnp_didl_lite_resource_set_duration(resource, Int(duration.rounded()))
+            gupnp_didl_lite_resource_set_duration(resource, WholeNumber.clamped(duration.rounded(), to: 0...Int.max))
         }
         var error: UnsafeMutablePointer<GError>?
         if let info = gupnp_protocol_info_new_from_string(protocolInfo ?? "http-get:*:\(mimeType):*", &error) {

@@ -1,9 +1,11 @@
+import BackendCore
+
 /// AVTransport's time strings (`H+:MM:SS[.F+]`, UPnP AV `RelTime`/`TrackDuration`/`Seek` targets).
 /// **Thread:** any.
 enum UPnPTime {
     /// `seconds` as `H:MM:SS`, rounded to the nearest second (renderers such as gmediarender take no fractions).
     static func format(_ seconds: Double) -> String {
-        let total = seconds.isFinite ? max(Int(seconds.rounded()), 0) : 0
+        let total = seconds.isFinite ? WholeNumber.clamped(seconds.rounded(), to: 0...Int.max) : 0
         let minutes = total / 60 % 60, secs = total % 60
         return "\(total / 3600):\(minutes < 10 ? "0" : "")\(minutes):\(secs < 10 ? "0" : "")\(secs)"
     }

@@ -76,4 +76,8 @@ extension PlayerError {
     static let replacedByLoad = PlayerError(kind: .other, message: "a new load replaced the media")
     /// A load's or seek's result when playback was stopped first.
     static let stopped = PlayerError(kind: .other, message: "playback was stopped")
+    /// A seek's result when it had not landed after `limit` (``PlayerConfiguration/seekLandingLimit``).
+    static func seekNotLanded(within limit: Duration) -> PlayerError {
+        PlayerError(kind: .other, message: "not landed within \(limit.formattedSeconds) (the seek goes on; its seek-done event follows when it lands)")
+    }
 }

@@ -4,6 +4,16 @@ import CGStreamer
 extension Engine {
     /// READY, set `playbin.uri`, PAUSED (then PLAYING when autoplay is on). `start` is kept
     /// until preroll (a fraction until the duration is known).
+    ///
+    /// After a load that never prerolled — still opening, or failed with its ERROR not yet
+    /// handled (a burst of loads) — playbin goes to NULL first. READY from there is no state
+    /// change for playbin 1.22 when its last one returned FAILURE (READY→READY): it keeps that
+    /// load's source group and its uridecodebin, and the next READY→PAUSED (`setup_next_source`)
+    /// deactivates and reuses them under playbin's own locks while their streaming threads wait
+    /// for those locks (STREAM_START in playbin's `handle_message`, `notify::active-pad` from its
+    /// input-selector): the loop thread deadlocked in about half of the bursts of 1000 mixed
+    /// loads. READY→NULL deactivates both groups and sets their uridecodebins to NULL and drops
+    /// them, so the next load starts from fresh ones.
     func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
         preconditionOnLoop()
         guard let pipeline, let playbin = pipeline.object else { return }
@@ -14,8 +24,10 @@ extension Engine {
             guard let decided = featuresResolve(uri, start: start) else { return }   // that feature loads again itself
             chosen = decided
         }
+        let settled = !playback.inputs.loaded || playback.inputs.prerolled
         resetForNewMedia(uri: try? resolved.get())
-        pipeline.setState(GST_STATE_READY)
+        if !settled { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_READY)            // from NULL too: the bus drops what is posted in NULL (the epoch marker)
         pipeline.startNewEpoch()
         hub.updateSnapshot { $0.uri = self.facts.uri }
         switch (resolved, chosen) {

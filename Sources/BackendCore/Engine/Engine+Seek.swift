@@ -105,9 +105,8 @@ extension Engine {
         let rate = playback.rate
         let event: UnsafeMutablePointer<GstEvent>
         // Inside an active A-B loop the seek is a segment seek ending at the loop's end
-        // (Engine+ABLoop.swift); otherwise any stop a loop left is cleared (SET to -1).
+        // (Engine+ABLoop.swift); otherwise the stop is cleared (SET to -1).
         let loopStop = abLoopStop(forSeekTo: seek.position)
-        let clearsStop = abLoop.segmentStop != nil
         abLoop.segmentStop = loopStop
         if rate > 0, let loopStop {
             flags |= GST_SEEK_FLAG_SEGMENT.rawValue
@@ -115,8 +114,13 @@ extension Engine {
                                        GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_SET, gint64(loopStop.nanoseconds))
             abLoop.segmentSeqnum = gst_event_get_seqnum(event)
         } else if rate > 0 {
+            // The stop is set to none (SET -1), not left as it was (NONE): after backwards play
+            // the segment's stop is where that began, and kept it ended forward play there
+            // (EOS at 1.6 s of a 10 s clip) or, a hair before the start, failed the seek
+            // (`gst_segment_do_seek: assertion 'start <= stop' failed`, after `rate -0.01`); the
+            // same clears a stop an A-B loop left.
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
-                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), clearsStop ? GST_SEEK_TYPE_SET : GST_SEEK_TYPE_NONE, -1)
+                                       GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds), GST_SEEK_TYPE_SET, -1)
         } else {
             event = gst_event_new_seek(rate, GST_FORMAT_TIME, GstSeekFlags(rawValue: flags),
                                        GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, gint64(seek.position.nanoseconds))
@@ -181,9 +185,16 @@ extension Engine {
         if frameSteps.underWay?.forward == false { frameStepLanded(at: landed) } else { runNextFrameStep() }
     }
 
-    /// Applies a new rate (validated by the caller). Same direction: first an instant rate change
-    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`, no flush); where the demuxer refuses it, or the
-    /// direction changes, a flushing seek at the current position.
+    /// The slowest rate an instant rate change goes from or to. Below it the sinks' QoS across
+    /// the switch fails GStreamer's own check (`gst_event_new_qos: assertion 'diff >= 0 || -diff
+    /// <= timestamp' failed`, seen switching from 1 to 0.01–0.03); the flushing seek is clean
+    /// down to ``PlaybackRate/minimumMagnitude``.
+    static let slowestInstantRate = 0.25
+
+    /// Applies a new rate (checked by the caller: `PlayerConfiguration.checkRate(_:)`). Same
+    /// direction, both rates at least ``slowestInstantRate``: first an instant rate change
+    /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`, no flush); otherwise, or where the demuxer refuses
+    /// it, a flushing seek at the current position.
     func setRate(_ newRate: Double) {
         preconditionOnLoop()
         guard newRate != playback.rate else { return }
@@ -198,6 +209,7 @@ extension Engine {
         let inputs = playback.inputs
         guard inputs.loaded, inputs.prerolled, !inputs.failed, !facts.isLive, let pipeline, let playbin = pipeline.element else { return }
         if (oldRate > 0) == (newRate > 0), configuration.instantRateChange, !inputs.seeking,
+           min(oldRate.magnitude, newRate.magnitude) >= Self.slowestInstantRate,
            let event = gst_event_new_seek(newRate, GST_FORMAT_TIME, GST_SEEK_FLAG_INSTANT_RATE_CHANGE,
                                           GST_SEEK_TYPE_NONE, -1, GST_SEEK_TYPE_NONE, -1),
            gst_element_send_event(playbin, event) != 0 {

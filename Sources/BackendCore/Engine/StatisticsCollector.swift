@@ -65,7 +65,7 @@ final class StatisticsCollector {
            let source = CGStreamer_get_object(playbin, "source") {
             var bytes: gint64 = 0
             if gst_element_query_duration(CGStreamer_as_element(source), GST_FORMAT_BYTES, &bytes) != 0, bytes > 0 {
-                snapshot.averageBitrate = UInt64(Double(bytes) * 8 / duration.seconds)
+                snapshot.averageBitrate = WholeNumber.clamped(Double(bytes) * 8 / duration.seconds)   // the server's size: any number
             }
             gst_object_unref(source)
         }

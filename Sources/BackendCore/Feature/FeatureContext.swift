@@ -118,9 +118,12 @@ public final class FeatureContext: @unchecked Sendable {
     public func togglePause() { engine.togglePause() }
     /// ``Player/setVolume(_:)``: the linear volume (`playbin.volume`), clamped to 0…10.
     public func setVolume(_ volume: Double) { engine.setVolume(volume.isFinite ? min(max(volume, 0), 10) : 1) }
-    /// ``Player/setRate(_:)`` for a rate the caller checked (finite, not 0, inside
-    /// ``PlayerConfiguration/rateRange``): a flushing seek at the current position.
-    public func setRate(_ rate: Double) { engine.setRate(rate) }
+    /// ``Player/setRate(_:)``: throws for a rate ``PlaybackRate`` refuses (nothing changes),
+    /// else a flushing seek at the current position.
+    public func setRate(_ rate: Double) throws(PlayerError) {
+        try configuration.checkRate(rate)
+        engine.setRate(rate)
+    }
     /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. Features'
     /// ``PlayerFeature/failed(with:)`` are not asked again.
     public func fail(_ error: PlayerError) { engine.fail(error) }

@@ -15,6 +15,12 @@ public struct MediaTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
         return MediaTime(nanoseconds: overflow ? (ms < 0 ? .min : .max) : ns)
     }
 
+    /// A time from microseconds (MPRIS's unit), saturating at the ends of `Int64` (no overflow trap).
+    public static func microseconds(_ us: Int64) -> MediaTime {
+        let (ns, overflow) = us.multipliedReportingOverflow(by: 1000)
+        return MediaTime(nanoseconds: overflow ? (us < 0 ? .min : .max) : ns)
+    }
+
     /// A time from (possibly fractional) seconds; NaN becomes zero and infinities clamp.
     public init(seconds: Double) {
         guard seconds.isFinite else {

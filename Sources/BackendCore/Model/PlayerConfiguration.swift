@@ -27,9 +27,15 @@ public struct PlayerConfiguration: Sendable {
     public var audioSink: SinkChoice = .automatic
     /// Go on from ``PlayerState/ready`` to playing by itself after a load. Default true.
     public var autoplay = true
-    /// Allowed playback rates (seed 003: -1…2 for the `.apple` engine). Requests outside get
-    /// ``PlayerError/Kind/invalidArgument`` and change nothing.
+    /// Allowed playback rates (seed 003: -1…2 for the `.apple` engine). Requests outside, or
+    /// closer to 0 than ``PlaybackRate/minimumMagnitude``, get ``PlayerError/Kind/invalidArgument``
+    /// and change nothing (``checkRate(_:)``).
     public var rateRange: ClosedRange<Double> = -1.0...2.0
+    /// How long ``Player/seekAsync(to:mode:)`` (and its `by:`/`toFraction:` forms) waits for the
+    /// seek to land before it throws that it has not (the seek itself goes on, and
+    /// ``PlayerEvent/seekDone(_:)`` follows when it lands). Default 10 s. A caller that runs its
+    /// commands one after another, as the CLI's dispatcher does, is never held up longer.
+    public var seekLandingLimit: Duration = .seconds(10)
     /// Interval of ``PlayerEvent/statistics(_:)`` events; `.zero` (the default) sends none.
     /// ``Player/refreshStatistics()-2mpxy`` answers either way.
     public var statisticsInterval: Duration = .zero

@@ -86,8 +86,7 @@ struct CacheCommand: ParsableCommand {
 
     /// `12 s`, `5 min`, `3 h`, `2 d`.
     static func age(_ seconds: Double) -> String {
-        // Times come from the index file: any Double (a huge one must not trap the conversion).
-        let s = seconds.isFinite ? Int(min(max(0, seconds), 1e15)) : 0
+        let s = WholeNumber.clamped(seconds, to: 0...Int.max)   // the index is outside text: any number
         if s < 60 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h" }

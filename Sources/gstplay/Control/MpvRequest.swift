@@ -94,13 +94,7 @@ enum MpvRequest {
             }
         }
         func number(_ index: Int) -> Double? {
-            guard index < arguments.count else { return nil }
-            switch arguments[index] {
-            case .int(let value): return Double(value)
-            case .double(let value): return value.isFinite ? value : nil
-            case .string(let value): return Double(value.trimmingWhitespace()).flatMap { $0.isFinite ? $0 : nil }
-            default: return nil
-            }
+            index < arguments.count ? MpvArgument.number(arguments[index]) : nil
         }
         switch name {
         case "get_property", "get_property_string":
@@ -110,11 +104,11 @@ enum MpvRequest {
             guard arguments.count == 2, let property = text(0) else { return invalid }
             return .success(.setProperty(property, arguments[1]))
         case "observe_property", "observe_property_string":
-            guard arguments.count == 2, let id = number(0), id == id.rounded(), let property = text(1) else { return invalid }
-            return .success(.observe(id: Int64(id), name: property, asText: name.hasSuffix("_string")))
+            guard arguments.count == 2, let id = arguments[0].wholeNumber(in: Int64.min...Int64.max), let property = text(1) else { return invalid }
+            return .success(.observe(id: id, name: property, asText: name.hasSuffix("_string")))
         case "unobserve_property":
-            guard arguments.count == 1, let id = number(0), id == id.rounded() else { return invalid }
-            return .success(.unobserve(id: Int64(id)))
+            guard arguments.count == 1, let id = arguments[0].wholeNumber(in: Int64.min...Int64.max) else { return invalid }
+            return .success(.unobserve(id: id))
         case "client_name": return .success(.clientName)
         case "get_version": return .success(.getVersion)
         case "get_time_us": return .success(.getTimeMicroseconds)
@@ -148,9 +142,9 @@ enum MpvRequest {
         case "playlist-prev": return .success(.playlistPrevious)
         case "quit":
             guard arguments.count <= 1 else { return invalid }
-            guard let code = number(0) else { return arguments.isEmpty ? .success(.quit(nil)) : invalid }
-            guard code == code.rounded(), (0...255).contains(code) else { return invalid }
-            return .success(.quit(Int32(code)))
+            guard let argument = arguments.first else { return .success(.quit(nil)) }
+            guard let code = argument.wholeNumber(in: Int32(0)...255) else { return invalid }
+            return .success(.quit(code))
         default:
             return invalid
         }
@@ -166,4 +160,38 @@ struct MpvFailure: Error, Equatable, Sendable {
     static let unavailable = MpvFailure("property unavailable")
     static let badFormat = MpvFailure("unsupported format for accessing property")
     static let commandFailed = MpvFailure("error running command")
+}
+
+/// How the mpv commands read a value from a client (`set_property`'s value, `add`'s amount, a
+/// `seek` target): every number through one checked conversion, never `Int(_:)` on a Double.
+/// Pure; any thread.
+enum MpvArgument {
+    /// mpv's flag values: `true`/`false`, `"yes"`/`"no"` (and `"true"`/`"false"`).
+    static func flag(_ value: JSONValue) -> Bool? {
+        switch value {
+        case .bool(let flag): flag
+        case .string("yes"), .string("true"): true
+        case .string("no"), .string("false"): false
+        default: nil
+        }
+    }
+
+    /// A finite number given as a JSON number or as text; nil for anything else.
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let number): Double(number)
+        case .double(let number) where number.isFinite: number
+        case .string(let text): Double(text.trimmingWhitespace()).flatMap { $0.isFinite ? $0 : nil }
+        default: nil
+        }
+    }
+
+    /// An index property's value (`playlist-pos`, `chapter`, `aid`…): a whole number from `lowest`
+    /// up, as a JSON number or as text (``JSONValue/wholeNumber(in:)``, the one checked
+    /// conversion). A number that is no such whole number (`1e19`, `-1`, `1.5`) is
+    /// `invalid parameter`; a value that is no number at all is `unsupported format for accessing property`.
+    static func index(_ value: JSONValue, from lowest: Int) -> Result<Int, MpvFailure> {
+        if let index = value.wholeNumber(in: lowest...Int.max) { return .success(index) }
+        return .failure(number(value) == nil ? .badFormat : MpvFailure(MpvRequest.invalidParameter))
+    }
 }
