@@ -225,6 +225,35 @@ final class MPRISCLITests: XCTestCase {
         XCTAssertEqual(child.waitForExit(), 0)
     }
 
+    /// A `Rate` too close to 0 (1e-300 crashed GStreamer's threads) is refused with InvalidArgs
+    /// naming the rule, and the rate stays 1; `MinimumRate`/`MaximumRate` are the bounds the rule
+    /// allows (−1 and 2); the slowest rate, 0.01, is applied.
+    func testATinyRateIsRefusedAndTheRateBoundsAgree() throws {
+        let child = try startPlayer(["h264-aac-10s.mp4"])
+        let call = ["call", "--session", "--dest", busName(child), "--object-path", "/org/mpris/MediaPlayer2", "--method"]
+        func setRate(_ value: String) -> (status: Int32?, stdout: String, stderr: String) {
+            bus.run("gdbus", call + ["org.freedesktop.DBus.Properties.Set", "org.mpris.MediaPlayer2.Player", "Rate", "<\(value)>"])
+        }
+        func property(_ name: String) -> String {
+            bus.run("gdbus", call + ["org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", name])
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        for tiny in ["1e-300", "-1e-300", "0.001"] {
+            let refused = setRate(tiny)
+            XCTAssertNotEqual(refused.status, 0, tiny)
+            XCTAssertTrue(refused.stderr.contains("InvalidArgs") && refused.stderr.contains("too close to 0"), refused.stderr)
+        }
+        XCTAssertEqual(property("Rate"), "(<1.0>,)")
+        XCTAssertEqual(property("MinimumRate"), "(<-1.0>,)")
+        XCTAssertEqual(property("MaximumRate"), "(<2.0>,)")
+        let mark = child.stdoutLines.count
+        XCTAssertEqual(setRate("0.01").status, 0)
+        XCTAssertNotNil(waitForEvent(child, "rate", after: mark) { $0["rate"] as? Double == 0.01 }, child.stdout)
+        child.send("quit")
+        XCTAssertEqual(child.waitForExit(), 0)
+        XCTAssertFalse(child.stderr.contains("CRITICAL"), child.stderr)
+    }
+
     /// `--json` alone exports nothing (MPRIS is off for it unless asked for).
     func testJSONAloneIsNotOnTheBus() throws {
         let child = try GstplayProcess(["--json", GstplayProcess.fixture("vp8-opus-4s.webm")], environment: bus.environment()).started()
