@@ -199,7 +199,7 @@ soak: setup
 # invariant violations ("INVARIANT VIOLATED: …") land in $(FUZZ_DIR)/artifacts/<target>/; the
 # target fails when any fuzzer found something. `make test` replays the committed corpus.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= console playlist subtitle hls dash arguments cache-index resume mpv
+FUZZ_TARGETS ?= console playlist subtitle hls dash arguments config cache-index resume mpv
 FUZZ_DIR ?= .build-fuzz
 FUZZ_ARGS ?=
 FUZZER_LIB = $(shell clang -print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a)

@@ -42,7 +42,7 @@ enum ConfigFile {
     static func parse(_ text: String, file: String) throws(Failure) -> Document {
         var document = Document()
         var section: String?
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, rawLine) in lines(of: text).enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingWhitespaceAndNewlines()
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -61,6 +61,12 @@ enum ConfigFile {
             if let section { document.profiles[section, default: []].append(entry) } else { document.top.append(entry) }
         }
         return document
+    }
+
+    /// The lines of `text`, split at every line break: `\n`, `\r\n` (one `Character` in Swift, so
+    /// `split(separator: "\n")` would miss it), a lone `\r` and Unicode's other line separators.
+    static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     /// One `[--]name[=value][ # comment]` line.

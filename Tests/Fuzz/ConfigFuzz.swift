@@ -15,7 +15,7 @@
 enum ConfigFuzz {
     static func run(_ bytes: [UInt8]) throws(InvariantViolation) {
         let text = String(decoding: bytes, as: UTF8.self)
-        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        let lineCount = ConfigFile.lines(of: text).count
         let document: ConfigFile.Document
         do {
             document = try ConfigFile.parse(text, file: "fuzz.conf")

@@ -1,6 +1,7 @@
 @testable import BackendAdaptive
 @testable import BackendCore
 @testable import BackendTracks
+@testable import gstplay
 import Backend
 import Foundation
 import XCTest
@@ -66,5 +67,17 @@ final class FindingsTests: XCTestCase {
         guard case .items(let loaded, _) = try PlaylistFile.load(directory + "/saved.m3u") else { return XCTFail("not items") }
         XCTAssertEqual(loaded.map(\.uri), items.map(\.uri))
         XCTAssertEqual(loaded.map(\.title), ["t x", "#EXT-X-title", nil, nil])
+    }
+
+    /// `config`: a file with CRLF line endings was read as one line (`"\r\n"` is one Character,
+    /// so `split(separator: "\n")` never split it): the second option's `=` became part of the
+    /// first option's value. Each kind of line break now ends a line.
+    func testConfigLinesEndAtEveryKindOfLineBreak() throws {
+        for text in ["volume=50\r\nspeed=2\r\n", "volume=50\nspeed=2\n", "volume=50\rspeed=2", "volume=50\u{2028}speed=2"] {
+            let document = try ConfigFile.parse(text, file: "gstplay.conf")
+            XCTAssertEqual(document.top.map(\.name), ["volume", "speed"], text.debugDescription)
+            XCTAssertEqual(document.top.map(\.value), ["50", "2"], text.debugDescription)
+            XCTAssertEqual(document.top.map(\.line), [1, 2], text.debugDescription)
+        }
     }
 }
