@@ -121,7 +121,7 @@ test: setup-test hls-fixtures
 	skipped=$$(grep -c "^Test Case '.*' skipped (" $(TEST_RESULTS)/test.log); \
 	if [ -z "$$total" ] || [ -z "$$failed" ]; then echo "test: no results in $(TEST_RESULTS)/xunit.xml"; exit 1; fi; \
 	echo "$$((total - failed - skipped)) passed, $$failed failed, $$skipped skipped"; \
-	grep -h "^Test Case '.*' failed (\|^/.*\.swift:[0-9]*: error: " $(TEST_RESULTS)/test.log | sed 's/^/failed: /' | tail -40; \
+	grep -h "^Test Case '.*' failed (\|^\(/.*\.swift:[0-9]*\|<EXPR>:0\): error: " $(TEST_RESULTS)/test.log | sed 's/^/failed: /' | tail -40; \
 	[ $$status -eq 0 ] && [ $$failed -eq 0 ]
 
 # Tests/tsan.supp: only TSan's false reports on Swift `Mutex` (see the file and docs/RELIABILITY.md).
