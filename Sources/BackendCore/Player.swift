@@ -145,19 +145,47 @@ public final class Player: Sendable {
     /// for a rate ``PlaybackRate`` refuses: 0, non-finite, outside
     /// ``PlayerConfiguration/rateRange``, or closer to 0 than ``PlaybackRate/minimumMagnitude``.
     /// Applied with a flushing seek at the current position; kept across seeks and loads.
+    ///
+    /// The rate is in ``snapshot`` as soon as this returns (so a getter right after it, from any
+    /// door, reads it); when the engine cannot apply it (a playback route plays at normal speed)
+    /// the snapshot goes back to the rate that plays and ``PlayerEvent/rateChanged(_:)`` says so.
     public func setRate(_ rate: Double) throws(PlayerError) {
         try configuration.checkRate(rate)
-        command { $0.setRate(rate) }
+        guard record(.rate, { $0.rate = rate }) else { return }
+        command { $0.setRate(rate, fromSetter: true) }
     }
 
-    /// Sets the linear volume (`playbin.volume`; 1.0 is unity, clamped to 0…10).
+    /// Sets the linear volume (`playbin.volume`; 1.0 is unity, clamped to 0…10). The value is in
+    /// ``snapshot`` as soon as this returns.
     public func setVolume(_ volume: Double) {
         let value = volume.isFinite ? min(max(volume, 0), 10) : 1
-        command { $0.setVolume(value) }
+        guard record(.volume, { $0.volume = value }) else { return }
+        command { $0.setVolume(value, fromSetter: true) }
     }
 
-    /// Mutes or unmutes (`playbin.mute`).
-    public func setMuted(_ muted: Bool) { command { $0.setMuted(muted) } }
+    /// Mutes or unmutes (`playbin.mute`). The flag is in ``snapshot`` as soon as this returns.
+    public func setMuted(_ muted: Bool) {
+        guard record(.muted, { $0.muted = muted }) else { return }
+        command { $0.setMuted(muted, fromSetter: true) }
+    }
+
+    /// Flips the mute flag from the value ``snapshot`` holds now, in one step under its lock (so
+    /// two quick toggles from two doors end where they began). Returns the new flag.
+    @discardableResult
+    public func toggleMuted() -> Bool {
+        var muted = false
+        guard record(.muted, { $0.muted.toggle(); muted = $0.muted }) else { return snapshot.muted }
+        command { $0.setMuted(muted, fromSetter: true) }
+        return muted
+    }
+
+    /// Stores a setter's value in the snapshot at once (``EventHub/recordRequest(_:)``); false
+    /// once the player is shut down (nothing is recorded then, as no command runs).
+    private func record(_ request: EventHub.Request, _ body: (inout PlayerSnapshot) -> Void) -> Bool {
+        guard !isShutDown.load(ordering: .acquiring) else { return false }
+        hub.recordRequest(request, body)
+        return true
+    }
 
     /// Stops playback and releases everything: pipeline to NULL, sources removed, signals
     /// disconnected, loop quit, thread joined, streams finished. Idempotent; any thread.

@@ -68,9 +68,8 @@ struct App {
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: standard)
         inbox.forward(player.records)
-        let initialVolume = options.volumePercent.map { VolumeScale.linear(fromCubic: $0 / 100) } ?? 1
         if let rate = options.rate { try? player.setRate(rate) }          // validated by GstplayCommand
-        if options.volumePercent != nil { player.setVolume(initialVolume) }
+        if let percent = options.volumePercent { player.setVolume(VolumeScale.linear(fromCubic: percent / 100)) }
         if options.mute { player.setMuted(true) }
         if options.fullscreen { player.setFullscreen(true) }
         if let chapter = options.startChapter { player.setStartChapter(chapter) }
@@ -98,7 +97,6 @@ struct App {
                             fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
-            initialVolume: initialVolume, initialMuted: options.mute, initialRate: options.rate ?? 1,
             control: socket == nil && remote == nil ? nil : control)
 
         let resumeAtExit = controller.resumeAtExit

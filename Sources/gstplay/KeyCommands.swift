@@ -68,16 +68,16 @@ extension PlaybackController {
         }
     }
 
-    /// Runs `add`: from the last requested value (so quick repeats add up before the player
-    /// reports back), volume clamped to 0…100 and rounded to a tenth of a percent; the rate to
+    /// Runs `add`: from the player's value (a setter's value is in its snapshot at once, so quick
+    /// repeats add up before the loop thread has applied them), volume clamped to 0…100 and rounded to a tenth of a percent; the rate to
     /// a tenth, skipping 0 (``RateStep``).
     func add(_ target: AddTarget, _ amount: Double) async -> Outcome {
         switch target {
         case .volume:
-            let percent = VolumeScale.cubic(fromLinear: requested.linearVolume) * 100
+            let percent = VolumeScale.cubic(fromLinear: player.snapshot.volume) * 100
             return await execute(.volume(min(max(((percent + amount) * 10).rounded() / 10, 0), 100)))
         case .speed:
-            return await execute(.rate(RateStep.stepped(from: requested.rate, by: amount)))
+            return await execute(.rate(RateStep.stepped(from: player.snapshot.rate, by: amount)))
         }
     }
 }

@@ -57,16 +57,12 @@ extension PlaybackController {
         notifyObservers()
     }
 
-    /// The view the mpv properties are read from: the player's snapshot now, plus the tracker's;
-    /// volume, mute and speed as last asked for (``PlaybackController/Requested``), so a
-    /// `get_property` right after a `set_property` sees the new value, as in mpv.
+    /// The view the mpv properties are read from: the player's snapshot now (a setter's value is
+    /// in it as soon as the setter returns, so a `get_property` right after a `set_property` sees
+    /// the new value, as in mpv, whichever door set it), plus the tracker's.
     func mpvView() -> MpvView {
-        var snapshot = player.snapshot
-        snapshot.volume = requested.linearVolume
-        snapshot.muted = requested.muted
-        snapshot.rate = requested.rate
-        return MpvView(snapshot: snapshot, paused: mpv.tracker.paused, tags: mpv.tracker.tags,
-                       eofReached: mpv.tracker.eofReached, names: names)
+        MpvView(snapshot: player.snapshot, paused: mpv.tracker.paused, tags: mpv.tracker.tags,
+              eofReached: mpv.tracker.eofReached, names: names)
     }
 
     /// Sends `property-change` for every observed property whose value differs from the one

@@ -78,18 +78,16 @@ extension PlaybackController {
         case .rate(let rate):
             do {
                 try player.setRate(rate)
-                requested.rate = rate
             } catch {
                 return .failure(error.message)
             }
         case .volume(let percent):
-            let linear = VolumeScale.linear(fromCubic: percent / 100)
-            requested.linearVolume = linear
-            player.setVolume(linear)
-        case .mute(let wanted):
-            requested.muted = wanted ?? !requested.muted
-            player.setMuted(requested.muted)
-            return Outcome(data: .muted(requested.muted))
+            player.setVolume(VolumeScale.linear(fromCubic: percent / 100))
+        case .mute(let wanted?):
+            player.setMuted(wanted)
+            return Outcome(data: .muted(wanted))
+        case .mute(nil):
+            return Outcome(data: .muted(player.toggleMuted()))
         case .status:
             let queue = await player.currentQueue()
             let report = StatusReport(snapshot: player.snapshot, index: queue.currentIndex, count: queue.items.count,

@@ -46,14 +46,6 @@ actor PlaybackController {
         }
     }
 
-    /// What we last asked the player for, so fast repeated keys step from the latest request
-    /// rather than from the last event. A plain value.
-    struct Requested: Sendable {
-        var linearVolume: Double
-        var muted: Bool
-        var rate: Double
-    }
-
     let settings: Settings
     let reporter: EventReporter
     let output: Output
@@ -66,7 +58,6 @@ actor PlaybackController {
     /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
     /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
     var policy = RunPolicy()
-    var requested: Requested
     /// Applies the track options per item.
     let trackSession: TrackSession
     /// With `--resume`: the save made on the way out (shared with the signal path's guard).
@@ -81,7 +72,7 @@ actor PlaybackController {
     var mpv = MpvState()
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
-         showsVideoSize: Bool, output: Output, initialVolume: Double = 1, initialMuted: Bool = false, initialRate: Double = 1,
+         showsVideoSize: Bool, output: Output,
          control: ControlHub? = nil) {
         self.player = player
         self.control = control
@@ -91,7 +82,6 @@ actor PlaybackController {
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
                                       snapshot: { [player] in player.snapshot }, control: control)
-        self.requested = Requested(linearVolume: initialVolume, muted: initialMuted, rate: initialRate)
         self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
     }

@@ -8,7 +8,7 @@ import XCTest
 /// with `Range`, a route behind the token, loopback by default, a port that is taken.
 final class HTTPServeTests: XCTestCase {
     func testServesAFileWithRangeAndGuardsRoutesWithTheToken() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
         let token = AccessToken.random()
         XCTAssertEqual(token.text.count, 32)
         XCTAssertNotEqual(token, AccessToken.random(), "fresh per call")

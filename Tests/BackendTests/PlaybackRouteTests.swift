@@ -159,11 +159,23 @@ final class PlaybackRouteTests: XCTestCase {
         let (player, route) = makePlayer()
         defer { player.shutdown() }
         try await playRouted(player, at: 3)
+        let later = player.events
         let warning = try await player.waitForValue("a warning", { event -> PlayerError? in
             if case .warning(let error) = event { return error } else { return nil }
-        }, after: { try? player.setRate(1.5) })
+        }, after: {
+            try? player.setRate(1.5)
+            XCTAssertEqual(player.snapshot.rate, 1.5, "the setter's value is read back at once")
+        })
         XCTAssertEqual(warning.message, "the playback route plays at normal speed: rate 1.5 not applied")
-        XCTAssertEqual(player.snapshot.rate, 1)
+        XCTAssertEqual(player.snapshot.rate, 1, "the refusal puts back the rate that plays")
+        var reported: Double?
+        var others = 0
+        for await event in later {    // raised right after the warning, in the same handler
+            if case .rateChanged(let rate) = event { reported = rate; break }
+            others += 1
+            if others > 200 { break }
+        }
+        XCTAssertEqual(reported, 1, "rateChanged reports the rate that plays, to every door")
         XCTAssertFalse(route.commands.contains { $0.hasPrefix("seek") }, "no seek sent to the route: \(route.commands)")
     }
 }

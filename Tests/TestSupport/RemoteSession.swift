@@ -7,7 +7,7 @@ import Glibc
 /// `/proc/net/tcp` and `tcp6`). Any thread.
 public final class RemoteSession: @unchecked Sendable {
     /// The venv's Python (`make test-venv`).
-    public static let python = TestMedia.root.appendingPathComponent(".build/test-venv/bin/python3").path
+    public static let python = VenvScript.python
 
     /// The player.
     public let child: GstplayProcess
@@ -38,27 +38,11 @@ public final class RemoteSession: @unchecked Sendable {
     /// The port in the URL.
     public var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
 
-    /// Runs a venv Python script of Tests/Scripts with `arguments`; its last JSON line (or nil),
-    /// its whole output and exit status. `timeout` seconds at most (then it is killed).
+    /// Runs a venv Python script of Tests/Scripts with `arguments` (``VenvScript``); its last JSON
+    /// line (or nil), its whole output and exit status. `timeout` seconds at most.
     public static func script(_ name: String, _ arguments: [String], timeout: TimeInterval = 60) -> (json: [String: Any]?, output: String, status: Int32) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [TestMedia.root.appendingPathComponent("Tests/Scripts/\(name)").path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        guard (try? process.run()) != nil else { return (nil, "cannot run \(python)", -1) }
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
-        nonisolated(unsafe) var errorText = Data()
-        let errorRead = DispatchGroup()
-        DispatchQueue.global().async(group: errorRead) { errorText = err.fileHandleForReading.readDataToEndOfFile() }
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        killer.cancel()
-        errorRead.wait()
-        let lines = output.split(separator: "\n").map(String.init)
-        return (lines.last.flatMap(jsonObject), output + String(decoding: errorText, as: UTF8.self), process.terminationStatus)
+        let result = VenvScript.run(name, arguments, timeout: timeout)
+        return (result.lastObject, result.transcript, result.status)
     }
 
     /// One client call of remote_clients.py (`http`, `upgrade`, `big`, `crowd`).

@@ -13,7 +13,7 @@ final class ClientFileWriteTests: XCTestCase {
     private var scratch: String!
 
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
         scratch = NSTemporaryDirectory() + "gstplay-client-files-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     }

@@ -60,25 +60,15 @@ final class MpvHabitsCLITests: XCTestCase {
     /// An mpv client library (python-mpv-jsonipc, `make test-venv`) sees the found file in
     /// `track-list` as mpv shows an auto-loaded subtitle: `external`, selected as `sid`.
     func testAnMpvClientSeesTheFoundSubtitleAsTheSelectedExternalTrack() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: MpvClientTests.python),
-                      "no \(MpvClientTests.python): run `make test-venv` (make test does) to install python-mpv-jsonipc")
+        VenvScript.assertInstalled()
         let movie = try copy("h264-aac-10s.mp4", as: "movie.mp4")
         _ = try copy("tracks-external.srt", as: "movie.srt")
         let socket = ControlSocketTests.socketPath()
         let child = try GstplayProcess(["--json", "--input-ipc-server", socket, movie]).started()
         XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
-        let client = Process()
-        client.executableURL = URL(fileURLWithPath: MpvClientTests.python)
-        client.arguments = [TestMedia.root.appendingPathComponent("Tests/Scripts/mpv_sub_auto_client.py").path, socket]
-        let out = Pipe(), err = Pipe()
-        client.standardOutput = out
-        client.standardError = err
-        try client.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        client.waitUntilExit()
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(client.terminationStatus, 0, output + errors)
-        let result = try XCTUnwrap(jsonObject(output.trimmingCharacters(in: .whitespacesAndNewlines)), output + errors)
+        let client = VenvScript.run("mpv_sub_auto_client.py", [socket])
+        XCTAssertEqual(client.status, 0, client.transcript)
+        let result = try XCTUnwrap(client.lastObject, client.transcript)
         let subs = try XCTUnwrap(result["subs"] as? [[String: Any]], "\(result)")
         XCTAssertEqual(subs.count, 1, "\(subs)")
         XCTAssertEqual(subs.first?["external"] as? Bool, true)

@@ -7,7 +7,7 @@ import XCTest
 /// desktop and a phone viewport, and the page without a token.
 final class RemoteBrowserTests: XCTestCase {
     func testPageDrivesThePlayer() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "make setup-test installs chromium-driver")
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.h264, TestMedia.vp8])
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remote-browser").path
@@ -64,7 +64,7 @@ final class RemoteBrowserTests: XCTestCase {
     /// hovered (it was drawn above the bar, cut off by the top of the page, and half off the
     /// side at the bar's ends), and the track selectors are hidden instead of empty boxes.
     func testThePreviewStaysInTheWindowAndEmptyTrackSelectorsAreHidden() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
         let session = try RemoteSession(["--remote=0", "--loop", TestMedia.path("colour-steps-4s.webm")])
         defer { session.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("remote-layout").path
@@ -96,7 +96,7 @@ final class RemoteBrowserTests: XCTestCase {
 
     /// The page reconnects (with backoff) when gstplay restarts on the same port with the same token.
     func testPageReconnectsWhenThePlayerRestarts() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
         let port = try XCTUnwrap(LocalSockets.refusingTCPPort())
         let tokenFile = FileManager.default.temporaryDirectory.appendingPathComponent("remote-token").path
         try "reconnect-token-0123456789".write(toFile: tokenFile, atomically: true, encoding: .utf8)

@@ -6,8 +6,7 @@ import XCTest
 /// the one dispatcher, loopback only unless `--remote-bind`, and bad options.
 final class RemoteCLITests: XCTestCase {
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python),
-                      "no \(RemoteSession.python): run `make test-venv` (make test does)")
+        VenvScript.assertInstalled()
     }
 
     func testPrintsURLAndEveryAPIRequestNeedsTheToken() throws {

@@ -12,7 +12,7 @@ import XCTest
 /// others may read is refused.
 final class RemoteHardeningTests: XCTestCase {
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python), "run `make test-venv`")
+        VenvScript.assertInstalled()
     }
 
     func testABigBodyIsRefusedFromItsHeadersWithoutGrowingThePlayer() throws {

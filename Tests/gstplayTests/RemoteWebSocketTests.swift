@@ -7,8 +7,7 @@ import XCTest
 /// 20 clients with one that never reads leave the player's tick on time.
 final class RemoteWebSocketTests: XCTestCase {
     override func setUpWithError() throws {
-        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: RemoteSession.python),
-                      "no \(RemoteSession.python): run `make test-venv` (make test does)")
+        VenvScript.assertInstalled()
     }
 
     func testUpgradeNeedsTheTokenAndThisServersOrigin() throws {

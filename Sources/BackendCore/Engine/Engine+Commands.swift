@@ -167,23 +167,31 @@ extension Engine {
         failPendingResults(.stopped)
     }
 
-    func setVolume(_ value: Double) {
+    /// Applies the volume ``Player/setVolume(_:)`` recorded (`fromSetter`) or a feature's; without
+    /// a pipeline the snapshot goes back to the volume in force.
+    func setVolume(_ value: Double, fromSetter: Bool = false) {
         preconditionOnLoop()
-        guard let playbin = pipeline?.object else { return }
+        guard let playbin = pipeline?.object else {
+            return hub.settle(.volume, fromSetter: fromSetter) { [volume = playback.volume] in $0.volume = volume }
+        }
         playback.volume = value
         CGStreamer_set_double(playbin, "volume", value)
         routing?.route.routeSetVolume(value, muted: playback.muted)
-        hub.updateSnapshot { $0.volume = value }
+        hub.settle(.volume, fromSetter: fromSetter) { $0.volume = value }
         publish(.volumeChanged(volume: value, muted: playback.muted))
     }
 
-    func setMuted(_ value: Bool) {
+    /// Applies the mute flag ``Player/setMuted(_:)`` recorded (`fromSetter`) or a feature's;
+    /// without a pipeline the snapshot goes back to the flag in force.
+    func setMuted(_ value: Bool, fromSetter: Bool = false) {
         preconditionOnLoop()
-        guard let playbin = pipeline?.object else { return }
+        guard let playbin = pipeline?.object else {
+            return hub.settle(.muted, fromSetter: fromSetter) { [muted = playback.muted] in $0.muted = muted }
+        }
         playback.muted = value
         CGStreamer_set_boolean(playbin, "mute", value ? 1 : 0)
         routing?.route.routeSetVolume(playback.volume, muted: value)
-        hub.updateSnapshot { $0.muted = value }
+        hub.settle(.muted, fromSetter: fromSetter) { $0.muted = value }
         publish(.volumeChanged(volume: playback.volume, muted: value))
     }
 }

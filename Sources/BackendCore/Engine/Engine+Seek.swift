@@ -195,16 +195,20 @@ extension Engine {
     /// direction, both rates at least ``slowestInstantRate``: first an instant rate change
     /// (`GST_SEEK_FLAG_INSTANT_RATE_CHANGE`, no flush); otherwise, or where the demuxer refuses
     /// it, a flushing seek at the current position.
-    func setRate(_ newRate: Double) {
+    /// `fromSetter`: the rate ``Player/setRate(_:)`` recorded (else a feature's).
+    func setRate(_ newRate: Double, fromSetter: Bool = false) {
         preconditionOnLoop()
-        guard newRate != playback.rate else { return }
+        guard newRate != playback.rate else { return hub.settle(.rate, fromSetter: fromSetter) { $0.rate = newRate } }
         if routing != nil {               // a route (a renderer) has no rate control here
-            return publish(.warning(PlayerError(kind: .invalidArgument, message: "the playback route plays at normal speed: rate \(newRate) not applied", uri: facts.uri)))
+            // The setter recorded the rate at once: the snapshot and every door go back to the one that plays.
+            hub.settle(.rate, fromSetter: fromSetter) { [rate = playback.rate] in $0.rate = rate }
+            publish(.warning(PlayerError(kind: .invalidArgument, message: "the playback route plays at normal speed: rate \(newRate) not applied", uri: facts.uri)))
+            return publish(.rateChanged(playback.rate))
         }
         let oldRate = playback.rate
         playback.rate = newRate
         statistics.current.rate = newRate
-        hub.updateSnapshot { $0.rate = newRate }
+        hub.settle(.rate, fromSetter: fromSetter) { $0.rate = newRate }
         publish(.rateChanged(newRate))
         let inputs = playback.inputs
         guard inputs.loaded, inputs.prerolled, !inputs.failed, !facts.isLive, let pipeline, let playbin = pipeline.element else { return }

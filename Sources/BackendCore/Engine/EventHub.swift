@@ -69,8 +69,16 @@ final class EventHub: Sendable {
         }
     }
 
+    /// A value a ``Player`` setter records in the snapshot before the loop thread applies it.
+    enum Request: Hashable {
+        case volume, muted, rate
+    }
+
     /// What the getters read, under one lock.
     private struct Readings {
+        /// Setter requests recorded and not yet applied by the engine, per kind: while one waits,
+        /// the outcome of an earlier command does not overwrite the newer value recorded.
+        var pendingRequests: [Request: Int] = [:]
         /// What getters read: the state as of the end of the last handler.
         var snapshot = PlayerSnapshot()
         /// Every change so far, also those of the handler running now (loop thread).
@@ -109,6 +117,28 @@ final class EventHub: Sendable {
     var workingSnapshot: PlayerSnapshot { readings.withLock { $0.working } }
     /// Mutates the working snapshot (loop thread); getters see it once the handler has returned.
     func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { readings.withLock { body(&$0.working) } }
+    /// Records a value a setter asked for (any thread), in both snapshots at once, so every getter
+    /// answers with it from now on; the engine's outcome replaces it (``settle(_:fromSetter:_:)``).
+    func recordRequest(_ request: Request, _ body: (inout PlayerSnapshot) -> Void) {
+        readings.withLock { readings in
+            readings.pendingRequests[request, default: 0] += 1
+            body(&readings.working)
+            body(&readings.snapshot)
+        }
+    }
+
+    /// Stores the engine's outcome for a value of kind `request` (applied, clamped, refused; loop
+    /// thread) — unless a newer setter request of that kind is still queued, whose recorded
+    /// value stands until the engine reaches it. `fromSetter`: the outcome answers a
+    /// ``recordRequest(_:_:)`` (a feature's change on the loop thread was never recorded).
+    func settle(_ request: Request, fromSetter: Bool, _ body: (inout PlayerSnapshot) -> Void) {
+        readings.withLock { readings in
+            let pending = readings.pendingRequests[request, default: 0]
+            let waiting = fromSetter ? max(pending - 1, 0) : pending
+            readings.pendingRequests[request] = waiting
+            if waiting == 0 { body(&readings.working) }
+        }
+    }
     /// Makes the working snapshot the one getters read (loop thread, after every handler: ``flush()``).
     private func commitSnapshot() { readings.withLock { $0.snapshot = $0.working } }
 

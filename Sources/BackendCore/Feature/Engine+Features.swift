@@ -107,14 +107,22 @@ extension Engine {
 
 extension Engine {
     /// A gapless hand-over reached the sinks (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
-    /// the old media's facts and statistics go, the new URI is announced, its duration asked.
+    /// the old media's facts, statistics and A-B loop points go — no field of the snapshot keeps
+    /// the previous item's value — the new URI is announced, its duration asked, and its
+    /// seekability and media size read again (the size from the video sink's caps, nil when the
+    /// new item has no video; a later caps change still updates it).
     func continueWithHandedOverMedia(uri: String, stalePositionsFrom: MediaTime?) {
+        let oldSize = facts.mediaSize
         facts.reset(uri: uri)
         facts.stalePositionsFrom = stalePositionsFrom
         statistics.resetForNewMedia(rate: playback.rate)
-        hub.updateSnapshot { $0.uri = uri; $0.duration = nil; $0.position = .zero }
+        abLoop.resetForNewMedia()
+        hub.updateSnapshot { $0.resetMedia(); $0.uri = uri; $0.position = .zero }
         beginLoadIdentity()
         publish(.uriLoaded(uri))
+        if let pipeline { hub.updateSnapshot { [seekable = pipeline.querySeekable()] in $0.isSeekable = seekable } }
+        if let playbin = pipeline?.object, CGStreamer_get_int(playbin, "n-video") > 0 { checkMediaSize() }
+        if facts.mediaSize == nil, oldSize != nil { publish(.mediaSize(nil)) }
         queryDuration()
     }
 }

@@ -1,0 +1,75 @@
+import Backend
+import Foundation
+import TestSupport
+import XCTest
+
+/// The player's state lives in one place every door reads: a setter's value is in
+/// ``Player/snapshot`` as soon as the setter returns (from any thread, before the loop thread has
+/// applied it), the engine's outcome replaces it, and a new item — also one handed over
+/// gaplessly — keeps no field of the previous one. Real `playbin` on the fixtures.
+final class OneStateTests: XCTestCase {
+    func testASetterIsReadBackAtOnceAndTheAppliedValueStays() async throws {
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(TestMedia.vp8) }
+
+        let volume = try await player.waitForValue("the volume applied", { event -> Double? in
+            if case .volumeChanged(let volume, _) = event { return volume } else { return nil }
+        }, after: {
+            player.setVolume(0.3)
+            XCTAssertEqual(player.snapshot.volume, 0.3, "the volume is read back before the loop thread applied it")
+            try? player.setRate(1.5)
+            XCTAssertEqual(player.snapshot.rate, 1.5, "the rate is read back at once")
+            XCTAssertTrue(player.toggleMuted())
+            XCTAssertTrue(player.snapshot.muted, "the mute flag is read back at once")
+            XCTAssertFalse(player.toggleMuted(), "a second toggle steps from the first one, not from the loop's value")
+        })
+        XCTAssertEqual(volume, 0.3)
+        try await player.waitFor("the rate applied", where: { event in
+            if case .rateChanged(let rate) = event { return rate == 1.5 } else { return false }
+        }) {}
+        XCTAssertEqual(player.snapshot.volume, 0.3)
+        XCTAssertEqual(player.snapshot.rate, 1.5)
+        XCTAssertFalse(player.snapshot.muted)
+    }
+
+    func testClampedAndOutOfRangeValuesAreNeverRecorded() throws {
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        player.setVolume(42)
+        XCTAssertEqual(player.snapshot.volume, 10, "the clamped value, not the asked one")
+        player.setVolume(.nan)
+        XCTAssertEqual(player.snapshot.volume, 1)
+        XCTAssertThrowsError(try player.setRate(0))
+        XCTAssertEqual(player.snapshot.rate, 1, "a refused rate is not recorded")
+        player.shutdown()
+        player.setVolume(0.5)
+        XCTAssertEqual(player.snapshot.volume, 1, "nothing is recorded once shut down (no command runs)")
+    }
+
+    func testAGaplessHandOverToAudioKeepsNoVideoFactOfThePreviousItem() async throws {
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        let records = player.records
+        let first = try MediaLocation.uri(for: TestMedia.short)
+        let second = try MediaLocation.uri(for: TestMedia.audioOnly)
+        try player.setQueue([QueueItem(uri: first), QueueItem(uri: second)])
+        var sawSize = false
+        var states: [PlayerState] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        for await record in records {
+            guard ContinuousClock.now < deadline else { return XCTFail("the second item did not play in time") }
+            if case .mediaSize(let size?) = record.event, record.snapshot.uri == first { sawSize = size.width > 0 }
+            if case .stateChanged(_, let new) = record.event { states.append(new) }
+            if case .position(let position, _) = record.event, record.snapshot.uri == second,
+               position > MediaTime(seconds: 0.5) { break }
+        }
+        XCTAssertTrue(sawSize, "the first item (video) had a media size")
+        XCTAssertEqual(states.filter { $0 == .opening }.count, 1, "handed over gaplessly (one opening): \(states)")
+        let snapshot = player.snapshot
+        XCTAssertEqual(snapshot.uri, second)
+        XCTAssertNil(snapshot.mediaSize, "the audio item has no media size")
+        XCTAssertTrue(snapshot.isSeekable, "the new item's seekability was read again")
+        XCTAssertNotNil(snapshot.duration)
+    }
+}
