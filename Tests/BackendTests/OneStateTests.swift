@@ -47,29 +47,32 @@ final class OneStateTests: XCTestCase {
         XCTAssertEqual(player.snapshot.volume, 1, "nothing is recorded once shut down (no command runs)")
     }
 
-    func testAGaplessHandOverToAudioKeepsNoVideoFactOfThePreviousItem() async throws {
+    func testAGaplessHandOverKeepsNoFieldOfThePreviousItem() async throws {
         let player = Player.forTesting()
         defer { player.shutdown() }
         let records = player.records
-        let first = try MediaLocation.uri(for: TestMedia.short)
-        let second = try MediaLocation.uri(for: TestMedia.audioOnly)
-        try player.setQueue([QueueItem(uri: first), QueueItem(uri: second)])
-        var sawSize = false
+        let uris = try GaplessTests.fixtures.prefix(2).map { try MediaLocation.uri(for: $0) }
+        try player.setQueue(uris.map { QueueItem(uri: $0) })
         var states: [PlayerState] = []
+        var pointSet = false
         let deadline = ContinuousClock.now + .seconds(20)
         for await record in records {
-            guard ContinuousClock.now < deadline else { return XCTFail("the second item did not play in time") }
-            if case .mediaSize(let size?) = record.event, record.snapshot.uri == first { sawSize = size.width > 0 }
+            guard ContinuousClock.now < deadline else { return XCTFail("the second item did not play in time: \(states)") }
             if case .stateChanged(_, let new) = record.event { states.append(new) }
-            if case .position(let position, _) = record.event, record.snapshot.uri == second,
-               position > MediaTime(seconds: 0.5) { break }
+            if case .position = record.event, record.snapshot.uri == uris[0], !pointSet {
+                try player.setABLoop(a: MediaTime(seconds: 0.1), b: nil)      // an A point alone loops nothing
+                pointSet = true
+            }
+            if case .abLoopChanged(let loop) = record.event { XCTAssertEqual(loop.a, MediaTime(seconds: 0.1)) }
+            if case .position(let position, _) = record.event, record.snapshot.uri == uris[1],
+               position > MediaTime(seconds: 0.3) { break }
         }
-        XCTAssertTrue(sawSize, "the first item (video) had a media size")
         XCTAssertEqual(states.filter { $0 == .opening }.count, 1, "handed over gaplessly (one opening): \(states)")
         let snapshot = player.snapshot
-        XCTAssertEqual(snapshot.uri, second)
-        XCTAssertNil(snapshot.mediaSize, "the audio item has no media size")
+        XCTAssertEqual(snapshot.uri, uris[1])
+        XCTAssertNil(snapshot.abLoop.a, "the first item's A point is gone")
+        XCTAssertNil(snapshot.mediaSize)
         XCTAssertTrue(snapshot.isSeekable, "the new item's seekability was read again")
-        XCTAssertNotNil(snapshot.duration)
+        XCTAssertEqual(snapshot.duration?.seconds ?? 0, 1, accuracy: 0.05, "the new item's duration")
     }
 }

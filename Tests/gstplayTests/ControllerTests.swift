@@ -99,8 +99,8 @@ final class ControllerTests: XCTestCase {
         for _ in 0..<3 { harness.inbox.send(.key(.character("-"))) }        // 1 → 0.9 → 0.8 → 0.7 at once
         harness.inbox.send(.key(.character("q")))
         _ = await harness.run()
-        let rate = await harness.controller.requested.rate
-        XCTAssertEqual(rate, 0.7, accuracy: 1e-9)
+        let rate = await harness.controller.player.snapshot.rate
+        XCTAssertEqual(rate, 0.7, accuracy: 1e-9, "each key stepped from the player's rate as the last key left it")
     }
 
     func testASeekReplyCarriesTheLandedPositionAndMediaEventsTheirLoadID() async throws {
