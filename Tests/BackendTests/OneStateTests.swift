@@ -13,21 +13,26 @@ final class OneStateTests: XCTestCase {
         defer { player.shutdown() }
         try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(TestMedia.vp8) }
 
-        let volume = try await player.waitForValue("the volume applied", { event -> Double? in
-            if case .volumeChanged(let volume, _) = event { return volume } else { return nil }
-        }, after: {
-            player.setVolume(0.3)
-            XCTAssertEqual(player.snapshot.volume, 0.3, "the volume is read back before the loop thread applied it")
-            try? player.setRate(1.5)
-            XCTAssertEqual(player.snapshot.rate, 1.5, "the rate is read back at once")
-            XCTAssertTrue(player.toggleMuted())
-            XCTAssertTrue(player.snapshot.muted, "the mute flag is read back at once")
-            XCTAssertFalse(player.toggleMuted(), "a second toggle steps from the first one, not from the loop's value")
-        })
-        XCTAssertEqual(volume, 0.3)
-        try await player.waitFor("the rate applied", where: { event in
-            if case .rateChanged(let rate) = event { return rate == 1.5 } else { return false }
-        }) {}
+        let events = player.events
+        player.setVolume(0.3)
+        XCTAssertEqual(player.snapshot.volume, 0.3, "the volume is read back before the loop thread applied it")
+        try? player.setRate(1.5)
+        XCTAssertEqual(player.snapshot.rate, 1.5, "the rate is read back at once")
+        XCTAssertTrue(player.toggleMuted())
+        XCTAssertTrue(player.snapshot.muted, "the mute flag is read back at once")
+        XCTAssertFalse(player.toggleMuted(), "a second toggle steps from the first one, not from the loop's value")
+        // The engine applies them in order: the last toggle's event comes after all the others.
+        var applied: [String] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        for await event in events {
+            switch event {
+            case .volumeChanged(let volume, let muted): applied.append("volume \(volume) muted \(muted)")
+            case .rateChanged(let rate): applied.append("rate \(rate)")
+            default: break
+            }
+            if applied.count == 4 || ContinuousClock.now > deadline { break }
+        }
+        XCTAssertEqual(applied, ["volume 0.3 muted false", "rate 1.5", "volume 0.3 muted true", "volume 0.3 muted false"])
         XCTAssertEqual(player.snapshot.volume, 0.3)
         XCTAssertEqual(player.snapshot.rate, 1.5)
         XCTAssertFalse(player.snapshot.muted)

@@ -75,10 +75,20 @@ final class EventHub: Sendable {
     }
 
     /// What the getters read, under one lock.
-    private struct Readings {
+    struct Readings {
         /// Setter requests recorded and not yet applied by the engine, per kind: while one waits,
         /// the outcome of an earlier command does not overwrite the newer value recorded.
         var pendingRequests: [Request: Int] = [:]
+        /// The ``watch(_:)`` streams, offered each snapshot getters can read.
+        var watchers: [UInt64: SnapshotWatcher] = [:]
+        var nextWatcherID: UInt64 = 0
+        var watchersClosed = false
+
+        /// Offers the snapshot getters read now to every watcher.
+        mutating func offerToWatchers() {
+            guard !watchers.isEmpty else { return }
+            for id in Array(watchers.keys) { watchers[id]?.offer(snapshot) }
+        }
         /// What getters read: the state as of the end of the last handler.
         var snapshot = PlayerSnapshot()
         /// Every change so far, also those of the handler running now (loop thread).
@@ -91,7 +101,8 @@ final class EventHub: Sendable {
 
     private let listeners = Mutex(Listeners())
     private let outbox = Mutex(Outbox())
-    private let readings = Mutex(Readings())
+    /// The snapshot, statistics and watchers; touched only by this type (here and EventHub+Watchers.swift).
+    let readings = Mutex(Readings())
     private let delegateQueue: DispatchQueue?
 
     init(delegateQueue: DispatchQueue?) { self.delegateQueue = delegateQueue }
@@ -124,6 +135,7 @@ final class EventHub: Sendable {
             readings.pendingRequests[request, default: 0] += 1
             body(&readings.working)
             body(&readings.snapshot)
+            readings.offerToWatchers()
         }
     }
 
@@ -140,7 +152,12 @@ final class EventHub: Sendable {
         }
     }
     /// Makes the working snapshot the one getters read (loop thread, after every handler: ``flush()``).
-    private func commitSnapshot() { readings.withLock { $0.snapshot = $0.working } }
+    private func commitSnapshot() {
+        readings.withLock { readings in
+            readings.snapshot = readings.working
+            readings.offerToWatchers()
+        }
+    }
 
     /// The last statistics (any thread).
     var statistics: PlayerStatistics { readings.withLock { $0.statistics } }
@@ -270,5 +287,11 @@ final class EventHub: Sendable {
             return Array(state.streams.values)
         }
         for stream in streams { stream.finish() }
+        let watchers = readings.withLock { readings -> [SnapshotWatcher] in
+            readings.watchersClosed = true
+            defer { readings.watchers.removeAll() }
+            return Array(readings.watchers.values)
+        }
+        for watcher in watchers { watcher.finish() }
     }
 }

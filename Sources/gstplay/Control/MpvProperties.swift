@@ -36,6 +36,18 @@ enum MpvProperties {
                         "chapter", "chapters", "chapter-list", "metadata", "width", "height", "loop-file", "loop-playlist",
                         "ab-loop-a", "ab-loop-b", "ab-loop-count", "mpv-version", "property-list", "command-list"]
 
+    /// A property the player itself names (``PlayerProperty``: the one reading of its state every
+    /// door shares) in mpv's encoding; `none` (no value) becomes `absent`, or mpv's `property unavailable`.
+    private static func library(_ property: PlayerProperty, _ view: MpvView, none absent: MpvValue? = nil) -> Result<MpvValue, MpvFailure> {
+        switch property.read(view.snapshot) {
+        case .none: return absent.map { .success($0) } ?? .failure(.unavailable)
+        case .flag(let value): return .success(.bool(value))
+        case .integer(let value): return .success(.int(Int64(value)))
+        case .number(let value): return .success(.double(value))
+        case .text(let value): return .success(.string(value))
+        }
+    }
+
     /// The value of `name`, or mpv's error (`property not found`, `property unavailable`).
     static func value(of name: String, in view: MpvView) -> Result<MpvValue, MpvFailure> {
         let snapshot = view.snapshot
@@ -55,9 +67,9 @@ enum MpvProperties {
                 return .failure(.unavailable)
             }
             return .success(.double(min(Double(position.milliseconds) / Double(duration.milliseconds) * 100, 100)))
-        case "volume": return .success(.double(Wire.volumePercent(linear: snapshot.volume)))
-        case "mute": return .success(.bool(snapshot.muted))
-        case "speed": return .success(.double(snapshot.rate))
+        case "volume": return library(.volume, view)
+        case "mute": return library(.mute, view)
+        case "speed": return library(.speed, view)
         case "path":
             guard view.loaded, let uri = snapshot.uri else { return .failure(.unavailable) }
             return .success(.string(view.names[uri] ?? uri))
@@ -68,12 +80,12 @@ enum MpvProperties {
             guard view.loaded, let uri = snapshot.uri else { return .failure(.unavailable) }
             return .success(.string(view.tags?.title ?? fileName(view.names[uri] ?? uri)))
         case "playlist": return .success(playlist(view))
-        case "playlist-pos": return .success(.int(Int64(view.queue.currentIndex ?? -1)))
-        case "playlist-count": return .success(.int(Int64(view.queue.items.count)))
+        case "playlist-pos": return library(.playlistPos, view)
+        case "playlist-count": return library(.playlistCount, view)
         case "eof-reached": return view.loaded ? .success(.bool(view.eofReached)) : .failure(.unavailable)
         case "idle-active": return .success(.bool(!view.loaded))
         case "core-idle": return .success(.bool(!view.loaded || view.paused || snapshot.state != .playing))
-        case "seekable": return view.loaded ? .success(.bool(snapshot.isSeekable)) : .failure(.unavailable)
+        case "seekable": return view.loaded ? library(.seekable, view) : .failure(.unavailable)
         case "track-list": return .success(.array(view.tracks.tracks.map { track($0, selection: view.tracks.selection) }))
         case "aid": return .success(trackID(view.tracks.selection.audio))
         case "sid": return .success(trackID(view.tracks.selection.subtitle))
@@ -91,15 +103,13 @@ enum MpvProperties {
         case "metadata":
             guard view.loaded else { return .failure(.unavailable) }
             return .success(.object(metadata(view.tags)))
-        case "width", "height":
-            guard let size = snapshot.mediaSize else { return .failure(.unavailable) }
-            return .success(.int(Int64(name == "width" ? size.width : size.height)))
+        case "width": return library(.width, view)
+        case "height": return library(.height, view)
         case "loop-file": return .success(view.queue.loop == .one ? .string("inf") : .bool(false))
         case "loop-playlist": return .success(view.queue.loop == .all ? .string("inf") : .bool(false))
-        case "ab-loop-a", "ab-loop-b":                     // seconds, or "no" when unset (mpv's)
-            let point = name == "ab-loop-a" ? snapshot.abLoop.a : snapshot.abLoop.b
-            return .success(point.map { .double(Double($0.nanoseconds) / 1e9) } ?? .string("no"))
-        case "ab-loop-count": return .success(snapshot.abLoop.count.map { .int(Int64($0)) } ?? .string("inf"))
+        case "ab-loop-a": return library(.abLoopA, view, none: .string("no"))    // seconds, or "no" when unset (mpv's)
+        case "ab-loop-b": return library(.abLoopB, view, none: .string("no"))
+        case "ab-loop-count": return library(.abLoopCount, view, none: .string("inf"))
         case "mpv-version": return .success(.string("gstplay \(GstplayVersion.current) (mpv IPC subset)"))
         case "property-list": return .success(.array(names.map(MpvValue.string)))
         case "command-list":

@@ -60,10 +60,8 @@ enum Wire {
         return String(out)
     }
 
-    /// Perceptual volume in percent for a linear volume, one decimal.
-    static func volumePercent(linear: Double) -> Double {
-        rounded(VolumeScale.cubic(fromLinear: linear) * 100, digits: 1)
-    }
+    /// Perceptual volume in percent for a linear volume, one decimal (``VolumeScale/percent(fromLinear:)``).
+    static func volumePercent(linear: Double) -> Double { VolumeScale.percent(fromLinear: linear) }
 
     /// `value` rounded to `digits` decimals.
     static func rounded(_ value: Double, digits: Int) -> Double {
