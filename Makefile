@@ -10,39 +10,39 @@ BENCH_DIR ?= .build-bench
 APT_PACKAGES := pkg-config libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad \
 	gstreamer1.0-libav gstreamer1.0-tools gstreamer1.0-plugins-base-apps python3 bsdutils
-# Desktop (issue #10): real outputs (X/GL video, ALSA/PulseAudio sound; without gstreamer1.0-x/-gl
+# Desktop: real outputs (X/GL video, ALSA/PulseAudio sound; without gstreamer1.0-x/-gl
 # autovideosink reaches dfbvideosink, which segfaults) and Xlib for Modules/CX11.
 APT_PACKAGES += gstreamer1.0-x gstreamer1.0-gl gstreamer1.0-alsa gstreamer1.0-pulseaudio libx11-dev
-# Issue 20: libsoup 3 for the media cache's conditional requests (Modules/CSoup).
+# libsoup 3 for the media cache's conditional requests (Modules/CSoup).
 APT_PACKAGES += libsoup-3.0-dev
-# Issue 22: libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
+# libXss for XScreenSaverSuspend (Modules/CX11), the screensaver fallback without a session bus.
 APT_PACKAGES += libxss-dev
-# Issue 27: GUPnP and GUPnP-AV for casting to UPnP/DLNA renderers (Modules/CGUPnP).
+# GUPnP and GUPnP-AV for casting to UPnP/DLNA renderers (Modules/CGUPnP).
 APT_PACKAGES += libgupnp-1.6-dev libgupnp-av-1.0-dev
 # Only `make fixtures` (regenerating the committed fixtures) compiles a small C helper.
 FIXTURE_PACKAGES := gcc
 BENCH_PACKAGES := mpv
-# Issue 24: the thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
+# The thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer
-# Desktop (issue #10): only the tests need these: a private X server (Xvfb) and the tools that look
+# Desktop: only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
-# Issue 22: a small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
+# A small window manager and its remote control (close button, _NET_WM_STATE), a D-Bus daemon.
 TEST_PACKAGES += openbox wmctrl dbus libxfixes-dev libglib2.0-bin
-# Issue 24 (MPRIS, desktop entry): playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
+# MPRIS and the desktop entry: playerctl drives MPRIS on a private bus (dbus-daemon, from dbus above);
 # desktop-file-validate checks the installed entry.
 TEST_PACKAGES += playerctl desktop-file-utils
-# Issue 24: Python's venv module (Debian splits it out) for the test venv below.
+# Python's venv module (Debian splits it out) for the test venv below.
 TEST_PACKAGES += python3-venv
 # Python packages the tests need (from PyPI), installed into $(TEST_VENV) only when missing:
 # python-mpv-jsonipc drives the control socket as an existing mpv IPC client (MpvClientTests).
 PY_TEST_PACKAGES := python-mpv-jsonipc==1.5.0
 TEST_VENV := .build/test-venv
-# Issue 25: the web remote's tests drive Debian's headless Chromium through chromium-driver with
+# The web remote's tests drive Debian's headless Chromium through chromium-driver with
 # Selenium, and talk WebSocket with websocket-client (Tests/Scripts/remote_*.py).
 TEST_PACKAGES += chromium chromium-driver
 PY_TEST_PACKAGES += selenium==4.51.0 websocket-client==1.8.0
-# Issue 27 (casting): real UPnP renderers started by the tests in a network namespace
+# Casting: real UPnP renderers started by the tests in a network namespace
 # (Tests/TestSupport/RendererLab.swift), and async-upnp-client's `upnp-client`, a control point
 # nobody here wrote, to find them (`search`) and check their own state (`call-action`).
 TEST_PACKAGES += gmediarender rygel rygel-playbin iproute2
@@ -95,7 +95,7 @@ test-venv: setup-test
 build: setup
 	$(SWIFT) build
 
-# The shipped gstplay (issue #10): release, Swift runtime linked statically (less memory and a
+# The shipped gstplay: release, Swift runtime linked statically (less memory and a
 # faster start than the shared runtime, docs/BENCHMARKS.md), in its own scratch directory.
 RELEASE_SCRATCH := .build-release
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
@@ -139,7 +139,7 @@ fixtures: setup
 	@bash Tests/check-tools.sh Tests/tools.list $(TEST_VENV) test fixtures
 	Fixtures/make-fixtures.sh
 
-# --- Adaptive streaming (issue 14): the HLS ladder the ABR tests and bench play (~20 s to make,
+# --- Adaptive streaming: the HLS ladder the ABR tests and bench play (~20 s to make,
 # ~15 MB, not committed). Regenerated when missing or older than the script.
 HLS_DIR ?= .build-fixtures
 hls-fixtures:
@@ -169,7 +169,7 @@ bench-smoke: build hls-fixtures
 	$$($(SWIFT) build --show-bin-path)/gstplay-bench --clips $(BENCH_DIR) --smoke --out $(BENCH_DIR)/BENCHMARKS-smoke.md
 	$$($(SWIFT) build --show-bin-path)/gstplay-bench abr-qoe --smoke --hls $(HLS_DIR)/hls --out $(BENCH_DIR)/abr-smoke
 
-# Long runs (issue #6, docs/RELIABILITY.md): 1000 load/play/stop cycles through the Backend and
+# Long runs (docs/RELIABILITY.md): 1000 load/play/stop cycles through the Backend and
 # 200 player lifecycles in one process, 200 gstplay runs and 200 play/stop cycles inside one
 # gstplay process (RSS, descriptors, threads before/after), plus the ~90 s stalled-server CLI
 # case. `make test` runs the same tests with 50 cycles / 10 runs. SCRATCH=<dir> builds elsewhere.
@@ -183,7 +183,7 @@ soak: setup
 	  $(SWIFT) test --skip-build $(if $(SCRATCH),--scratch-path $(SCRATCH)) --filter 'Soak|HostileNetworkCLITests/testStalledServer' 2>&1 | tee $(SOAK_LOG)
 	@echo "--- soak figures ($(SOAK_LOG)):"; grep -o 'SOAK name=.*' $(SOAK_LOG)
 
-# libFuzzer (issue 20, docs/RELIABILITY.md §4) on every parser of outside text. The fuzz targets
+# libFuzzer (docs/RELIABILITY.md §4) on every parser of outside text. The fuzz targets
 # are the FuzzTests target (Tests/Fuzz), built by SwiftPM on the product's own gstplay and Backend
 # modules: no source list to keep, so it cannot drift. Here the whole package is built in
 # $(FUZZ_DIR) with ASan and libFuzzer's coverage, libFuzzer's library (no main) is linked in, and
@@ -236,13 +236,13 @@ fuzz-corpus: setup
 clean:
 	rm -rf .build .build-* Tests/Embedding/.build Tests/Embedding/ReadmeExample
 
-# Issue 21: an embedder's own package (Tests/Embedding) links no libX11 with product BackendCore and
+# An embedder's own package (Tests/Embedding) links no libX11 with product BackendCore and
 # builds the README's example unchanged with product Backend (~1 s warm; part of `make test`).
 .PHONY: check-embedding
 check-embedding: setup
 	SWIFT=$(SWIFT) bash Tests/Embedding/check.sh
 
-# DocC check of the public API of every library target (issue 21), offline: one symbol graph per
+# DocC check of the public API of every library target, offline: one symbol graph per
 # module (with extension blocks, so a feature's `Player` extension gets its pages), one
 # `docc convert --analyze` per module in .build-docs/modules, merged (`docc merge`) into
 # .build-docs/Backend.doccarchive. Each module's archive stands alone: a doc comment links
@@ -271,7 +271,7 @@ docs-check: setup
 	if [ -n "$$warned" ]; then echo "docs-check: documentation warnings above (in$$warned)"; exit 1; fi; \
 	echo "docs-check: no warnings in $(words $(DOC_MODULES)) modules; .build-docs/Backend.doccarchive"
 
-# ---- Desktop (issue #10): make install / make uninstall ----
+# ---- Desktop: make install / make uninstall ----
 # `make install PREFIX=/usr/local` installs the release gstplay (Swift runtime linked statically,
 # see docs/BENCHMARKS.md), its man page (swift-argument-parser's generate-manual plugin, built from
 # the package's own checkout: no network) and bash/zsh/fish completions
@@ -284,7 +284,7 @@ INSTALL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 INSTALL_ZSH := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 INSTALL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 MAN_PAGE := .build/plugins/GenerateManual/outputs/gstplay/gstplay.1
-# Issue 24: the freedesktop thumbnailer (Exec=gstplay thumbnail -s %s %u %o).
+# The freedesktop thumbnailer (Exec=gstplay thumbnail -s %s %u %o).
 INSTALL_THUMBNAILER := $(DESTDIR)$(PREFIX)/share/thumbnailers
 
 # The plugin builds every product in release mode (in .build) and writes gstplay.1.
@@ -309,7 +309,7 @@ uninstall:
 	rm -f $(INSTALL_THUMBNAILER)/gstplay.thumbnailer
 	@echo "removed gstplay from $(DESTDIR)$(PREFIX)"
 
-# ---- Desktop entry and icon (issue 24): part of make install / make uninstall ----
+# ---- Desktop entry and icon: part of make install / make uninstall ----
 # share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
 # `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
 # whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
@@ -342,7 +342,7 @@ bench-thumbnails: release
 	  if [ ! -s $(BENCH_DIR)/$$c.mp4 ]; then Fixtures/make-fixtures.sh --bench $(BENCH_DIR); break; fi; done
 	python3 Tests/Bench/bench-thumbnails.py $$($(RELEASE_BUILD) --show-bin-path)/gstplay Fixtures/h264-aac-10s.mp4 $(BENCH_DIR)/bench-30s.mp4 --runs 15
 
-# Issue 26: the adaptive-streaming QoE benchmark (~30 min; not part of `make bench`): every trace of
+# The adaptive-streaming QoE benchmark (~30 min; not part of `make bench`): every trace of
 # Fixtures/traces × gstplay's buffer-aware ABR, its throughput rule and a bare playbin (its own
 # adaptivedemux heuristic) × ABR_RUNS runs, over HLS and the ladder's DASH rendition; the three players
 # of a cell play at once, ABR_JOBS cells at a time. On a 126 s ladder (HLS_SECONDS, not committed:

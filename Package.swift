@@ -9,7 +9,7 @@ let package = Package(
         // Embedders who want playback only: the core, no feature targets (links no libX11).
         .library(name: "BackendCore", targets: ["BackendCore"]),
         .executable(name: "gstplay", targets: ["gstplay"]),
-        // Desktop (issue #10): an app that plays into its own X11 window through the Backend.
+        // Desktop: an app that plays into its own X11 window through the Backend.
         .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
     ],
     dependencies: [
@@ -25,28 +25,28 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
-        // Desktop (issue #10): Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
+        // Desktop: Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
         .systemLibrary(
             name: "CX11",
             path: "Modules/CX11",
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev", "libxss-dev"])]
         ),
-        // Issue 22: the X Fixes extension, for the display tests only (the cursor shown now).
+        // The X Fixes extension, for the display tests only (the cursor shown at the pointer).
         .systemLibrary(
             name: "CXFixes",
             path: "Modules/CXFixes",
             pkgConfig: "xfixes",
             providers: [.apt(["libxfixes-dev"])]
         ),
-        // Issue 20: libsoup 3, for the media cache's conditional requests (revalidation).
+        // libsoup 3, for the media cache's conditional requests (revalidation).
         .systemLibrary(
             name: "CSoup",
             path: "Modules/CSoup",
             pkgConfig: "libsoup-3.0",
             providers: [.apt(["libsoup-3.0-dev"])]
         ),
-        // Issue 27: GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast).
+        // GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast).
         .systemLibrary(
             name: "CGUPnP",
             path: "Modules/CGUPnP",
@@ -60,14 +60,14 @@ let package = Package(
             dependencies: ["CGStreamer", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The media cache (seed 001, issue 20) as a feature: complete http(s) downloads kept and
+        // The media cache (seed 001) as a feature: complete http(s) downloads kept and
         // played from disk; libsoup for its revalidation requests.
         .target(
             name: "BackendCache",
             dependencies: ["BackendCore", "CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Resume positions (issue 21): `ResumeStore`, one JSON file in a directory the caller names.
+        // Resume positions: `ResumeStore`, one JSON file in a directory the caller names.
         .target(
             name: "BackendResume",
             dependencies: ["BackendCore", "CGStreamer"],
@@ -79,34 +79,34 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Adaptive streaming (HLS/DASH): the ABR policy, variants, stalls (issue 21: a feature).
+        // Adaptive streaming (HLS/DASH) as a feature: the ABR policy, variants, stalls.
         .target(
             name: "BackendAdaptive",
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Tracks and subtitles (issue 21): stream info and selection, external subtitle files,
+        // Tracks and subtitles: stream info and selection, external subtitle files,
         // subtitle cues as events, offsets, global tags.
         .target(
             name: "BackendTracks",
             dependencies: ["BackendCore", "CGStreamer", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Chapters (issue 23): the table of contents (GST_MESSAGE_TOC) flattened, the current
+        // Chapters: the table of contents (GST_MESSAGE_TOC) flattened, the current
         // chapter, seeks to chapters.
         .target(
             name: "BackendChapters",
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Tags and cover art (issue 23): the media's tags, its picture, pictures for audio-only
+        // Tags and cover art: the media's tags, its picture, pictures for audio-only
         // media in the window (playbin's visualisation path).
         .target(
             name: "BackendTags",
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Casting to UPnP/DLNA renderers (issue 27): discovery and control on GUPnP (UPnP/), the
+        // Casting to UPnP/DLNA renderers: discovery and control on GUPnP (UPnP/), the
         // cast feature that routes playback to a renderer; local files served with HTTPServe.
         .target(
             name: "BackendCast",
@@ -120,21 +120,21 @@ let package = Package(
             dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The on-screen display (issue 22): a `textoverlay` in the video filter chain showing
+        // The on-screen display: a `textoverlay` in the video filter chain showing
         // state, position and a bar, volume, rate and messages for ~1.5 s. No Xlib.
         .target(
             name: "BackendOSD",
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // The video window (issue #10): render target, title, keys, fullscreen, gravity. The only
+        // The video window: render target, title, keys, fullscreen, gravity. The only
         // feature that links Xlib, so a player made from BackendCore alone links no libX11.
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // MPRIS 2 on the session bus (issue 24): media keys, shell controls, playerctl (GDBus, in GIO).
+        // MPRIS 2 on the session bus: media keys, shell controls, playerctl (GDBus, in GIO).
         .target(
             name: "BackendMPRIS",
             dependencies: ["BackendCore", "CGStreamer"],
@@ -146,7 +146,7 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Issue 20 (14): the one directory listing (GLib's GDir) of the Backend and ProcessProbe.
+        // The one directory listing (GLib's GDir) of the Backend and ProcessProbe.
         // Its own target because ProcessProbe must not link the Backend; it uses CGStreamer's
         // GLib headers rather than a second module map that would include glib.h again.
         .target(
@@ -154,8 +154,8 @@ let package = Package(
             dependencies: ["CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Issue 25: a small HTTP/WebSocket server on libsoup 3 (token, Origin check, files with
-        // Range, bounded WebSocket clients): the web remote's, and the casting feature's (#27).
+        // A small HTTP/WebSocket server on libsoup 3 (token, Origin check, files with
+        // Range, bounded WebSocket clients): the web remote's, and the casting feature's.
         // A utility target, not a feature: it knows no Player.
         .target(
             name: "HTTPServe",
@@ -167,7 +167,7 @@ let package = Package(
             name: "gstplay",
             dependencies: [
                 "Backend",
-                "HTTPServe",    // issue 25: --remote
+                "HTTPServe",    // --remote
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -180,8 +180,8 @@ let package = Package(
             dependencies: ["Backend", "CGStreamer", "ProcessProbe", "StreamingQoE"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Issue 26: bandwidth traces and the linear QoE score (MPC/Pensieve), pure Swift: the
-        // tests' trace-shaped server uses it now, the QoE bench (gstplay-bench) is to use it.
+        // Bandwidth traces and the linear QoE score (MPC/Pensieve), pure Swift: used by the
+        // tests' trace-shaped server and by the QoE bench (gstplay-bench).
         .target(
             name: "StreamingQoE",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -204,7 +204,7 @@ let package = Package(
             exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Desktop (issue #10): an X11 window made with Xlib that the Backend plays into.
+        // Desktop: an X11 window made with Xlib that the Backend plays into.
         .executableTarget(
             name: "ExampleX11Player",
             dependencies: ["Backend", "CX11"],
@@ -221,7 +221,7 @@ let package = Package(
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Fuzz targets (issue 20 item 13) for every parser of outside text, on the product's own
+        // Fuzz targets for every parser of outside text, on the product's own
         // modules: `make test` replays Tests/Fuzz/corpus through them; `make fuzz` builds the
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
@@ -232,7 +232,7 @@ let package = Package(
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Desktop (issue #10): tests that need an X server (each starts its own Xvfb).
+        // Desktop: tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
             dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],

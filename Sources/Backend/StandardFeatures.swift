@@ -44,11 +44,11 @@ public struct StandardFeatures: Sendable {
     /// MPRIS 2 on the session bus (``MPRISFeature``, backed by the queue), nil (the default) for none.
     public var mpris: MPRISConfiguration?
 
-    /// Tags: what audio-only media shows in a window (issue 23): `.none` (the default), `.auto`
+    /// Tags: what audio-only media shows in a window: `.none` (the default), `.auto`
     /// (its cover art, else a visualiser) or a named visualiser. Never with fake sinks.
     public var visualization: AudioVisualization = .none
 
-    /// Casting to UPnP/DLNA renderers (issue 27, ``CastFeature``): always present, idle (no network)
+    /// Casting to UPnP/DLNA renderers (``CastFeature``): always present, idle (no network)
     /// until discovery or a cast is asked for; `interfaces` limits discovery.
     public var cast = CastSettings()
 

@@ -1,4 +1,4 @@
-/// Which ABR rule ``AdaptivePolicy`` runs (issue 26).
+/// Which ABR rule ``AdaptivePolicy`` runs.
 ///
 /// A plain value, safe on any thread; the decision itself runs on the demuxer's streaming thread
 /// inside `VariantSelector`.

@@ -1,6 +1,6 @@
 import BackendCore
 
-/// The live edge (issue 26): the latency of a live stream to the end of its seekable window,
+/// The live edge: the latency of a live stream to the end of its seekable window,
 /// kept within a stated bound by a catch-up seek (``LiveEdgeGuard`` has the rule and the bound).
 extension AdaptiveFeature {
     /// One look at the live edge, from the 250 ms timer on the loop thread once a live stream

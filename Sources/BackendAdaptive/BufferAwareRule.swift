@@ -1,4 +1,4 @@
-/// The buffer-aware ABR rule (``ABRRule/bufferAware``, issue 26; docs/ADR-003-buffer-aware-abr.md):
+/// The buffer-aware ABR rule (``ABRRule/bufferAware``; docs/ADR-003-buffer-aware-abr.md):
 /// a throughput rule on the harmonic-mean estimate (``ThroughputHistory``) with two buffer guards.
 ///
 /// 1. **Throughput:** the highest allowed variant whose `BANDWIDTH` fits estimate ×

@@ -8,8 +8,8 @@
 ///   caps): the count runs on **across representations** (``perStream``). Seen on the fixture
 ///   ladder's DASH rendition (`gst-launch-1.0 -m playbin`, 2026-11-25): 240p segment 0 = 87 984,
 ///   then 480p segment 1 = 337 648 (87 984 + its own 249 664). Read per variant, the first
-///   fragment of every switch counted as the whole session's bytes: a throughput many times the
-///   link's, which sent both rules back up to 720p on a 600 kbit/s link (issue 26, DASH).
+///   fragment of every switch would count as the whole session's bytes: a throughput many times the
+///   link's, which sends both rules back up to 720p on a 600 kbit/s link (DASH).
 ///
 /// Pure; used by `VariantSelector` under its lock, on the demuxer's streaming thread.
 enum FragmentSizeCounting: Sendable, Equatable {
@@ -19,7 +19,7 @@ enum FragmentSizeCounting: Sendable, Equatable {
     case perStream
 
     /// The counting of the demuxer factory named `kind` (`dashdemux` counts per stream; the
-    /// others per variant, as before).
+    /// others per variant).
     init(demuxer kind: String?) {
         self = kind?.hasPrefix("dashdemux") == true ? .perStream : .perVariant
     }

@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The variant hand-over of the buffer-aware rule (issue 26; docs/ADR-003-buffer-aware-abr.md).
+/// The variant hand-over of the buffer-aware rule (docs/ADR-003-buffer-aware-abr.md).
 ///
 /// `hlsdemux` (1.22) exposes new source pads for every variant switch ("Subclass wants new pads
 /// to do bitrate switching"), so decodebin builds a new group, with a new buffering multiqueue,

@@ -1,4 +1,4 @@
-/// The latency to a live stream's edge and the rule that keeps it within a stated bound (issue 26).
+/// The latency to a live stream's edge and the rule that keeps it within a stated bound.
 ///
 /// **The live edge** is the end of the seekable window the demuxer answers to `GST_QUERY_SEEKING`
 /// (``AdaptiveInfo/liveWindowEnd``), moved on by the wall time since it was read: the window

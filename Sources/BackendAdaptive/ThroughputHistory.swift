@@ -1,4 +1,4 @@
-/// The throughput estimate of the buffer-aware rule (issue 26): the **harmonic mean** of the
+/// The throughput estimate of the buffer-aware rule: the **harmonic mean** of the
 /// throughput of the last ``capacity`` finished fragment downloads, measured on the demuxer's own
 /// `adaptive-streaming-statistics` (`fragment-size`, `fragment-download-time`).
 ///

@@ -34,7 +34,7 @@ final class CacheDownload: Sendable {
     /// Starts a download of `uri` (loop thread).
     func begin(uri: String) { state.withLock { $0 = State(uri: uri) } }
 
-    // MARK: Revalidation (issue 20)
+    // MARK: Revalidation
 
     /// The revalidation of a cache hit under way, if any.
     struct Validation: Sendable {

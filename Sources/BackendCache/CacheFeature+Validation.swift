@@ -1,7 +1,7 @@
 import BackendCore
 import Dispatch
 
-/// Revalidation of cache hits (issue 20, RFC 9111 §4.3), loop thread.
+/// Revalidation of cache hits (RFC 9111 §4.3), loop thread.
 ///
 /// A hit whose copy is older than the cache's revalidation interval (or the server's `max-age`,
 /// or marked `no-cache`) is checked with one conditional request on a worker thread before it

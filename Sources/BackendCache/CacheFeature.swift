@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The media cache in the player (seed 001, issue 20), a `PlayerFeature`: a hit plays the
+/// The media cache in the player (seed 001), a `PlayerFeature`: a hit plays the
 /// cached file; a miss plays over http with download buffering into the cache's `partial/`
 /// directory (`FeatureContext.keepDownload(in:)`) and is stored only when every byte arrived,
 /// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one

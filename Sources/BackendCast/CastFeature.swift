@@ -1,7 +1,7 @@
 import BackendCore
 import Foundation
 
-/// Casting to UPnP AV / DLNA MediaRenderers (issue 27) as a ``PlayerFeature``: discovery
+/// Casting to UPnP AV / DLNA MediaRenderers as a ``PlayerFeature``: discovery
 /// (``RendererDiscovery``) started only when asked for, and one ``CastSession`` at a time that
 /// takes over playback through the core's route (``FeatureContext/beginRoute(_:)``).
 ///

@@ -1,7 +1,7 @@
 import BackendCore
 import Synchronization
 
-/// Casting on ``Player`` (issue 27): the renderers found on the LAN, casting the current media to
+/// Casting on ``Player``: the renderers found on the LAN, casting the current media to
 /// one of them, and back. Every command is queued on the loop thread like the player's own; the
 /// getters read the cast feature's snapshot section (``CastSnapshot``, one lock, any thread).
 /// What happens is told by ``CastEvent``s (`event.castEvent`), published on the loop thread.

@@ -1,7 +1,7 @@
 import BackendCore
 import Synchronization
 
-/// Chapters on ``Player`` (issue 23): the list, the chapter playing now, and seeks to chapters.
+/// Chapters on ``Player``: the list, the chapter playing now, and seeks to chapters.
 ///
 /// The getters read the chapters feature's section of the snapshot (``ChaptersSnapshot``, one
 /// lock, any thread). The fire-and-forget commands check what they can on the caller's thread

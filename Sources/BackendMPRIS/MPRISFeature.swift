@@ -3,7 +3,7 @@ import CGStreamer
 import Glibc
 import Synchronization
 
-/// MPRIS 2 as a `PlayerFeature` (issue 24): the player on the D-Bus session bus as
+/// MPRIS 2 as a `PlayerFeature`: the player on the D-Bus session bus as
 /// `org.mpris.MediaPlayer2.<app>.instance<pid>`, with the root, `Player` and `TrackList`
 /// interfaces at `/org/mpris/MediaPlayer2` (GDBus: `DBusObjectExport` in BackendCore/GLib),
 /// so media keys, shell media controls and `playerctl` drive it. Nothing runs without a session

@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// An on-screen display (issue 22), as mpv's: the state, position/duration and a bar on a seek,
+/// An on-screen display, as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
 /// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden — while
 /// paused, `Paused` and the bar stay instead, and every change is drawn at once on the paused

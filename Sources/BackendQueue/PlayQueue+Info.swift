@@ -1,6 +1,6 @@
 import BackendCore
 
-/// What the discoverer found, on the queue's items (issue 23). Pure; loop thread like the queue.
+/// What the discoverer found, on the queue's items. Pure; loop thread like the queue.
 extension PlayQueue {
     /// The index of the item with `id`, nil when it is not in the queue (O(n)).
     func index(ofID id: Int) -> Int? { entries.firstIndex { $0.id == id } }

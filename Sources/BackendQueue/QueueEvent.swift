@@ -21,7 +21,7 @@ public enum QueueEvent: FeatureEventPayload {
     /// when known, else its last position); `index` is its index at that moment.
     case itemEnded(index: Int, id: Int, position: MediaTime)
     /// Items were added at `index` (an append, insert, `playNow` or a whole new queue), in
-    /// order. Published with the ``queueChanged(_:)`` of the same change (issue 23: a consumer
+    /// order. Published with the ``queueChanged(_:)`` of the same change (a consumer
     /// that keeps its own list applies changes instead of re-reading every item).
     case itemsInserted(index: Int, items: [QueueItem])
     /// `count` items were removed from `index` on (a remove, a clear, a queue replaced).

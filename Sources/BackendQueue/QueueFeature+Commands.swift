@@ -29,7 +29,7 @@ extension QueueFeature {
         guard let context else { return }
         isActive = true
         let before = queue.currentIndex, announced = published
-        // A skip only when an item was current: the first item of a queue is not "skipped" to (issue 20, item 12).
+        // A skip only when an item was current: the first item of a queue is not "skipped" to.
         let skip: ItemChangeReason? = before == nil ? nil : .skipped
         do {
             switch command {

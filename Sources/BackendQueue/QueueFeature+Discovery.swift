@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The queue's background discovery (issue 23): each item's duration, title, artist, album,
+/// The queue's background discovery: each item's duration, title, artist, album,
 /// video/audio and playability, found by a ``MediaDiscoverer`` before the item plays — one item at
 /// a time, nearest the current item first (``PlayQueue/nextToDiscover(around:isWanted:)``), each
 /// item once. The queue owns it (not the core) because the queue decides what to discover, in

@@ -32,7 +32,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     var consecutiveFailures = 0
     /// The `about-to-finish` hand-over.
     let feeder = GaplessFeeder()
-    /// Items' media info found in the background (issue 23, `QueueFeature+Discovery.swift`).
+    /// Items' media info found in the background (`QueueFeature+Discovery.swift`).
     let discovery = QueueDiscovery()
     /// The core, from ``attach(to:)`` on.
     private(set) var context: FeatureContext?

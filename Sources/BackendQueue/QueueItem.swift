@@ -19,7 +19,7 @@ public struct QueueItem: Sendable, Hashable, Codable {
     /// The length a playlist file gave (`#EXTINF:<seconds>,…`, `.pls` `LengthN=`), nil when
     /// unknown or not positive. ``knownDuration`` prefers the discovered one.
     public var duration: MediaTime?
-    /// What the queue's discoverer found about the media (GstDiscoverer, issue 23), nil before.
+    /// What the queue's discoverer found about the media (GstDiscoverer), nil before.
     public internal(set) var info: QueueItemInfo?
 
     /// Creates an item.

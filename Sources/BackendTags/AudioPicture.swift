@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// Pictures for audio-only media in the window (issue 23): playbin's visualisation path (its
+/// Pictures for audio-only media in the window: playbin's visualisation path (its
 /// `vis` flag, `GST_PLAY_FLAG_VIS`, used only when the media has no video) with our own
 /// `vis-plugin`, a bin `<visualiser> ! capsfilter ! videoconvert ! overlaycomposition`: the
 /// visualiser paces the frames from the audio (so seeks, pauses and the end behave as for

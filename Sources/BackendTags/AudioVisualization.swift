@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// What audio-only media shows in a window (issue 23; ``TagsFeature/init(visualization:)``,
+/// What audio-only media shows in a window (``TagsFeature/init(visualization:)``,
 /// `StandardFeatures.visualization`, gstplay's `--visualization`). Only with a video sink that
 /// has a window (`GstVideoOverlay`); never with fake sinks.
 public enum AudioVisualization: Sendable, Hashable {

@@ -1,4 +1,4 @@
-/// The tags of the loaded media (issue 23): its global tags, and the tags of its only audio
+/// The tags of the loaded media: its global tags, and the tags of its only audio
 /// stream when it has no other stream (an MP3's ID3 frames, an Ogg file's Vorbis comments).
 /// A plain value; any thread.
 public struct MediaTags: Sendable, Hashable, Codable {

@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// Tags and cover art as a `PlayerFeature` (issue 23): the media's global tags from every
+/// Tags and cover art as a `PlayerFeature`: the media's global tags from every
 /// `GST_MESSAGE_TAG`, plus — for a file whose only stream is one audio stream (an MP3, an Ogg
 /// Vorbis file) — that stream's tags (playbin `get-audio-tags`), where ID3 frames and Vorbis
 /// comments arrive. Global tags win over the stream's.

@@ -1,6 +1,6 @@
 import BackendCore
 
-/// The rule that keeps a request's thumbnails distinct (issue 24.4): a key-unit seek is fast but
+/// The rule that keeps a request's thumbnails distinct: a key-unit seek is fast but
 /// lands on the nearest key frame, so where key frames are sparser than the requested times two
 /// times share one frame (16 tiles over the 10 key frames of a 10 s clip repeated 6). A key frame
 /// is kept only when no earlier thumbnail of the request shows it and it stays between its

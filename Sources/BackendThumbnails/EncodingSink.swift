@@ -42,7 +42,7 @@ final class EncodingSink {
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "sync", 0)
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "enable-last-sample", 1)
         // The frame that opens the pipeline only tells the size (``rawFrameInfo()``): a tiny
-        // picture until ``setOutputSize(width:height:)``, not a full-size PNG (issue 24.4).
+        // picture until ``setOutputSize(width:height:)``, not a full-size PNG.
         if let caps = gst_caps_from_string("video/x-raw, width=(int)16, height=(int)16, pixel-aspect-ratio=(fraction)1/1") {
             CGStreamer_set_object(UnsafeMutableRawPointer(filter), "caps", UnsafeMutableRawPointer(caps))
             gst_caps_unref(caps)

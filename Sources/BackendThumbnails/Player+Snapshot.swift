@@ -21,7 +21,7 @@ extension Player {
     ///   encode the frame.
     ///
     /// The OSD (and any other video overlay a feature added with `FeatureContext.addVideoOverlay`)
-    /// is left out unless `includingOverlays` (issue 22), and so are subtitles playbin draws (its
+    /// is left out unless `includingOverlays`, and so are subtitles playbin draws (its
     /// subtitle overlay comes after the video filters): the frame as decoded.
     public func snapshot(format: ImageFormat = .png, maxSize: ImageSize? = nil, includingOverlays: Bool = false) async throws -> Image {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Image, any Error>) in

@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// What a thumbnail pipeline lets `playbin` decode (issue 24.4, measured in docs/BENCHMARKS.md):
+/// What a thumbnail pipeline lets `playbin` decode (measured in docs/BENCHMARKS.md):
 ///
 /// - **Video only.** playbin without its `audio` flag still auto-plugs and runs an audio decoder
 ///   for every audio stream (`avdec_aac` for an MP4's AAC) and throws the samples away. Each

@@ -1,6 +1,6 @@
 import BackendCore
 
-/// Drawn subtitles (issue 22): shown or hidden, size, height. Any thread; applied on the loop
+/// Drawn subtitles: shown or hidden, size, height. Any thread; applied on the loop
 /// thread (`Player.withFeature(_:_:)`) to playbin's `subtitleoverlay`. Cue events are published
 /// whether subtitles are drawn or hidden. A player without a ``TracksFeature`` ignores them.
 extension Player {

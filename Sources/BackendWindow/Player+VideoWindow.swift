@@ -1,7 +1,7 @@
 import BackendCore
 
-/// The video window: embedding into an app's window, the render rectangle, gravity, fullscreen
-/// (issue #10). Every method is safe from any thread and runs on the loop thread
+/// The video window: embedding into an app's window, the render rectangle, gravity, fullscreen.
+/// Every method is safe from any thread and runs on the loop thread
 /// (``WindowFeature``, queued with `Player.withFeature(_:_:)` like the other commands); a
 /// player without a ``WindowFeature`` ignores them.
 extension Player {

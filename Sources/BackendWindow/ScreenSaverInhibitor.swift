@@ -2,7 +2,7 @@ import BackendCore
 import CGStreamer
 import Glibc
 
-/// Keeps the desktop's screensaver off while video plays (issue 22, item 6): `Inhibit` on the
+/// Keeps the desktop's screensaver off while video plays: `Inhibit` on the
 /// session bus's `org.freedesktop.ScreenSaver` (GDBus through `DBusServiceCall` in BackendCore/GLib), `UnInhibit`
 /// with its cookie when playback pauses, ends or stops, and at shutdown. Without a session bus,
 /// or when no service answers there, the X server's own screen saver is suspended instead

@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// A clean close (issue 22, item 4): the window manager's close button makes the X sinks post a
+/// A clean close: the window manager's close button makes the X sinks post a
 /// `GST_RESOURCE_ERROR_NOT_FOUND` error ("Output window was closed"; `glimagesink`: "Quit
 /// requested") and a window destroyed by another client shows as `DestroyNotify` on the
 /// Backend's own X connection (watched on the loop, `XSelectInput` `StructureNotifyMask`).

@@ -1,6 +1,6 @@
 import BackendCore
 
-/// The mouse over the video window (issue 22, item 3): clicks and the wheel are published as
+/// The mouse over the video window: clicks and the wheel are published as
 /// ``WindowEvent/clicked(button:count:)`` and ``WindowEvent/scrolled(deltaX:deltaY:)`` (the
 /// frontend decides what they do), and the pointer hides after ``pointerIdle`` without motion
 /// while video plays, and shows again on motion (`XDefineCursor` on the sink's own window).

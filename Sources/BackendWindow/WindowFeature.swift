@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The video window as a `PlayerFeature` (issue #10, issue 22): the app's render target or the
+/// The video window as a `PlayerFeature`: the app's render target or the
 /// sink's own window, its title (the media's title tag, else the file name), fullscreen, keys,
 /// mouse clicks and the wheel typed into it, the pointer hidden over playing video, a clean
 /// close, the screensaver kept off while video plays, the render rectangle and the video

@@ -4,9 +4,9 @@ import CGStreamer
 /// ProcessProbe's `/proc` listings all use it), with GLib's `GDir`.
 ///
 /// `g_dir_read_name` hands back each entry's NUL-terminated name, and the name is read only up to
-/// its NUL. The earlier `readdir(3)` loops loaded the whole `struct dirent` in Swift, copying the
+/// its NUL. A `readdir(3)` loop in Swift loads the whole `struct dirent`, copying the
 /// fixed 256-byte `d_name` field although glibc allocates each entry only as long as its name:
-/// AddressSanitizer reported that as a heap-buffer-overflow (issue 20, item 14).
+/// AddressSanitizer reports that as a heap-buffer-overflow.
 public enum DirectoryNames {
     /// The names in the directory at `path`, in directory order, without `.` and `..` (GLib skips
     /// them); nil when it cannot be opened. Any thread; no state. `g_dir_open`, `g_dir_read_name`,

@@ -127,8 +127,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// the random path may fetch it (a TV cannot send a header). Returns the path.
     public func serveFile(_ localPath: String, contentType: String) -> String {
         let name = localPath.split(separator: "/").last.map(String.init) ?? "file"
-        // g_uri_escape_string returns a newly allocated string: ours to g_free (make test-asan
-        // found it leaked, one per served file, 2026-11-25).
+        // g_uri_escape_string returns a newly allocated string: ours to g_free (without it
+        // make test-asan reports a leak, one per served file).
         let raw = g_uri_escape_string(name, nil, 0)
         defer { g_free(raw) }
         let escaped = raw.map { String(cString: $0) } ?? name

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A network bandwidth trace (issue 26): consecutive steps of (duration, kbit/s) that the test
+/// A network bandwidth trace: consecutive steps of (duration, kbit/s) that the test
 /// HTTP server (`http_test_server.py`, `/control/trace`) shapes every response to, repeated from
 /// the start when it runs out, and the same numbers for a benchmark's picture and checks. A value
 /// type: any thread. Pure Swift (no GStreamer, no GLib).

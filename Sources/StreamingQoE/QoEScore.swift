@@ -1,4 +1,4 @@
-/// A played adaptive-streaming session as the QoE benchmark records it (issue 26): the bitrate
+/// A played adaptive-streaming session as the QoE benchmark records it: the bitrate
 /// of every fragment played, in order, the stalls after playback started, and the startup time.
 /// A value type: any thread.
 public struct PlayedSession: Sendable, Equatable {
@@ -48,7 +48,7 @@ public struct PlayedSession: Sendable, Equatable {
     }
 }
 
-/// The QoE figures of one session (issue 26), in the units the ABR literature uses. Pure code:
+/// The QoE figures of one session, in the units the ABR literature uses. Pure code:
 /// any thread.
 ///
 /// The score is the linear QoE of MPC (Yin et al., SIGCOMM 2015) and Pensieve (Mao et al.,

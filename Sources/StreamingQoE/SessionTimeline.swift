@@ -1,4 +1,4 @@
-/// One segment download as the benchmark's HTTP server logged it (issue 26). A value type: any thread.
+/// One segment download as the benchmark's HTTP server logged it. A value type: any thread.
 public struct SegmentFetch: Sendable, Equatable, Codable {
     /// The fragment's number in the presentation (0: the first 2 s).
     public var sequence: Int
@@ -39,7 +39,7 @@ public struct PositionSample: Sendable, Equatable, Codable {
     }
 }
 
-/// A played adaptive session put together from what every player leaves behind alike (issue 26):
+/// A played adaptive session put together from what every player leaves behind alike:
 /// the server's log of segment downloads and the player's position over time. The same rules
 /// judge every player, whatever it reports about itself. Pure code: any thread.
 ///

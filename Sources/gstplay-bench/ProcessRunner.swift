@@ -153,7 +153,7 @@ final class ProcessRunner: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else of the harness: an inherited write end of a server's stdin pipe (Foundation's
         // `Pipe` is not close-on-exec) kept that server from seeing EOF until this child ended, and
-        // the cell stopping it waited that long (issue 26: the QoE run's "hung" players).
+        // the cell stopping it waited that long (the QoE run's "hung" players).
         _ = Self.addCloseFrom?(&actions, 3)
 
         var attributes = posix_spawnattr_t()

@@ -7,7 +7,7 @@ struct ReportSection: Sendable {
     var body: String
 }
 
-/// One of the targets, judged against what was measured.
+/// One of the bench's targets, judged against what was measured.
 struct TargetCheck: Sendable {
     enum Status: Sendable {
         case met

@@ -12,7 +12,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child" {
     exit(ChildCommand.run(Array(arguments.dropFirst())))
 }
-// Issue 26: the adaptive-streaming QoE benchmark (`make bench-abr`), a command of its own.
+// The adaptive-streaming QoE benchmark (`make bench-abr`), a command of its own.
 if arguments.first == "abr-qoe" {
     exit(QoEBench.main(Array(arguments.dropFirst()), benchExecutable: ProcessProbe.current.executable
         ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path))
@@ -92,7 +92,7 @@ let ownFailures = runner.failedOwnRuns
 if !ownFailures.isEmpty {
     markdown += "\n## Harness failures\n\n" + ownFailures.map { "- \($0)\n" }.joined()
 }
-// The QoE section (`make bench-abr`, issue 26) and its hand-written reading are not this run's: keep them as they stand.
+// The QoE section (`make bench-abr`) and its hand-written reading are not this run's: keep them as they stand.
 if let kept = QoEReport.section(inFile: options.output) { markdown += "\n" + kept }
 let outputURL = URL(fileURLWithPath: options.output)
 do {

@@ -9,7 +9,7 @@ enum CastArgument: Equatable, Sendable {
 }
 
 /// The cast console commands (`renderers`, `cast <N|off|name|auto>`), the `c` key, the notes for
-/// cast events (issue 27). Runs on the CLI actor like the other commands; parsing and formatting are pure.
+/// cast events. Runs on the CLI actor like the other commands; parsing and formatting are pure.
 enum CastCommands {
     /// `cast 0`, `cast off`, `cast auto`, `cast Living room`, `cast uuid:…`.
     static func parse(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Backend
 
-/// What the command line asks of casting (issue 27): list the renderers, cast to one, where to
+/// What the command line asks of casting: list the renderers, cast to one, where to
 /// look. A plain value; any thread.
 struct CastRunSettings: Equatable, Sendable {
     /// `--list-renderers`: discover for ``discoverSeconds``, print the renderers, exit.

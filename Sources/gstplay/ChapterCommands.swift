@@ -8,7 +8,7 @@ enum ChapterArgument: Equatable, Sendable {
 }
 
 /// The chapter console commands (`chapters`, `chapter N|next|prev`), the PgUp/PgDn and `[`/`]`
-/// keys, the chapter table and notes (issue 23). Runs on the CLI actor like the other commands;
+/// keys, the chapter table and notes. Runs on the CLI actor like the other commands;
 /// the parsing and formatting are pure.
 enum ChapterCommands {
     /// `chapter 2`, `chapter next`, `chapter prev` (also `previous`).

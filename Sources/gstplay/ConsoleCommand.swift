@@ -43,21 +43,21 @@ enum ConsoleCommand: Equatable, Sendable {
     case snapshot(String?, osd: Bool = false)
     /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (QueueCommands.swift).
     case queue(QueueConsoleCommand)
-    /// Tracks (issue #11): list; select (nil: subtitles off); add a subtitle file; offsets in ms.
+    /// Tracks: list; select (nil: subtitles off); add a subtitle file; offsets in ms.
     case tracks
     case track(TrackKind, Int?)
     case subFile(String)
     case subOffset(Int64)
     case audioOffset(Int64)
-    /// Drawn subtitles shown / hidden (nil: toggle) and the OSD (nil: the progress bar; issue 22).
+    /// Drawn subtitles shown / hidden (nil: toggle) and the OSD (nil: the progress bar).
     case subVisibility(Bool?)
     case osd(String?)
-    /// Chapters (issue 23): list; seek to chapter N, the next or the previous one.
+    /// Chapters: list; seek to chapter N, the next or the previous one.
     case chapters
     case chapter(ChapterArgument)
-    /// Writes the media's cover art (issue 23); nil: `gstplay-<name>-cover.png`.
+    /// Writes the media's cover art; nil: `gstplay-<name>-cover.png`.
     case cover(String?)
-    /// Casting (issue 27): list the renderers (starts discovery); cast to one, or off.
+    /// Casting: list the renderers (starts discovery); cast to one, or off.
     case renderers
     case cast(CastArgument)
     /// The A-B loop (mpv's `ab-loop` command and `ab-loop-a`/`-b`/`-count` properties).

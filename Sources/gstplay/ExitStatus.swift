@@ -6,18 +6,18 @@ enum ExitStatus {
     static let playbackError: Int32 = 1
     /// Bad command line (ArgumentParser's validation errors, no arguments).
     static let usage: Int32 = 2
-    /// `gstplay cover`: the media has no cover art (issue 23).
+    /// `gstplay cover`: the media has no cover art.
     static let noCoverArt: Int32 = 3
     /// The control socket (`--input-ipc-server`) could not be made: in use by a running player,
     /// the path is not a socket, or binding failed.
     static let controlSocket: Int32 = 4
     /// The web remote (`--remote`) could not listen: the address is not an IP address of this
-    /// machine, or the port is taken (issue 25).
+    /// machine, or the port is taken.
     static let remote: Int32 = 5
-    /// `--list-renderers` found no renderer (issue 27).
+    /// `--list-renderers` found no renderer.
     static let noRenderers: Int32 = 6
     /// Casting failed (`--cast` found no renderer, or the renderer refused the media, stopped
-    /// answering or went away); playback went on locally and no item failed (issue 27).
+    /// answering or went away); playback went on locally and no item failed.
     static let castFailed: Int32 = 7
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129

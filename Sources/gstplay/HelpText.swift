@@ -22,7 +22,7 @@ enum HelpText {
     }
 
     /// Two columns, indented by two: the first as wide as its widest entry plus two spaces, so
-    /// no entry runs into its summary (issue 22: `n / p, > / <next / previous item`).
+    /// no entry runs into its summary (never `n / p, > / <next / previous item`).
     static func columns(_ rows: [(String, String)]) -> [String] {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         return rows.map { "  " + $0.0.padded(toLength: width) + $0.1 }

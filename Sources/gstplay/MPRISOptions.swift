@@ -3,7 +3,7 @@ import Backend
 import CGStreamer
 import Glibc
 
-/// `--mpris` / `--no-mpris` (issue 24). Parsed by ArgumentParser; any thread.
+/// `--mpris` / `--no-mpris`. Parsed by ArgumentParser; any thread.
 struct MPRISOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: ArgumentHelp(
         "MPRIS 2 on the session bus (media keys, playerctl); default on with a terminal or window."))

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Every line and status text goes through ``TerminalText/escaped(_:)`` here, the one place all
 /// of gstplay's run output passes: no control character of a file name, tag, cue or error text
-/// reaches the terminal raw (issue 20, item 8), and a JSON line stays the same JSON. The only
+/// reaches the terminal raw, and a JSON line stays the same JSON. The only
 /// control sequences written are Output's own (`\r`, clear to end of line, the newline).
 ///
 /// **Thread:** any thread; a `Mutex` serialises writers so lines never interleave.

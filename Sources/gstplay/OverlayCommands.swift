@@ -1,7 +1,7 @@
 import ArgumentParser
 import Backend
 
-/// Drawn subtitles and the on-screen display on the console and keys (issue 22):
+/// Drawn subtitles and the on-screen display on the console and keys:
 /// `sub-visibility [yes|no|toggle]` (key `v`) and `osd [text]` (key `o`). Parsing is pure; running
 /// is on the CLI actor like the other commands.
 enum OverlayCommands {

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Path-name operations and file tests without Foundation (the shipped gstplay links
-/// FoundationEssentials only, issue #10). The string operations give what `NSString`'s
+/// FoundationEssentials only). The string operations give what `NSString`'s
 /// methods of the same names give (gstplayTests/TextHelperTests compares them); the tests are
 /// `stat(2)` calls that follow symbolic links like `FileManager.fileExists(atPath:)`.
 /// Pure apart from `stat`; any thread.

@@ -10,7 +10,7 @@ struct RunPolicy: Equatable, Sendable {
     var itemFailed = false
     /// The console input (stdin) ended: an emptied queue then ends the run.
     var inputEnded = false
-    /// Casting failed (issue 27): a run that would exit 0 exits ``ExitStatus/castFailed``.
+    /// Casting failed: a run that would exit 0 exits ``ExitStatus/castFailed``.
     var castFailed = false
 
     /// The code for a run that ends now: 1 when an item failed, 7 when only casting failed, else 0.
@@ -18,7 +18,7 @@ struct RunPolicy: Equatable, Sendable {
 
     /// The code a run returns, given the `decided` one (nil: none yet): 0 becomes 1 when an item
     /// failed, also when its failure arrived after the decision (during the shutdown), so the
-    /// same input gives the same code whatever the timing (issue 20, item 10; the Backend
+    /// same input gives the same code whatever the timing (the Backend
     /// reports an error still on the bus at shutdown, `Engine.reportPendingErrors`). Signal
     /// codes stay.
     func finalCode(decided: Int32?) -> Int32 {

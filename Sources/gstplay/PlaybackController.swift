@@ -30,7 +30,7 @@ actor PlaybackController {
         var loop: LoopMode = .none
         var shuffle = false
         var gapless = true
-        /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets (issue #11).
+        /// `--audio-track`, `--sub-track`, `--sub-file`, the offsets.
         var tracks = TrackSettings()
         /// Where control clients may write files (`--client-write-dir`; none without it); the key bindings (input.conf).
         var fileWriteRule = FileWriteRule(), bindings = InputBindings.builtin
@@ -101,7 +101,7 @@ actor PlaybackController {
             await handle(input)
         }
         await saveResumeAtExit()
-        await player.stopCastingAndWait()     // issue 27: the renderer stops too (at most its call timeout)
+        await player.stopCastingAndWait()     // the renderer stops too (at most its call timeout)
         controlShutdown()
         stopInput()
         output.closeStatus()

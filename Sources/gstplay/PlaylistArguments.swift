@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Playlist files given on the command line (issue #12): a local `.m3u`/`.m3u8`/`.pls` argument
+/// Playlist files given on the command line: a local `.m3u`/`.m3u8`/`.pls` argument
 /// is replaced by its entries (relative entries resolved against the playlist's directory,
 /// nested playlists expanded once, an HLS playlist kept as one stream), through the Backend's
 /// ``PlaylistFile``. Pure apart from reading the files; any thread.

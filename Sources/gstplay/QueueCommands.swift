@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The play-queue console commands (issue #12): `playlist`, `playlist save <path>`, `jump N`,
+/// The play-queue console commands: `playlist`, `playlist save <path>`, `jump N`,
 /// `remove N`, `move A B`, `clear`, `shuffle on|off`, `loop none|one|all`. Indexes are 0-based,
 /// as `playlist` lists them and the JSON `item`/`playlist` events give them. Pure parsing; any thread.
 enum QueueConsoleCommand: Equatable, Sendable {

@@ -8,7 +8,7 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// `--resume` and `--forget` (issue #12): where each item was left, kept in the Backend's
+/// `--resume` and `--forget`: where each item was left, kept in the Backend's
 /// ``ResumeStore`` (``ResumeStore/gstplay``: `$XDG_STATE_HOME/gstplay/resume.json`). Problems with the state file are one
 /// warning line on stderr; playback goes on without resume.
 ///

@@ -8,40 +8,40 @@ struct RunOptions: Equatable, Sendable {
     /// Perceptual volume in percent (0…100), nil to leave the default.
     var volumePercent: Double?
     var start: SeekArgument?
-    /// `--start-chapter N`: each item starts at chapter N (issue 23).
+    /// `--start-chapter N`: each item starts at chapter N.
     var startChapter: Int?
     var rate: Double?
     var mute = false
     var quiet = false
     var json = false
     var keepOpen = false
-    /// `--loop` (= `all`), `--loop=none|one|all`; `--shuffle`; `--gapless`/`--no-gapless` (issue #12).
+    /// `--loop` (= `all`), `--loop=none|one|all`; `--shuffle`; `--gapless`/`--no-gapless`.
     var loop: LoopMode = .none
     var shuffle = false
     var gapless = true
-    /// `--resume` / `--forget` (issue #12).
+    /// `--resume` / `--forget`.
     var resume = false
     var forget = false
     var positionIntervalMilliseconds: UInt32 = 250
     /// Adaptive streaming: start variant and caps (`--start-variant`, `--max-bitrate`, `--max-height`).
     var adaptivePolicy = AdaptivePolicy()
-    /// Tracks, subtitle file and offsets (issue #11).
+    /// Tracks, subtitle file and offsets.
     var tracks = TrackSettings()
-    /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`; issue 22).
+    /// How drawn subtitles look (`--sub-visibility`, `--sub-scale`, `--sub-position`).
     var subtitleStyle = SubtitleStyle()
-    /// `--visualization` (issue 23): what audio-only media shows in a window; never with `--json`.
+    /// `--visualization`: what audio-only media shows in a window; never with `--json`.
     var visualization: AudioVisualization = .auto
     /// `--network-timeout` and the media cache (`--cache`, `--cache-dir`, `--cache-size`).
     var network = NetworkSettings()
     /// `--mpris` / `--no-mpris`; nil: the default (``MPRISSetup``).
     var mpris: Bool?
-    /// `--input-ipc-server` / `--ipc-socket`: the control socket's path (issue 24).
+    /// `--input-ipc-server` / `--ipc-socket`: the control socket's path.
     var ipcSocket: String?
-    /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote (issue 25).
+    /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote.
     var remote: RemoteSettings?
     /// `--client-write-dir`: where control clients may write files, absolute (nil: nowhere).
     var clientWriteDirectory: String?
-    /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time` (issue 27).
+    /// `--list-renderers`, `--cast`, `--cast-interface`, `--discover-time`.
     var cast = CastRunSettings()
     /// `--screenshot-template`, `--screenshot-directory`.
     var screenshot = ScreenshotNaming()

@@ -62,8 +62,8 @@ final class SignalWatcher {
     /// Starts watching and returns once every source is registered (at most 1 s). The ending
     /// signals are not set to `SIG_IGN` first: registering a signal source installs libdispatch's
     /// own `sigaction` handler (seen in `/proc/<pid>/status` `SigCgt`), and an ignored signal
-    /// arriving before that would be lost (issue 20: a SIGTERM 52 ms after the start left gstplay
-    /// playing, 1 of 60 runs). Until then the default action ends the process, as it should.
+    /// arriving before that would be lost (with `SIG_IGN` first, a SIGTERM 52 ms after the start
+    /// left gstplay playing in 1 of 60 runs). Until then the default action ends the process, as it should.
     func install() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGTSTP, SIG_IGN)   // handled above: restore the terminal, then SIGSTOP

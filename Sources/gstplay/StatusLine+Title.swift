@@ -1,7 +1,7 @@
 import Backend
 
 extension StatusLine {
-    /// What plays, for the status line (issue 23): the media's tags as "Artist – Title"
+    /// What plays, for the status line: the media's tags as "Artist – Title"
     /// (`MediaTags.displayTitle`, from the snapshot's ``TagsSection``), else the current queue
     /// item's title (a playlist's `#EXTINF` or `Title`), else nil.
     var nowPlaying: String? {

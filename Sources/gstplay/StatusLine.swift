@@ -37,13 +37,13 @@ struct StatusLine: Equatable, Sendable {
         (snapshot.position ?? .zero).formatted() + " / " + (snapshot.duration?.formatted() ?? "-:--:--")
     }
 
-    /// The chapter playing, `ch 3/5 Middle, part one`, from the snapshot's chapters section (issue 23).
+    /// The chapter playing, `ch 3/5 Middle, part one`, from the snapshot's chapters section.
     var chapter: String? {
         guard let section = snapshot.features[ChaptersSnapshot.self], let current = section.currentChapter else { return nil }
         return "ch \(current.index + 1)/\(section.chapters.count) " + TerminalText.escaped(current.displayTitle)
     }
 
-    /// The renderer the media plays on, `→ Living room`, from the snapshot's cast section (issue 27).
+    /// The renderer the media plays on, `→ Living room`, from the snapshot's cast section.
     var castTarget: String? {
         snapshot.features[CastSnapshot.self]?.casting.map { "→ " + TerminalText.escaped($0.friendlyName) }
     }

@@ -1,7 +1,7 @@
 import Glibc
 
 // Text helpers that stand in for Foundation's `NSString` methods, so the shipped gstplay links
-// FoundationEssentials only (no Foundation, no ICU: issue #10, docs/BENCHMARKS.md). Each one
+// FoundationEssentials only (no Foundation, no ICU: docs/BENCHMARKS.md). Each one
 // gives the same result as the Foundation call it replaces (gstplayTests/TextHelperTests).
 // Pure; any thread.
 

@@ -29,7 +29,7 @@ enum TrackCommands {
     static let offsetLimit: Int64 = 3_600_000
 
     /// `sub-offset 500`, `audio-offset -200` (milliseconds). The range is checked without
-    /// `abs`, which traps on `Int64.min` (issue 20, item 9).
+    /// `abs`, which traps on `Int64.min`.
     static func parseOffset(_ arguments: ConsoleCommand.Arguments, _ make: @escaping (Int64) -> ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
         arguments.one("milliseconds such as 500 or -250").flatMap { argument in
             guard let value = Int64(argument), (-offsetLimit...offsetLimit).contains(value) else {
@@ -42,7 +42,7 @@ enum TrackCommands {
     // MARK: Running
 
     /// Runs a track command. A selection made before the media's tracks are known is kept by
-    /// `session` and applied when they are (issue 22); a selection is reported once, by the
+    /// `session` and applied when they are; a selection is reported once, by the
     /// `track-selected` event (its note), not by the command too.
     static func execute(_ command: ConsoleCommand, player: Player, session: TrackSession? = nil) -> PlaybackController.Outcome {
         switch command {

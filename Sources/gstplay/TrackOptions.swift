@@ -1,7 +1,7 @@
 import ArgumentParser
 import Backend
 
-/// The track settings from the command line, as plain values (issue #11). Any thread.
+/// The track settings from the command line, as plain values. Any thread.
 struct TrackSettings: Equatable, Sendable {
     /// `--audio-track N`: selected when each item's tracks are known.
     var audioTrack: Int?

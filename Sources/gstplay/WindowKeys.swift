@@ -1,8 +1,8 @@
 import Backend
 
-/// Keys typed into the video window (issue #10): the Backend reports them as X keysym names
+/// Keys typed into the video window: the Backend reports them as X keysym names
 /// (``Backend/WindowEvent/key(_:)``, from `GstNavigation`); they do what the same key does
-/// on the terminal. The mouse (issue 22) acts as keys too, by mpv's names: `MBTN_LEFT`,
+/// on the terminal. The mouse acts as keys too, by mpv's names: `MBTN_LEFT`,
 /// `MBTN_LEFT_DBL`, `MBTN_MID`, `MBTN_RIGHT`, `WHEEL_UP`, `WHEEL_DOWN` (bound in the input.conf).
 /// Pure; any thread.
 enum WindowKeys {

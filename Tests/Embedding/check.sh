@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 21, "Done means": an embedder's own package (Tests/Embedding/Package.swift, depending on
+# An embedder's own package (Tests/Embedding/Package.swift, depending on
 # this repository by path) builds (1) a playback-only program on product `BackendCore` that links
 # no libX11, and (2) README.md's "Embedding the Backend" example, unchanged, on product `Backend`.
 # The example must link libX11 (it has the video window): that proves the `ldd` check can fail.

@@ -7,7 +7,7 @@ import CGStreamer
 /// `GST_QUERY_BUFFERING` asked of that element when the message is handled, and re-asked every
 /// 500 ms while the player holds for it: a late, lower level (the element posts from two
 /// threads outside its lock) or a 100 % that never comes cannot hold playback once the element
-/// says it is no longer buffering or holds the whole file (issue 20.1, docs/RELIABILITY.md).
+/// says it is no longer buffering or holds the whole file (docs/RELIABILITY.md).
 extension Engine {
     /// How often a hold for a download-mode element is re-checked.
     static let bufferingRecheckInterval: Duration = .milliseconds(500)

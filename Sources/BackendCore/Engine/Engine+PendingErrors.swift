@@ -5,9 +5,9 @@ extension Engine {
     /// Reports the ERROR messages of the current load that are already on playbin's bus when the
     /// player shuts down, before ``teardown()`` drops the bus watch with them: a `load` of a
     /// missing file posts its ERROR while the command runs (`gst_element_set_state` fails), and a
-    /// frontend that quits right after the command must learn that it failed whatever the timing
-    /// (issue 20, item 10). Only ``PlayerEvent/error(_:)`` is published (no retry, no move in the
-    /// queue: the player is going away); other pending messages are dropped as before. Messages
+    /// frontend that quits right after the command must learn that it failed whatever the timing.
+    /// Only ``PlayerEvent/error(_:)`` is published (no retry, no move in the
+    /// queue: the player is going away); other pending messages are dropped. Messages
     /// before the last epoch marker (an earlier load) stay stale. Pops the bus with `gst_bus_pop`.
     func reportPendingErrors() {
         preconditionOnLoop()

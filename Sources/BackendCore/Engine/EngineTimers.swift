@@ -11,7 +11,7 @@ final class EngineTimers {
     var seek: TimerSource?
     /// Fails a load that does not preroll in time.
     var openWatchdog: TimerSource?
-    /// Re-asks a download-mode buffering element while the player holds for it (issue 20.1).
+    /// Re-asks a download-mode buffering element while the player holds for it.
     var bufferingCheck: TimerSource?
     /// Fails a live source that sends no data within the network timeout (``Engine/watchLiveSource()``).
     var liveData: TimerSource?

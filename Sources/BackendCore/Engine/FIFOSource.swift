@@ -4,8 +4,8 @@ import Glibc
 /// A local FIFO (named pipe) as the media: opened here with `O_NONBLOCK`, which returns at once
 /// whether or not a writer exists, and handed to `playbin` as `fd://N` (`fdsrc`, which waits for
 /// data in `gst_poll_wait`, interruptible by a state change). `filesrc` would open it blocking,
-/// inside `gst_element_set_state`, on the loop thread: with no writer the loop thread never came
-/// back (issue 20, item 2). Nothing waits in `open()`, so nothing is left to cancel at shutdown.
+/// inside `gst_element_set_state`, on the loop thread: with no writer the loop thread would never come
+/// back. Nothing waits in `open()`, so nothing is left to cancel at shutdown.
 ///
 /// **Thread:** the loop thread (owned by ``Engine``). The descriptor is closed by ``release()``
 /// once `playbin` no longer reads it (READY or NULL: the next load, stop, teardown); after a

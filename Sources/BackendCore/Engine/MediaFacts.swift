@@ -29,7 +29,7 @@ struct MediaFacts {
     /// Last buffering level acted on, to drop repeats.
     var lastBufferingPercent: Int?
     /// Name of the element that last posted a `GST_BUFFERING_DOWNLOAD` level (a
-    /// `downloadbuffer`), re-asked while the player holds for it (issue 20.1).
+    /// `downloadbuffer`), re-asked while the player holds for it.
     var downloadBufferName: String?
     /// A feature marked the media live although it prerolled (``FeatureContext/markLive()``).
     var isLiveWindow = false

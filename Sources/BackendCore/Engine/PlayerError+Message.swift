@@ -56,7 +56,7 @@ extension PlayerError {
                   httpStatus: httpStatus.flatMap { $0 >= 300 ? $0 : nil }, cause: cause)
     }
 
-    /// Names souphttpsrc's network failures (issue 20 item 11) from what reaches the bus: the
+    /// Names souphttpsrc's network failures from what reaches the bus: the
     /// GError's domain and code, and the status of the last `http-headers` message.
     /// - the generic flow error of its streaming loop ("Internal data stream error."): no data
     ///   within the timeout, a lost connection, or (status 0 or none: no response at all) a

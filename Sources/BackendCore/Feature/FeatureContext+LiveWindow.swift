@@ -1,4 +1,4 @@
-/// A live window read by a feature off the loop thread (issue 26).
+/// A live window read by a feature off the loop thread.
 extension FeatureContext {
     /// The live stream's seekable window (stream time) as the feature last read it off the loop
     /// thread, nil when it could not seek: seeks in the live window (after ``markLive()``), and

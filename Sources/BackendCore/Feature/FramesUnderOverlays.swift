@@ -3,7 +3,7 @@ import Synchronization
 
 /// The last few frames as they were before the video overlays drew on them
 /// (``FeatureContext/addVideoOverlay(_:)``: an on-screen display), so a snapshot can leave the
-/// overlays out (issue 22: the OSD is in a snapshot only when asked).
+/// overlays out (the OSD is in a snapshot only when asked).
 ///
 /// A buffer probe (`gst_pad_add_probe`) on the src pad of an `identity` placed in front of the
 /// overlays keeps a reference to each frame and its caps. The video filter chain runs upstream of

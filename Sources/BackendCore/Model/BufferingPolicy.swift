@@ -4,7 +4,7 @@
 /// reported; at 100 % the user's target state is restored. Live sources never buffer this
 /// way, and repeated percentages are dropped.
 ///
-/// **Download buffering (issue 20.1).** A `downloadbuffer` posts its BUFFERING messages from
+/// **Download buffering.** A `downloadbuffer` posts its BUFFERING messages from
 /// two streaming threads (the HTTP source's push thread and the demuxer's pull thread) and
 /// posts them after releasing its lock, so a level computed earlier can reach the bus after
 /// the 100 % computed later. The element's hysteresis (it stops posting once ≥ 99 % until the

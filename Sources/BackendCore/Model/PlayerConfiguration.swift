@@ -54,7 +54,7 @@ public struct PlayerConfiguration: Sendable {
     /// puts a `downloadbuffer` (a temporary file) in front of the demuxer when the server gives a
     /// size. Demuxers then read in pull mode from that file instead of asking the server again:
     /// without it `oggdemux` re-downloads a small file to find its duration and may never preroll
-    /// on a slow link (issue #16, docs/RELIABILITY.md). Default true.
+    /// on a slow link (docs/RELIABILITY.md). Default true.
     public var progressiveDownload = true
     /// How long a load may take to preroll before it fails with a "could not open" error.
     /// nil picks 10 s for local media and max(30 s, 3 × network timeout) for network URIs.

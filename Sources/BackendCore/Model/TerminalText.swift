@@ -1,5 +1,5 @@
-/// The one escaping function for untrusted text on its way to a terminal or a window manager
-/// (issue 20, item 8): file names and URIs, tags, window titles, subtitle cue text, GStreamer's
+/// The one escaping function for untrusted text on its way to a terminal or a window manager:
+/// file names and URIs, tags, window titles, subtitle cue text, GStreamer's
 /// error and debug text, text a server sent. A file named `$'\e]0;PWNED\a\e[2J\rboom\nx.mp4'`
 /// must not set the terminal's title, clear its screen or forge a line.
 ///

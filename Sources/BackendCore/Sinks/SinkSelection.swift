@@ -31,7 +31,7 @@ enum SinkSelection {
     /// On X without Wayland, GStreamer's GL library is told to use X (`GST_GL_WINDOW=x11`, unless
     /// the user chose): left alone it tries Wayland first, and libwayland prints "error:
     /// XDG_RUNTIME_DIR is invalid or not set in the environment." to stderr whenever
-    /// `glimagesink` is probed or used from a launcher without that variable (issue 22). Set once,
+    /// `glimagesink` is probed or used from a launcher without that variable. Set once,
     /// before any GL sink exists (`g_setenv` without overwriting); any thread.
     static func preferX11ForGL(environment: [String: String]) {
         guard !(environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty else { return }

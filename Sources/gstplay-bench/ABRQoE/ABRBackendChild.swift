@@ -3,7 +3,7 @@ import Foundation
 import StreamingQoE
 import Synchronization
 
-/// gstplay's ABR in a QoE run (issue 26): one Backend `Player` (fake sinks, `sync=true`, position
+/// gstplay's ABR in a QoE run: one Backend `Player` (fake sinks, `sync=true`, position
 /// ticks every 100 ms) with `AdaptivePolicy.rule` set, everything else at its defaults (start on
 /// the lowest variant, decodebin's buffering queue). Runs on the child's main thread; the watcher
 /// is called on the player's loop thread.

@@ -1,7 +1,7 @@
 import Foundation
 import StreamingQoE
 
-/// What one `gstplay-bench child abr …` run reports (issue 26), one JSON object on stdout at its
+/// What one `gstplay-bench child abr …` run reports, one JSON object on stdout at its
 /// end; the harness decodes it with the same type. Times are `CLOCK_MONOTONIC` seconds, the clock
 /// of the test server's request log. Any thread.
 struct ABRChildRecord: Codable, Sendable {

@@ -2,7 +2,7 @@ import CGStreamer
 import Foundation
 import StreamingQoE
 
-/// playbin's default adaptivedemux in a QoE run (issue 26): a bare `playbin` (fake sinks,
+/// playbin's default adaptivedemux in a QoE run: a bare `playbin` (fake sinks,
 /// `sync=true`, no `connection-speed`, so `hlsdemux`/`dashdemux` choose with their own heuristic)
 /// with gst-play-1.0's buffering policy: PLAYING asked at once; a BUFFERING message under 100 %
 /// sets PAUSED, 100 % sets PLAYING again. The bus is polled on the child's main thread

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import StreamingQoE
 
-/// One cell of the QoE benchmark (issue 26): a trace, a protocol and a run number. Its players
+/// One cell of the QoE benchmark: a trace, a protocol and a run number. Its players
 /// play at the same time, each in a child process of its own against a server of its own (the
 /// trace clock and the link are per server), so they meet the same moment of the machine's load
 /// but never share bandwidth.

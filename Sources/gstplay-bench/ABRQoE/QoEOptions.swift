@@ -1,6 +1,6 @@
 import Foundation
 
-/// `gstplay-bench abr-qoe …`: the command line of the adaptive-streaming QoE benchmark (issue 26).
+/// `gstplay-bench abr-qoe …`: the command line of the adaptive-streaming QoE benchmark.
 struct QoEOptions: Sendable {
     var traces = "Fixtures/traces"
     var hls = ".build-fixtures/hls-qoe/hls"

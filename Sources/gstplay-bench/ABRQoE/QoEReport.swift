@@ -2,8 +2,8 @@ import Foundation
 import ProcessProbe
 import StreamingQoE
 
-/// The markdown of the QoE benchmark (issue 26): per protocol, a table of trace × player with the
-/// median and min–max over runs, the medians over traces, the issue's "done means" check, and one
+/// The markdown of the QoE benchmark: per protocol, a table of trace × player with the
+/// median and min–max over runs, the medians over traces, the "done means" check, and one
 /// picture per trace (drawn from results.json by Tests/Bench/plot-abr.py). Main thread.
 struct QoEReport {
     static let begin = "<!-- abr-qoe:begin (make bench-abr writes this section) -->"
@@ -90,7 +90,7 @@ struct QoEReport {
                                "QoE", "CPU % of one core", "runs played"], rows)
     }
 
-    /// The issue's "done means", on the median over traces of each trace's median.
+    /// The "done means" check, on the median over traces of each trace's median.
     private func check(_ proto: QoEJob.Streaming) -> String {
         let traces = file.traces.map(\.name)
         func overTraces(_ player: String, _ value: @escaping (QoEPlayerRun) -> Double?) -> Double? {

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// Adaptive streaming under a scripted bandwidth profile (issue 14): the HLS ladder from
+/// Adaptive streaming under a scripted bandwidth profile: the HLS ladder from
 /// `Fixtures/make-fixtures.sh --hls` served by the tests' `http_test_server.py`, whose throttle
 /// changes on a timetable. The Backend (in process, fake sinks) and `gst-launch-1.0 playbin`
 /// run the same profile; variant switches are counted from the server's request log for both.

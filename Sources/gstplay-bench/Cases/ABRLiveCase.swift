@@ -5,7 +5,7 @@ import FoundationNetworking
 import StreamingQoE
 import Synchronization
 
-/// Issue 26, deliverable 4's live case: live HLS (the test server's sliding-window playlist,
+/// The live case: live HLS (the test server's sliding-window playlist,
 /// `/hls/live-K/…`: six 2 s segments advancing with wall time, the ladder looping) through one
 /// committed bandwidth trace, played by gstplay's `Player` (its ABR and live-edge guard) and by a
 /// bare `playbin` (adaptivedemux's default ABR, gst-launch's buffering policy). The two run at

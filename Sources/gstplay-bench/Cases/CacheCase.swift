@@ -2,7 +2,7 @@ import Backend
 import Foundation
 import Synchronization
 
-/// Issue 13's target: a second play of a cached 30 s clip makes zero HTTP requests and starts at
+/// The cache target: a second play of a cached 30 s clip makes zero HTTP requests and starts at
 /// least as fast as a local file. The 30 s bench clip is served by the tests' `http_test_server.py`
 /// (`--media` = the clip directory); a first Backend play with a fresh ``MediaCache`` downloads and
 /// stores it; then cached plays of the URL and plays of the local file alternate, each timed from

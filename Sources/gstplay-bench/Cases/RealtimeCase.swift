@@ -1,7 +1,7 @@
 /// Real-time playback cost: CPU (user+sys) and peak RSS of playing the 10 s clip with
 /// `fakesink sync=true`, against gst-launch-1.0 (CPU) and gst-play-1.0 (memory).
 enum RealtimeCase {
-    /// The peak-RSS target: gstplay may hold this many MiB more than gst-play-1.0 (issue #10).
+    /// The peak-RSS target: gstplay may hold this many MiB more than gst-play-1.0.
     static let rssBudgetMiB = 6.0
 
     static func run(_ context: BenchContext) -> CaseOutcome {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 24.4: one 256-px thumbnail of the 10 s H.264 clip, whole process (spawn to exit), beside
+/// One 256-px thumbnail of the 10 s H.264 clip, whole process (spawn to exit), beside
 /// `ffmpegthumbnailer` (FFmpeg, the file managers' usual thumbnailer) and the GStreamer floor: a
 /// `gst-launch-1.0` pipeline that decodes the first frame, scales it and writes one PNG
 /// (`pngenc snapshot=true`). Variants isolate costs: the registry scan (`GST_REGISTRY_UPDATE=no`)

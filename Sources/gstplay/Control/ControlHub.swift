@@ -35,7 +35,7 @@ protocol ControlConnection: Sendable {
 /// their lines in; the lines reach the CLI actor through the one ``Inbox``, tagged with their
 /// client (``CLIInput/request(_:_:)``), and go through the same dispatcher as `--json` stdin
 /// (``PlaybackController/dispatch(_:from:)``). Each reply goes back to the client that asked
-/// (``send(_:to:)``); events go to every client (``broadcast(_:dialect:)``) and, as before, to stdout.
+/// (``send(_:to:)``); events go to every client (``broadcast(_:dialect:)``) and to stdout.
 ///
 /// A new transport (a web remote) needs only this: ``connect(_:dialect:)`` when a client
 /// arrives, ``received(_:from:)`` per line, ``disconnected(_:reason:)`` when it leaves, and a
@@ -78,7 +78,7 @@ final class ControlHub: Sendable {
     /// A request line from client `id`, queued for the CLI actor, unless the client already has
     /// ``maxInFlight`` requests queued or running: then it is answered at once with an `error`
     /// reply (its `request_id` kept) and not run, so a flooding client cannot fill the inbox and
-    /// hold back other clients' requests and the player's events (issue 24).
+    /// hold back other clients' requests and the player's events.
     func received(_ line: String, from id: ControlClientID) {
         let admitted = inFlight.withLock { counts -> Bool in
             guard counts[id, default: 0] < Self.maxInFlight else { return false }

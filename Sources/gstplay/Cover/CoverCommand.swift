@@ -8,7 +8,7 @@ import Foundation
 import Glibc
 
 /// `gstplay cover <file> -o out.png`: writes the media's cover art (its `image` tag: an ID3
-/// picture, a FLAC/Vorbis picture…) as PNG, or JPEG for a `.jpg`/`.jpeg` name (issue 23).
+/// picture, a FLAC/Vorbis picture…) as PNG, or JPEG for a `.jpg`/`.jpeg` name.
 /// Routed by ``CommandRouting``; runs in the process's main task and exits the process.
 struct CoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

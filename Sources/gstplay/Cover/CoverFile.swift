@@ -5,7 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Writing cover art to a file (issue 23): `gstplay cover` and the console's `cover [path]`.
+/// Writing cover art to a file: `gstplay cover` and the console's `cover [path]`.
 /// Naming, encoding (``CoverArt/encoded(as:)``) and one atomic write (``ImageFileWriter``).
 /// **Thread:** any but a player's loop thread (encoding may decode the picture).
 enum CoverFile {

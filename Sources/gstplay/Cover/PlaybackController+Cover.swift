@@ -1,6 +1,6 @@
 import Backend
 
-/// `cover [path]` (console and JSON; issue 23).
+/// `cover [path]` (console and JSON).
 ///
 /// **Thread:** the ``PlaybackController`` actor; the picture comes from the player's snapshot
 /// (``Player/coverArt``), and encoding it again (when the format differs) takes milliseconds.

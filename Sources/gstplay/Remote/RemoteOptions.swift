@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What `--remote` asks for (issue 25): the port (0: a free one), the address to bind and the
+/// What `--remote` asks for: the port (0: a free one), the address to bind and the
 /// token. A plain value; any thread.
 struct RemoteSettings: Equatable, Sendable {
     var port: UInt16 = 0

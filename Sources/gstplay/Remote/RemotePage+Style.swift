@@ -1,6 +1,6 @@
 extension RemotePage {
     /// The page's CSS: one column on a phone (375 px), wider on a desktop. The seek preview opens
-    /// below the bar (above it, the top of the page cut it off), a fixed 164 px wide so the script
+    /// below the bar (above it, the top of the page would cut it off), a fixed 164 px wide so the script
     /// can keep it inside the bar's width.
     static let style = """
     *{box-sizing:border-box}[hidden]{display:none!important}body{font:16px system-ui,sans-serif;margin:0 auto;max-width:760px;padding:12px;background:#15171c;color:#eee}

@@ -1,4 +1,4 @@
-/// The web remote's page (issue 25): one static HTML file with its CSS (RemotePage+Style.swift)
+/// The web remote's page: one static HTML file with its CSS (RemotePage+Style.swift)
 /// and JavaScript (RemotePage+Script.swift), served from the binary at `/`. No framework, no
 /// fetch but to gstplay itself. It reads the token from the URL's fragment (`#token=…`, never
 /// sent in a request line) and speaks the `--json` protocol over `/ws`. Constants; any thread.

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `--remote`: the web remote (issue 25). An ``HTTPServer`` (libsoup, its own thread) with:
+/// `--remote`: the web remote. An ``HTTPServer`` (libsoup, its own thread) with:
 /// `/` the page (``RemotePage``, no data in it, so no token), `/ws` the WebSocket — one more
 /// transport of the ``ControlHub`` (``RemoteClients``) —, `GET /api/status`, `POST /api/command`
 /// (through the same dispatcher, ``RemoteRequest``), `GET /api/snapshot.png` (the frame on

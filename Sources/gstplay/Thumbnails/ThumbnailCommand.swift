@@ -3,7 +3,7 @@ import Backend
 import Glibc
 
 /// `gstplay thumbnail [-s 256] <file-or-uri> <out.png>`: one representative frame as a PNG of
-/// at most `size × size` pixels (issue 24), the command of the freedesktop thumbnailer
+/// at most `size × size` pixels, the command of the freedesktop thumbnailer
 /// `share/thumbnailers/gstplay.thumbnailer` (`Exec=gstplay thumbnail -s %s %u %o`). Routed by
 /// ``CommandRouting``; runs in the process's main task and exits the process.
 struct ThumbnailCommand: AsyncParsableCommand {

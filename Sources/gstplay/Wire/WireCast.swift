@@ -1,6 +1,6 @@
 import Backend
 
-/// Casting's part of the `--json` protocol (issue 27): the `renderers`, `cast-started`,
+/// Casting's part of the `--json` protocol: the `renderers`, `cast-started`,
 /// `cast-ended` and `cast-failed` events (``CastEvent``) and the `renderers` / `cast` replies.
 /// Pure; any thread.
 enum WireCast {

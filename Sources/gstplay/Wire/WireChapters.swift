@@ -1,6 +1,6 @@
 import Backend
 
-/// The chapters' part of the `--json` protocol (issue 23): the `chapters` and `chapter` events
+/// The chapters' part of the `--json` protocol: the `chapters` and `chapter` events
 /// (``ChaptersEvent``) and the `chapters` / `chapter` replies. Pure; any thread.
 enum WireChapters {
     /// One chapter: `{"index":2,"title":"Middle, part one","start":2,"end":3,"depth":1,…}`.

@@ -61,10 +61,10 @@ enum WireEvents {
         var reason: String?
         init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
-    // Queue (issue #12): `playlist` and `item` events.
+    // Queue: `playlist` and `item` events.
     struct PlaylistEntry: Encodable, Equatable, Sendable {
         var uri: String; @Nullable var title: String?; @Nullable var id: Int?
-        /// Issue 23 (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
+        /// The item's media info (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
         var details: PlaylistDetails? = nil
         func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
     }
@@ -74,7 +74,7 @@ enum WireEvents {
         var shuffle: Bool
         var gapless: Bool
         var items: [PlaylistEntry]
-        /// Issue 23, the `playlist` reply only (absent while no duration is known).
+        /// The `playlist` reply only (absent while no duration is known).
         var totalDuration: Seconds? = nil
         var knownDurations: Int? = nil
     }

@@ -1,6 +1,6 @@
 import Backend
 
-/// The play queue on the wire (issue #12; changes and media info, issue 23): the fields of the
+/// The play queue on the wire, with its changes and its items' media info: the fields of the
 /// `playlist` event and of the `playlist` command's reply data, and the change events. Pure; any thread.
 extension WireEvents.Playlist {
     /// `{"current": 1, "gapless": true, "items": [{"id": 4, "title": …, "uri": …}], "loop": "all", "shuffle": false}`.
@@ -35,7 +35,7 @@ extension WireEvents.PlaylistEntry {
 }
 
 extension WireEvents {
-    /// What is known about an item's media (issue 23), each key absent while unknown:
+    /// What is known about an item's media, each key absent while unknown:
     /// `duration` (discovered, else the playlist file's), `media_title`/`artist`/`album` (its
     /// tags), `has_video`, `has_audio`, `playable` and, when not, `error` (the discoverer's).
     struct PlaylistDetails: Encodable, Equatable, Sendable {

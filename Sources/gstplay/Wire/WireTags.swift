@@ -1,6 +1,6 @@
 import Backend
 
-/// The wire form of the media's tags (issue 23): the `tags` object of `media-info` and the
+/// The wire form of the media's tags: the `tags` object of `media-info` and the
 /// `tags` event, `{"event":"tags","load_id":2,"title":"…","artist":"…",…,"cover":{…}}`.
 /// Pure; any thread.
 enum WireTags {

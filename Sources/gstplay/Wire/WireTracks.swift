@@ -1,6 +1,6 @@
 import Backend
 
-/// The wire form of tracks, selections and cues (issue #11): the `tracks`, `track-selected` and
+/// The wire form of tracks, selections and cues: the `tracks`, `track-selected` and
 /// `subtitle` events and the `tracks` reply. Pure; any thread.
 enum WireTracks {
     /// One stream: `{"index":0,"type":"audio","codec":"Vorbis","language":"en",…}`.
