@@ -60,7 +60,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// An http(s) URI: `LoadDecision.wait` while a cached copy is revalidated, else the cached
     /// file's `file://` URI on a hit, or `uri` with a download into the cache on a miss.
     public func willLoad(_ uri: String) -> LoadDecision {
-        let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
+        let network = URIScheme.isHTTP(uri)
         playingCopyOf = nil
         refetchPending = false
         guard network else {

@@ -105,8 +105,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     private func serve(_ uri: String) -> Served {
         server?.close()
         server = nil
-        let lower = uri.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if URIScheme.isHTTP(uri) {
             return .media(url: uri, mime: MediaType.guess(forName: URL(string: uri)?.lastPathComponent ?? uri))
         }
         guard let path = MediaType.localPath(of: uri) else { return .refused("cannot cast \(uri): only files and http(s) URIs can be cast") }

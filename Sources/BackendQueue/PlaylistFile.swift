@@ -39,7 +39,7 @@ public enum PlaylistFile {
 
     /// True when `path` names a playlist by its extension (case-insensitive).
     public static func isPlaylist(_ path: String) -> Bool {
-        guard !MediaLocation.looksLikeURI(path) || path.hasPrefix("file://") else { return false }
+        guard !MediaLocation.looksLikeURI(path) || URIScheme.isFile(path) else { return false }
         return extensions.contains(fileExtension(of: path))
     }
 
@@ -218,7 +218,7 @@ public enum PlaylistFile {
     private static func resolve(_ entry: String, against directory: String) -> (uri: String, path: String?) {
         // A `file://` entry is queued in the same canonical form as a path entry (written as it
         // is, `file:///a#b.mp3` would reach playbin with `#b.mp3` as a fragment).
-        if entry.hasPrefix("file://"), let path = fileURIPath(entry).map(normalize) { return (fileURI(path), path) }
+        if URIScheme.isFile(entry), let path = fileURIPath(entry).map(normalize) { return (fileURI(path), path) }
         if MediaLocation.looksLikeURI(entry) { return (entry, nil) }
         let path = entry.hasPrefix("/") ? entry : directory + "/" + entry
         let normal = normalize(path)

@@ -186,7 +186,7 @@ public struct ThumbnailGenerator: Sendable {
 
     /// The local path of a `file://` URI (`gst_filename_from_uri`), nil for other schemes.
     static func localPath(of uri: String) -> String? {
-        guard uri.hasPrefix("file:") else { return nil }
+        guard URIScheme.isFile(uri) else { return nil }
         return String(takingGLibString: g_filename_from_uri(uri, nil, nil))
     }
 }

@@ -167,7 +167,7 @@ final class ThumbnailPipeline {
     /// ``BusWait/next(on:timeout:uri:isCancelled:element:)`` for the preroll; a local file with
     /// no stream found after ``noStreamTimeout`` ends it as an error.
     private func prerollOutcome() -> BusWait.Outcome {
-        guard uri.hasPrefix("file:"), timeout > Self.noStreamTimeout else {
+        guard URIScheme.isFile(uri), timeout > Self.noStreamTimeout else {
             return BusWait.next(on: bus, timeout: timeout, uri: uri, isCancelled: isCancelled)
         }
         let first = BusWait.next(on: bus, timeout: Self.noStreamTimeout, uri: uri, isCancelled: isCancelled)

@@ -45,7 +45,7 @@ extension Player {
     /// `PlayerEvent.warning(_:)` and playback goes on.
     public func addSubtitleFile(_ location: String) throws(PlayerError) {
         let uri = try MediaLocation.uri(for: location)
-        if uri.hasPrefix("file://") {
+        if URIScheme.isFile(uri) {
             let path = String(takingGLibString: g_filename_from_uri(uri, nil, nil)) ?? location
             if access(path, R_OK) != 0 {
                 let reason = String(cString: strerror(errno))

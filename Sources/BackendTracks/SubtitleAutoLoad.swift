@@ -45,7 +45,7 @@ public enum SubtitleFinder {
 
     /// The subtitle files for `uri` when it is a `file://` URI (``files(forMedia:mode:)``).
     public static func files(forURI uri: String, mode: SubtitleAutoLoad) -> [String] {
-        guard mode != .no, uri.hasPrefix("file://"),
+        guard mode != .no, URIScheme.isFile(uri),
               let path = String(takingGLibString: g_filename_from_uri(uri, nil, nil)) else { return [] }
         return files(forMedia: path, mode: mode)
     }

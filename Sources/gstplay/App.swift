@@ -32,7 +32,7 @@ struct App {
             return ExitStatus.success
         }
         let bindings: InputBindings
-        switch InputConfLoading.load(explicit: options.inputConf) {
+        switch InputConfLoading.load(explicit: options.inputConf, directory: options.inputConfDirectory) {
         case .failure(let failure):
             output.err("gstplay: error: \(failure.message)")
             return ExitStatus.usage

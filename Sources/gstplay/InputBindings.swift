@@ -159,9 +159,9 @@ struct InputBindings: Equatable, Sendable {
         }
     }
 
-    /// The user's input.conf: `--input-conf FILE` when given, else `<configDirectory>/gstplay/input.conf`
-    /// (GLib's user config directory: `$XDG_CONFIG_HOME`, `~/.config` without it).
-    static func userFile(explicit: String?, configDirectory: String) -> String {
-        explicit ?? configDirectory + "/gstplay/input.conf"
+    /// The user's input.conf: `--input-conf FILE` when given, else `input.conf` in gstplay's config
+    /// directory (`--config-dir`, or `$XDG_CONFIG_HOME/gstplay`); nil without either (`--no-config`).
+    static func userFile(explicit: String?, directory: String?) -> String? {
+        explicit ?? directory.map { PathText.appending("input.conf", to: $0) }
     }
 }

@@ -26,11 +26,12 @@ enum InputConfLoading {
         var message: String
     }
 
-    /// The built-in bindings with the user's input.conf over them (`--input-conf` or the
-    /// config directory's; a missing default file is no error), and a warning per bad line.
-    static func load(explicit: String?, configDirectory: String = String(cString: g_get_user_config_dir())) -> Result<(InputBindings, [String]), Failure> {
-        let path = InputBindings.userFile(explicit: explicit, configDirectory: configDirectory)
+    /// The built-in bindings with the user's input.conf over them (`--input-conf`, or `input.conf`
+    /// in `directory` — gstplay's config directory, nil for none; a missing default file is no
+    /// error), and a warning per bad line.
+    static func load(explicit: String?, directory: String?) -> Result<(InputBindings, [String]), Failure> {
         var bindings = InputBindings.builtin
+        guard let path = InputBindings.userFile(explicit: explicit, directory: directory) else { return .success((bindings, [])) }
         guard let data = FileManager.default.contents(atPath: path) else {
             if explicit != nil, !FileManager.default.isReadableFile(atPath: path) || !FileManager.default.fileExists(atPath: path) {
                 return .failure(Failure(message: "--input-conf: cannot read '\(ConsoleCommand.printable(path))'"))

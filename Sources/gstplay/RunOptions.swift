@@ -51,6 +51,9 @@ struct RunOptions: Equatable, Sendable {
     var autoloadFiles = false
     /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
     var inputConf: String?
+    /// Where the user's input.conf is looked for without `--input-conf`: `--config-dir`, else
+    /// `$XDG_CONFIG_HOME/gstplay`; nil with `--no-config` (as mpv: no user file at all).
+    var inputConfDirectory: String?
     var listKeys = false
     /// `--input-keylist`: print ``KeyName/list`` and exit.
     var keyList = false

@@ -139,6 +139,19 @@ final class ConfigFileCLITests: XCTestCase {
         try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
         write("volume=60\n", to: other + "/gstplay.conf")
         XCTAssertEqual(try startupVolume(["--config-dir", other]) ?? -1, 60, accuracy: 0.5)
+        // input.conf follows the same directory, and --no-config leaves it out too (as mpv).
+        write("x stop\n", to: home + "/gstplay/input.conf")
+        write("y stop\n", to: other + "/input.conf")
+        func boundKeys(_ arguments: [String]) throws -> [String] {
+            let run = try GstplayProcess.run(arguments + ["--no-video", "--audio-sink", "fakeaudiosink", GstplayProcess.fixture("vp8-opus-4s.webm")],
+                                             input: ["keys", "quit"], environment: environment)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            return ["x", "y"].filter { key in run.stdout.split(separator: "\n").contains { $0.hasPrefix("  \(key) ") } }
+        }
+        write("", to: home + "/gstplay/gstplay.conf")
+        XCTAssertEqual(try boundKeys([]), ["x"], "the default directory's input.conf")
+        XCTAssertEqual(try boundKeys(["--config-dir", other]), ["y"], "--config-dir's input.conf")
+        XCTAssertEqual(try boundKeys(["--no-config"]), [], "--no-config reads no input.conf")
         // --help never reads the file (a broken file must not hide the help).
         let help = try GstplayProcess.run(["--help"], environment: environment)
         XCTAssertEqual(help.status, 0)

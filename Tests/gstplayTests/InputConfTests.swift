@@ -89,8 +89,10 @@ final class InputConfTests: XCTestCase {
         }
         XCTAssertEqual(ConsoleCommand.parse("add volume"), .failure(ConsoleError("add: expected a property and an amount, e.g. 'add volume 2' or 'add speed -0.1'")))
         XCTAssertEqual(ConsoleCommand.parse("add pitch 1"), .failure(ConsoleError("add: cannot add to 'pitch' (expected volume or speed)")))
-        XCTAssertEqual(InputBindings.userFile(explicit: nil, configDirectory: "/x/config"), "/x/config/gstplay/input.conf")
-        XCTAssertEqual(InputBindings.userFile(explicit: "my.conf", configDirectory: "/x/config"), "my.conf")
+        XCTAssertEqual(InputBindings.userFile(explicit: nil, directory: "/x/config/gstplay"), "/x/config/gstplay/input.conf")
+        XCTAssertEqual(InputBindings.userFile(explicit: "my.conf", directory: "/x/config/gstplay"), "my.conf")
+        XCTAssertEqual(InputBindings.userFile(explicit: "my.conf", directory: nil), "my.conf", "--input-conf even with --no-config")
+        XCTAssertNil(InputBindings.userFile(explicit: nil, directory: nil), "--no-config: no user file")
     }
 
     /// `--list-keys` prints the built-in input.conf, and the printed file read back as a user's

@@ -21,7 +21,7 @@ extension Engine {
     /// http(s) with ``PlayerConfiguration/progressiveDownload`` or a feature that could not keep
     /// its download, to the default place or the fallback (``prepareTemporaryDownload(because:)``).
     func prepareDownloadFile(for uri: String) {
-        guard uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return }
+        guard URIScheme.isHTTP(uri) else { return }
         let file = downloadFile.current
         guard file.keepTemplate == nil else { return }
         if let reason = file.notKeptBecause {

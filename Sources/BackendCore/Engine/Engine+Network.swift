@@ -29,7 +29,7 @@ extension Engine {
     func applyDownloadFlag(for uri: String) {
         guard let playbin = pipeline?.object else { return }
         let download: UInt32 = 0x80
-        let network = uri.hasPrefix("http://") || uri.hasPrefix("https://")
+        let network = URIScheme.isHTTP(uri)
         let flags = CGStreamer_get_uint(playbin, "flags")
         let file = downloadFile.current
         let wanted = (configuration.progressiveDownload || file.requested) && network

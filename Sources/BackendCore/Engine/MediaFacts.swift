@@ -53,7 +53,7 @@ struct MediaFacts {
     /// True when the URI is fetched over HTTP(S).
     var isNetworkURI: Bool {
         guard let uri else { return false }
-        return uri.hasPrefix("http://") || uri.hasPrefix("https://")
+        return URIScheme.isHTTP(uri)
     }
 
     /// Everything forgotten, for a new load of `uri`.

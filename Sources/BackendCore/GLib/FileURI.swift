@@ -7,7 +7,7 @@ package enum FileURI {
     /// or an invalid escape in the path, say). A raw `#` (GLib refuses fragments in file URIs)
     /// is part of the file name, as a user who typed `file:///music/a#b.mp3` meant.
     package static func path(of uri: String) -> String? {
-        guard uri.hasPrefix("file://") else { return nil }
+        guard URIScheme.isFile(uri) else { return nil }
         var host: UnsafeMutablePointer<gchar>?
         let escaped = uri.replacingAll("#", with: "%23")
         guard let path = String(takingGLibString: g_filename_from_uri(escaped, &host, nil)) else { return nil }

@@ -34,8 +34,7 @@ public enum MediaLocation {
     /// or when it is not http(s): caught here, it fails at once instead of reaching souphttpsrc
     /// (which logs libsoup criticals and would be retried as a network error).
     static func httpProblem(_ uri: String) -> String? {
-        let lower = uri.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
+        guard URIScheme.isHTTP(uri) else { return nil }
         var error: UnsafeMutablePointer<GError>?
         guard let parsed = g_uri_parse(uri, G_URI_FLAGS_NONE, &error) else {
             let text = error.map { String(cString: $0.pointee.message) } ?? "cannot parse it"
