@@ -141,8 +141,8 @@ struct GstplayCommand: AsyncParsableCommand {
         options.fullscreen = output.fullscreen ?? false
         options.autoloadFiles = playback.autoloadFiles ?? false
         options.inputConf = input.inputConf
-        options.inputConfDirectory = config.noConfig ? nil
-            : config.configDirectory ?? ConfigArguments.defaultDirectory(ProcessInfo.processInfo.environment)
+        options.configDirectory = config.configDirectory
+        options.noConfig = config.noConfig
         options.listKeys = input.listKeys
         options.keyList = input.keyList
         return options

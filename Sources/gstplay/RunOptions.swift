@@ -1,4 +1,9 @@
 import Backend
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The validated command line, as plain values. Built by ``GstplayCommand``; any thread.
 struct RunOptions: Equatable, Sendable {
@@ -51,9 +56,16 @@ struct RunOptions: Equatable, Sendable {
     var autoloadFiles = false
     /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
     var inputConf: String?
+    /// `--config-dir` and `--no-config` (the config file itself is read before parsing, by
+    /// ``ConfigArguments``): where the user's input.conf is looked for (``inputConfDirectory``).
+    var configDirectory: String?
+    var noConfig = false
+
     /// Where the user's input.conf is looked for without `--input-conf`: `--config-dir`, else
     /// `$XDG_CONFIG_HOME/gstplay`; nil with `--no-config` (as mpv: no user file at all).
-    var inputConfDirectory: String?
+    var inputConfDirectory: String? {
+        noConfig ? nil : configDirectory ?? ConfigArguments.defaultDirectory(ProcessInfo.processInfo.environment)
+    }
     var listKeys = false
     /// `--input-keylist`: print ``KeyName/list`` and exit.
     var keyList = false

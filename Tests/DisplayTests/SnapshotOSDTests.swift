@@ -21,7 +21,8 @@ final class SnapshotOSDTests: XCTestCase {
             gstplay.send(#"{"command":["snapshot",\#(osd ? #""--osd","# : "")"\#(path)"],"request_id":\#(requestID)}"#)
             let id = requestID
             let reply = gstplay.waitForJSON(timeout: 10) { ($0["request_id"] as? Int) == id }
-            XCTAssertEqual(reply?["error"] as? String, "success", "snapshot \(name): \(String(describing: reply))")
+            XCTAssertEqual(reply?["error"] as? String, "success",
+                           "snapshot \(name): \(String(describing: reply)); gstplay running: \(gstplay.process.isRunning); stderr: \(gstplay.stderr.suffix(2000))")
             return path
         }
 
