@@ -67,7 +67,7 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
-        // Resume positions: `ResumeStore`, one JSON file in a directory the caller names.
+        // Resume positions and choices (mpv's watch-later): `ResumeStore`, one JSON file in a directory the caller names.
         .target(
             name: "BackendResume",
             dependencies: ["BackendCore", "CGStreamer"],

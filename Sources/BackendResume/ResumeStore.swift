@@ -40,6 +40,13 @@ public struct ResumeStore: Sendable {
         /// The item's duration when it was saved, in seconds (nil when it was not known, and in
         /// files written before it was kept).
         public var duration: Double?
+        /// The choices saved with the position (nil in files written before they were kept).
+        public var settings: ResumeSettings?
+
+        /// Where each field is in the file.
+        enum CodingKeys: String, CodingKey {
+            case uri, size, mtime, position, savedAt, duration, settings
+        }
 
         /// True when ``position`` can be resumed at: finite, at least ``ResumeStore/minimumPosition``,
         /// at most ``ResumeStore/maximumPosition``, and before ``duration`` when that is known.
@@ -85,14 +92,24 @@ public struct ResumeStore: Sendable {
         return MediaTime(seconds: entry.position)
     }
 
-    /// Stores `position` for `uri`; with less than 5 % of `duration` left the entry is removed instead.
-    public func save(uri: String, position: MediaTime, duration: MediaTime?) throws(Problem) {
+    /// The entry stored for `uri` (its position and choices), nil when none is (or the file
+    /// changed since). Entries that do not read are passed over (``repair()`` reports them).
+    public func entry(for uri: String) throws(Problem) -> Entry? {
+        let key = ResumeStore.fileKey(uri)
+        guard let entry = try readEntries().entries.first(where: { $0.uri == uri }),
+              entry.size == key.size, entry.mtime == key.mtime else { return nil }
+        return entry
+    }
+
+    /// Stores `position` for `uri`, with the choices in `settings` (none saved when nil or
+    /// empty); with less than 5 % of `duration` left the entry is removed instead.
+    public func save(uri: String, position: MediaTime, duration: MediaTime?, settings: ResumeSettings? = nil) throws(Problem) {
         let finished = duration.map { $0 > .zero && (($0 - position).seconds < $0.seconds * 0.05) } ?? false
         let key = ResumeStore.fileKey(uri)
         try update { entries in
             entries.removeAll { $0.uri == uri }
             let entry = Entry(uri: uri, size: key.size, mtime: key.mtime, position: position.seconds, savedAt: Int64(time(nil)),
-                              duration: duration.map(\.seconds))
+                              duration: duration.map(\.seconds), settings: settings.flatMap { $0.isEmpty ? nil : $0.possible() })
             guard !finished, entry.hasPossiblePosition else { return }
             entries.append(entry)
         }
@@ -189,5 +206,20 @@ public struct ResumeStore: Sendable {
         var info = stat()
         guard stat(path, &info) == 0 else { return (nil, nil) }
         return (Int64(info.st_size), Int64(info.st_mtim.tv_sec))
+    }
+}
+
+extension ResumeStore.Entry {
+    /// Reads an entry: the URI, position and save time must read (else the entry is dropped);
+    /// ``settings`` that do not read are left out (``ResumeSettings`` keeps the fields that do).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: ResumeStore.Entry.CodingKeys.self)
+        self.init(uri: try container.decode(String.self, forKey: .uri),
+                  size: try container.decodeIfPresent(Int64.self, forKey: .size),
+                  mtime: try container.decodeIfPresent(Int64.self, forKey: .mtime),
+                  position: try container.decode(Double.self, forKey: .position),
+                  savedAt: try container.decode(Int64.self, forKey: .savedAt),
+                  duration: try container.decodeIfPresent(Double.self, forKey: .duration),
+                  settings: (try? container.decodeIfPresent(ResumeSettings.self, forKey: .settings)).flatMap { $0 })
     }
 }

@@ -40,6 +40,7 @@ final class TrackState {
         if uri != subtitleForMediaURI {
             subtitleURI = nil
             subtitleForMediaURI = nil
+            published.subtitleFile = nil
             awaitingExternal = false
             restoreSelection = nil
         }

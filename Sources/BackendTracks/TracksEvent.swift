@@ -41,6 +41,9 @@ public struct TracksSnapshot: FeatureSection {
     /// Subtitles are drawn on the picture (``SubtitleRendering/overlay``, or
     /// ``SubtitleRendering/automatic`` with a video window); false: cue events only.
     public var subtitlesDrawn = false
+    /// The external subtitle file added with `Player.addSubtitleFile(_:)` for the media loaded
+    /// (its URI; nil: none, or only one found by `SubtitleAutoLoad`). Set once it is loaded.
+    public var subtitleFile: String?
 
     /// Nothing known, no offsets.
     public init() {}

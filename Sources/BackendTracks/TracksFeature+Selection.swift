@@ -43,6 +43,7 @@ extension TracksFeature {
         tracks.restoreSelection?.subtitle = nil
         tracks.subtitleURI = uri
         tracks.subtitleForMediaURI = mediaURI
+        tracks.published.subtitleFile = uri
         tracks.awaitingExternal = true
         let ended = progress.ended
         context.load(mediaURI, start: ended ? nil : position.map { .time($0) })

@@ -114,6 +114,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             tracks.deferredSubtitle = nil
             tracks.subtitleURI = deferred
             tracks.subtitleForMediaURI = uri
+            tracks.published.subtitleFile = deferred
             tracks.awaitingExternal = true
         } else if tracks.subtitleURI == nil, let found = SubtitleFinder.files(forURI: uri, mode: subtitleAutoLoad).first,
                   let foundURI = String(takingGLibString: g_filename_to_uri(found, nil, nil)) {

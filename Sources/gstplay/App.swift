@@ -93,6 +93,7 @@ struct App {
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resumeStore: options.resume ? ResumeStore.gstplay() : nil,
+                            resumeSaves: options.watchLaterOptions, resumeRestores: options.resumeRestores,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
                             fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
             reporting: options.json ? .json : .text(statusLine: statusLine),

@@ -131,6 +131,12 @@ struct GstplayCommand: AsyncParsableCommand {
         options.network = try network.settings()
         options.resume = resume
         options.forget = forget
+        if let list = playback.watchLaterOptions {
+            switch ResumeSetting.parseList(list) {
+            case .success(let settings): options.watchLaterOptions = settings
+            case .failure(let error): throw ValidationError("--watch-later-options: \(error.description)")
+            }
+        }
         options.visualization = try Self.visualization(visualization)
         options.mpris = mprisOptions.mpris
         options.ipcSocket = try control.path()

@@ -26,6 +26,8 @@ actor PlaybackController {
         var screenshot = ScreenshotNaming()
         /// `--resume`: the store positions are kept in (nil without `--resume`).
         var resumeStore: ResumeStore?
+        /// `--watch-later-options`: what is saved; what is restored (less what the command line sets).
+        var resumeSaves = Set(ResumeSetting.allCases), resumeRestores = Set(ResumeSetting.allCases)
         /// `--loop[=mode]`, `--shuffle`, `--no-gapless`: the queue's modes at start.
         var loop: LoopMode = .none
         var shuffle = false
@@ -83,7 +85,7 @@ actor PlaybackController {
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
                                       snapshot: { [player] in player.snapshot }, control: control)
         self.trackSession = TrackSession(settings: settings.tracks)
-        self.resumeAtExit = settings.resumeStore.map(ResumeExitSave.init)
+        self.resumeAtExit = settings.resumeStore.map { ResumeExitSave(store: $0, saving: settings.resumeSaves) }
     }
 
     // MARK: Lifecycle
@@ -217,6 +219,7 @@ actor PlaybackController {
         if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
+        restoreResumeSettings(record)
     }
 
     /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with

@@ -50,10 +50,15 @@ struct PlaybackOptions: ParsableArguments {
           help: "Also queue the rest of the file's folder (autoload).")
     var autoloadFiles: Bool?
 
-    @Flag(help: "Start each item where it was left last time (stored on quit or interrupt) and store where it is left now.")
+    @Flag(help: "Start each item where, and as (volume, tracks…), it was left last time; store that at exit.")
     var resume = false
 
-    @Flag(help: "Forget every stored resume position (then play the given items, if any).")
+    @Option(name: .customLong("watch-later-options"), help: ArgumentHelp(
+        "What --resume keeps, e.g. start,volume (default all).",
+        valueName: "list"))
+    var watchLaterOptions: String?
+
+    @Flag(help: "Forget every stored resume position first.")
     var forget = false
 }
 

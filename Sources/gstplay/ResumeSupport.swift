@@ -17,7 +17,7 @@ extension PlaybackController {
     /// `item` with its stored resume position as its start (`--resume` without `--start`); the
     /// note `gstplay: resuming <item> at …` is printed when it loads (``resumeStart(of:)``).
     func withResumePosition(_ item: QueueItem) -> QueueItem {
-        guard settings.start == nil, let store = settings.resumeStore else { return item }
+        guard settings.start == nil, settings.resumeRestores.contains(.start), let store = settings.resumeStore else { return item }
         repairResumeStateOnce(store)
         do {
             guard let position = try store.position(for: item.uri) else { return item }
@@ -66,10 +66,27 @@ extension PlaybackController {
         let fresh = ended == nil ? await player.currentPosition() : nil
         guard let position = ended ?? fresh ?? snapshot.position else { return }
         do {
-            try store.save(uri: uri, position: position, duration: snapshot.duration)
+            try store.save(uri: uri, position: position, duration: snapshot.duration,
+                           settings: ResumeSettings(capturing: player, keeping: settings.resumeSaves))
         } catch {
             warnAboutResumeState(error)
         }
+    }
+
+    /// With `--resume`, when an item's load began (`record` is its `uriLoaded`): gives back the
+    /// choices stored with it (``ResumeSettings``, those `--watch-later-options` restores),
+    /// once per queue item (a reload for a subtitle file, a repeat do not restore again):
+    /// volume, mute, speed and subtitle delay now; the tracks, the A-B loop and the subtitle
+    /// file when its streams are known (``TrackSession/restoreWhenKnown(_:)``).
+    func restoreResumeSettings(_ record: PlayerEventRecord) {
+        guard exitCode == nil, let store = settings.resumeStore, case .uriLoaded(let uri) = record.event,
+              let queue = record.snapshot.features[QueueSnapshot.self], let index = queue.currentIndex,
+              queue.items[index].uri == uri, let id = queue.items[index].id, resumeNotes.firstRestore(of: id) else { return }
+        let stored: ResumeStore.Entry?
+        do { stored = try store.entry(for: uri) } catch { return warnAboutResumeState(error) }
+        guard let restored = stored?.settings?.keeping(settings.resumeRestores), !restored.isEmpty else { return }
+        for problem in restored.applyAtLoad(to: player) { output.err("gstplay: warning: resume: \(problem)") }
+        trackSession.restoreWhenKnown(restored)
     }
 
     /// With `--resume`, on the way out (quit, a key, a signal, the end): stores where the current
@@ -79,7 +96,8 @@ extension PlaybackController {
         guard let resumeAtExit, let uri = player.snapshot.uri else { return }
         let snapshot = player.snapshot
         guard let position = await player.currentPosition() ?? snapshot.position else { return }
-        if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration) {
+        if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration,
+                                           settings: ResumeSettings(capturing: player, keeping: settings.resumeSaves)) {
             warnAboutResumeState(problem)
         }
     }
@@ -122,18 +140,23 @@ extension ResumeStore {
 /// **Thread:** any; each save does blocking file I/O.
 final class ResumeExitSave: Sendable {
     private let store: ResumeStore
+    /// What is saved with the position (`--watch-later-options`).
+    private let saving: Set<ResumeSetting>
     /// True once the position was stored (or found to be unstorable).
     private let done = Mutex<Bool>(false)
 
-    init(store: ResumeStore) { self.store = store }
+    init(store: ResumeStore, saving: Set<ResumeSetting> = Set(ResumeSetting.allCases)) {
+        self.store = store
+        self.saving = saving
+    }
 
-    /// Stores `position` for `uri` unless that was already done; the problem, if any.
-    func save(uri: String, position: MediaTime, duration: MediaTime?) -> ResumeStore.Problem? {
+    /// Stores `position` and `settings` for `uri` unless that was already done; the problem, if any.
+    func save(uri: String, position: MediaTime, duration: MediaTime?, settings: ResumeSettings = ResumeSettings()) -> ResumeStore.Problem? {
         done.withLock { done -> ResumeStore.Problem? in
             guard !done else { return nil }
             done = true
             do throws(ResumeStore.Problem) {
-                try store.save(uri: uri, position: position, duration: duration)
+                try store.save(uri: uri, position: position, duration: duration, settings: settings)
                 return nil
             } catch {
                 return error
@@ -151,7 +174,8 @@ final class ResumeExitSave: Sendable {
             let tried = done.withLockIfAvailable { done -> Bool in
                 guard !done else { return true }
                 done = true
-                try? store.save(uri: uri, position: position, duration: snapshot.duration)
+                try? store.save(uri: uri, position: position, duration: snapshot.duration,
+                                settings: ResumeSettings(capturing: player, keeping: saving))
                 return true
             }
             if tried != nil { return }
@@ -168,6 +192,7 @@ final class ResumeNotes: Sendable {
     private struct State {
         var used = false
         var said: Set<String> = []
+        var restored: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -178,6 +203,11 @@ final class ResumeNotes: Sendable {
             defer { state.used = true }
             return !state.used
         }
+    }
+
+    /// True the first time the queue item `id`'s choices are restored.
+    func firstRestore(of id: Int) -> Bool {
+        state.withLock { $0.restored.insert(id).inserted }
     }
 
     /// True the first time `line` is offered.

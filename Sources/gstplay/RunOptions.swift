@@ -27,6 +27,8 @@ struct RunOptions: Equatable, Sendable {
     /// `--resume` / `--forget`.
     var resume = false
     var forget = false
+    /// `--watch-later-options`: what `--resume` saves and restores (all by default).
+    var watchLaterOptions = Set(ResumeSetting.allCases)
     var positionIntervalMilliseconds: UInt32 = 250
     /// Adaptive streaming: start variant and caps (`--start-variant`, `--max-bitrate`, `--max-height`).
     var adaptivePolicy = AdaptivePolicy()
@@ -94,5 +96,22 @@ struct RunOptions: Equatable, Sendable {
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
         return standard
+    }
+}
+
+extension RunOptions {
+    /// What `--resume` restores: ``watchLaterOptions`` less what the command line sets itself
+    /// (`--start`, `--volume`, `--mute`, `--rate`, the track options win over the stored choices).
+    var resumeRestores: Set<ResumeSetting> {
+        var given: Set<ResumeSetting> = []
+        if start != nil || startChapter != nil { given.insert(.start) }
+        if volumePercent != nil { given.insert(.volume) }
+        if mute { given.insert(.mute) }
+        if rate != nil { given.insert(.speed) }
+        if tracks.audioTrack != nil { given.insert(.audioTrack) }
+        if tracks.subtitleTrack != nil { given.insert(.subtitleTrack) }
+        if !tracks.subtitleFiles.isEmpty { given.insert(.subtitleFiles) }
+        if tracks.subtitleOffset != 0 { given.insert(.subtitleDelay) }
+        return watchLaterOptions.subtracting(given)
     }
 }

@@ -137,6 +137,8 @@ final class TrackSession {
     private var selectionPending: Bool
     /// `track` commands given before the current item's tracks were known, in order.
     private var requested: [(kind: TrackKind, index: Int?)] = []
+    /// `--resume`'s choices for the loading item, given back once its tracks are known.
+    private var restoring: ResumeSettings?
 
     init(settings: TrackSettings) {
         self.settings = settings
@@ -175,10 +177,21 @@ final class TrackSession {
         requested.append((kind, index))
     }
 
-    /// The first `tracksChanged` of an item: selects what the options ask for, then what
-    /// `track` commands asked for meanwhile; returns error lines.
+    /// `--resume`'s choices for the item loading: its track selections wait with the `track`
+    /// commands (the options still win over them), then its A-B loop and subtitle file follow.
+    func restoreWhenKnown(_ settings: ResumeSettings) {
+        requested += settings.trackSelections
+        restoring = settings
+    }
+
+    /// The first `tracksChanged` of an item: selects what `track` commands (and `--resume`)
+    /// asked for meanwhile, then what the options ask for; returns error lines.
     func tracksArrived(_ player: Player) -> [String] {
         var lines = applyRequested(player)
+        if let settings = restoring {
+            restoring = nil
+            lines += settings.applyWhenPrerolled(to: player).map { "gstplay: warning: resume: \($0)" }
+        }
         guard selectionPending else { return lines }
         selectionPending = false
         if let audio = settings.audioTrack {
