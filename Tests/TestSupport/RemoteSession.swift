@@ -18,10 +18,10 @@ public final class RemoteSession: @unchecked Sendable {
     /// The token from the URL.
     public let token: String
 
-    /// Starts `gstplay --json ARGUMENTS` and waits (20 s) for the remote's URL on stderr; throws
-    /// when it never comes.
-    public init(_ arguments: [String]) throws {
-        child = try GstplayProcess(["--json"] + arguments).started()
+    /// Starts `gstplay --json ARGUMENTS` (in `environment`, the test's own when nil) and waits
+    /// (20 s) for the remote's URL on stderr; throws when it never comes.
+    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+        child = try GstplayProcess(["--json"] + arguments, environment: environment).started()
         guard child.waitFor({ _, err in err.contains("#token=") }) else {
             child.process.terminate()
             throw RemoteSessionError(message: "no URL on stderr: \(child.stderr)")

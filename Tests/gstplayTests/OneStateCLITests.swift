@@ -3,8 +3,8 @@ import TestSupport
 import XCTest
 
 /// Every door reads the one player: volume and rate set through MPRIS (`playerctl`, `gdbus` — real
-/// D-Bus clients on a private bus) are what the mpv socket's `get_property`, the socket's own
-/// `status`, the stdin console's `status` and the next volume key answer. Real gstplay, fake sinks.
+/// D-Bus clients on a private bus) are what the mpv socket's `get_property`, the stdin console's
+/// `status`, the web remote's `/api/status` and the next volume key answer. Real gstplay, fake sinks.
 final class OneStateCLITests: XCTestCase {
     private var bus: SessionBus!
 
@@ -16,10 +16,12 @@ final class OneStateCLITests: XCTestCase {
     }
 
     func testVolumeAndRateSetThroughMPRISAreWhatEveryOtherDoorReads() throws {
+        VenvScript.assertInstalled()
         let socketPath = ControlSocketTests.socketPath()
-        let child = try GstplayProcess(["--mpris", "--json", "--input-ipc-server", socketPath, GstplayProcess.fixture("h264-aac-10s.mp4")],
-                                       environment: bus.environment()).started()
-        defer { child.process.terminate() }
+        let remote = try RemoteSession(["--mpris", "--remote=0", "--input-ipc-server", socketPath, GstplayProcess.fixture("h264-aac-10s.mp4")],
+                                       environment: bus.environment())
+        defer { remote.stop() }
+        let child = remote.child
         XCTAssertNotNil(child.waitForJSON { $0["event"] as? String == "state" && $0["to"] as? String == "playing" }, child.stderr)
         let busName = "org.mpris.MediaPlayer2.gstplay.instance\(child.process.processIdentifier)"
         XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
@@ -50,6 +52,12 @@ final class OneStateCLITests: XCTestCase {
         XCTAssertEqual(socket.reply(to: 2)?["data"] as? Double, 1.5, "mpv's speed")
         XCTAssertEqual(mpvVolume, consoleVolume, accuracy: 0.05, "the mpv socket and the console agree on the volume")
         XCTAssertLessThan(mpvVolume, 99, "not the 100 % of before MPRIS changed it")
+
+        // The web remote's status (HTTP, with the token).
+        let web = remote.client(["http", "GET", remote.base + "/api/status", "--token", remote.token]).json
+        let webStatus = try XCTUnwrap(((web?["body"] as? String).flatMap(jsonObject))?["data"] as? [String: Any], "\(String(describing: web))")
+        XCTAssertEqual(webStatus["volume"] as? Double ?? -1, consoleVolume, accuracy: 0.05, "the web remote agrees: \(webStatus)")
+        XCTAssertEqual(webStatus["rate"] as? Double, 1.5)
 
         // The next volume key steps from that value, not from a copy of its own.
         let before = child.stdoutLines.count
