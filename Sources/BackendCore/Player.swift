@@ -108,13 +108,22 @@ public final class Player: Sendable {
 
     /// Plays (`gst_element_set_state(PLAYING)` once prerolled and not buffering). At the end of
     /// the stream it restarts from the beginning; after ``stop()`` it reloads the last URI.
-    public func play() { command { $0.play() } }
+    public func play() {
+        guard record(.pause, { $0.pauseRequested = false }) else { return }
+        command { $0.play(fromSetter: true) }
+    }
 
     /// Pauses (`gst_element_set_state(PAUSED)`) and reports the position once.
-    public func pause() { command { $0.pause() } }
+    public func pause() {
+        guard record(.pause, { $0.pauseRequested = true }) else { return }
+        command { $0.pause(fromSetter: true) }
+    }
 
     /// Pauses when playing, plays otherwise.
-    public func togglePause() { command { $0.togglePause() } }
+    public func togglePause() {
+        guard record(.pause, { $0.pauseRequested.toggle() }) else { return }
+        command { $0.togglePause(fromSetter: true) }
+    }
 
     /// Stops: `stopping → idle`, pipeline to READY; the URI is kept for ``play()``.
     public func stop() { command { $0.stop() } }

@@ -61,7 +61,7 @@ extension PlaybackController {
     /// in it as soon as the setter returns, so a `get_property` right after a `set_property` sees
     /// the new value, as in mpv, whichever door set it), plus the tracker's.
     func mpvView() -> MpvView {
-        MpvView(snapshot: player.snapshot, paused: mpv.tracker.paused, tags: mpv.tracker.tags,
+        MpvView(snapshot: player.snapshot, tags: mpv.tracker.tags,
               eofReached: mpv.tracker.eofReached, names: names)
     }
 

@@ -55,7 +55,7 @@ extension PlaybackController {
             return await loadFile(location, mode)
         case .cycle(let name):
             switch name {
-            case "pause": return await setProperty("pause", .bool(!mpv.tracker.paused)).map { .null }
+            case "pause": return await setProperty("pause", .bool(!player.snapshot.pauseRequested)).map { .null }
             case "mute": return await setProperty("mute", .bool(!player.snapshot.muted)).map { .null }
             case "aid", "sid", "vid":
                 let kind: TrackKind = name == "aid" ? .audio : name == "sid" ? .subtitle : .video
@@ -92,7 +92,6 @@ extension PlaybackController {
         switch name {
         case "pause":
             guard let paused = MpvArgument.flag(value) else { return .failure(.badFormat) }
-            mpv.tracker.paused = paused
             return outcome(await execute(paused ? ConsoleCommand.pause : .play)).map { _ in }
         case "mute":
             guard let muted = MpvArgument.flag(value) else { return .failure(.badFormat) }

@@ -38,6 +38,36 @@ final class OneStateTests: XCTestCase {
         XCTAssertFalse(player.snapshot.muted)
     }
 
+    func testThePauseIsTheUsersIntentReadAtOnceAndKeptThroughASeek() async throws {
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(TestMedia.vp8) }
+        XCTAssertFalse(player.snapshot.pauseRequested)
+        try await player.waitFor("paused", where: { $0.newState == .paused }) {
+            player.pause()
+            XCTAssertTrue(player.snapshot.pauseRequested, "the pause is read back before the loop thread ran it")
+        }
+        var states: [PlayerState] = []
+        var pausedThroughout = true
+        _ = try await player.waitForValue("the seek's landing", { event -> Bool? in
+            if case .seekDone = event { return true } else { return nil }
+        }, after: {
+            player.seek(to: MediaTime(seconds: 2))
+            XCTAssertTrue(player.snapshot.pauseRequested, "a seek leaves the intent alone")
+        })
+        for _ in 0..<20 where pausedThroughout {
+            pausedThroughout = player.snapshot.pauseRequested
+            states.append(player.snapshot.state)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertTrue(pausedThroughout, "still the user's pause after the seek: \(states)")
+        XCTAssertEqual(player.value(of: .pause), .flag(true), "mpv's pause is the intent")
+        try await player.waitFor("playing again", where: { $0.newState == .playing }) {
+            player.togglePause()
+            XCTAssertFalse(player.snapshot.pauseRequested, "a toggle is read back at once")
+        }
+    }
+
     func testClampedAndOutOfRangeValuesAreNeverRecorded() throws {
         let player = Player.forTesting()
         defer { player.shutdown() }

@@ -103,8 +103,10 @@ extension Engine {
         beginLoadIdentity()
     }
 
-    func play() {
+    /// `fromSetter`: ``Player/play()`` recorded the intent in the snapshot (else a feature's call).
+    func play(fromSetter: Bool = false) {
         preconditionOnLoop()
+        defer { publishPauseIntent(fromSetter: fromSetter) }
         guard let pipeline else { return }
         let inputs = playback.inputs
         if !inputs.loaded || inputs.failed {
@@ -128,8 +130,10 @@ extension Engine {
         updateState()
     }
 
-    func pause() {
+    /// `fromSetter`: ``Player/pause()`` recorded the intent in the snapshot (else a feature's call).
+    func pause(fromSetter: Bool = false) {
         preconditionOnLoop()
+        defer { publishPauseIntent(fromSetter: fromSetter) }
         guard let pipeline, playback.inputs.loaded, !playback.inputs.failed else { return }
         playback.inputs.intent = .pause
         playback.inputs.leftReady = true
@@ -140,10 +144,20 @@ extension Engine {
         updateState()
     }
 
-    func togglePause() {
+    func togglePause(fromSetter: Bool = false) {
         preconditionOnLoop()
         let inputs = playback.inputs
-        if inputs.loaded && !inputs.failed && !inputs.ended && inputs.intent == .play { pause() } else { play() }
+        if inputs.loaded && !inputs.failed && !inputs.ended && inputs.intent == .play {
+            pause(fromSetter: fromSetter)
+        } else {
+            play(fromSetter: fromSetter)
+        }
+    }
+
+    /// Puts the user's pause (the intent) in the snapshot, unless a newer ``Player`` request
+    /// waits (``EventHub/settle(_:fromSetter:_:)``).
+    func publishPauseIntent(fromSetter: Bool = false) {
+        hub.settle(.pause, fromSetter: fromSetter) { [paused = playback.inputs.intent == .pause] in $0.pauseRequested = paused }
     }
 
     func stop() {

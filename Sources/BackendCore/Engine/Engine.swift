@@ -126,6 +126,7 @@ final class Engine: @unchecked Sendable {
     /// Re-derives the explicit state and publishes it when it moved along an edge of
     /// ``PlayerStateMachine``; refuses (and counts) any other move.
     func updateState() {
+        publishPauseIntent()
         for _ in 0..<3 {   // at most two steps (through `ready`), then nothing moves
             switch playback.advance() {
             case .none: return

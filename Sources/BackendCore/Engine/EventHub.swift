@@ -71,7 +71,7 @@ final class EventHub: Sendable {
 
     /// A value a ``Player`` setter records in the snapshot before the loop thread applies it.
     enum Request: Hashable {
-        case volume, muted, rate
+        case volume, muted, rate, pause
     }
 
     /// What the getters read, under one lock.

@@ -102,6 +102,7 @@ extension Engine {
         case .play: playback.inputs.intent = .play; playback.target = GST_STATE_PLAYING
         case .pause: playback.inputs.intent = .pause; playback.target = GST_STATE_PAUSED
         }
+        publishPauseIntent()
     }
 }
 

@@ -66,8 +66,8 @@ extension PlayerProperty {
     public static let mute = PlayerProperty("mute") { .flag($0.muted) }
     /// `speed`: the playback rate.
     public static let speed = PlayerProperty("speed") { .number($0.rate) }
-    /// `pause`: true while paused (``PlayerState/paused``).
-    public static let pause = PlayerProperty("pause") { .flag($0.state == .paused) }
+    /// `pause`: the user's pause (``PlayerSnapshot/pauseRequested``), kept through seeks.
+    public static let pause = PlayerProperty("pause") { .flag($0.pauseRequested) }
     /// `time-pos`: the position in seconds, none before one is known.
     public static let timePos = PlayerProperty("time-pos") { $0.position.map { .number($0.seconds) } ?? .none }
     /// `duration` in seconds, none while unknown.

@@ -21,6 +21,10 @@ public struct PlayerSnapshot: Sendable, Hashable {
     public var volume: Double = 1.0
     /// Mute flag.
     public var muted = false
+    /// The user's pause (mpv's `pause`): true from ``Player/pause()`` until ``Player/play()``,
+    /// also while a seek or buffering holds the state elsewhere; in the snapshot as soon as the
+    /// command is issued.
+    public var pauseRequested = false
     /// Live source.
     public var isLive = false
     /// Seekable (known after preroll).

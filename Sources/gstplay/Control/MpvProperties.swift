@@ -6,12 +6,10 @@ import Foundation
 #endif
 
 /// What the mpv properties are read from: the player's snapshot (the queue's and the tracks'
-/// sections included) plus what only events tell (``MpvTracker``): the user's pause, the media's
-/// tags, whether the end was reached. Made by the CLI actor per evaluation. A plain value; any thread.
+/// sections included) plus what only events tell (``MpvTracker``): the media's tags, whether the
+/// end was reached. Made by the CLI actor per evaluation. A plain value; any thread.
 struct MpvView: Sendable {
     var snapshot: PlayerSnapshot
-    /// Paused by the user (mpv's `pause` is the intent, not the momentary state).
-    var paused: Bool
     /// The global tags of the current media (`media-info`), nil before preroll.
     var tags: MediaTags?
     /// The current item reached its end.
@@ -22,6 +20,8 @@ struct MpvView: Sendable {
     var queue: QueueSnapshot { snapshot.features[QueueSnapshot.self] ?? QueueSnapshot() }
     var tracks: TracksSnapshot { snapshot.features[TracksSnapshot.self] ?? TracksSnapshot() }
     var chapters: ChaptersSnapshot { snapshot.features[ChaptersSnapshot.self] ?? ChaptersSnapshot() }
+    /// Paused by the user (mpv's `pause` is the intent, not the momentary state): the player's.
+    var paused: Bool { snapshot.pauseRequested }
     var loaded: Bool { snapshot.uri != nil && ![.idle, .stopping].contains(snapshot.state) }
 }
 
@@ -56,7 +56,7 @@ enum MpvProperties {
             return .success(.double(Double(time.milliseconds) / 1000))
         }
         switch name {
-        case "pause": return .success(.bool(view.paused))
+        case "pause": return library(.pause, view)
         case "time-pos", "playback-time": return seconds(snapshot.position)
         case "duration": return seconds(snapshot.duration)
         case "time-remaining":

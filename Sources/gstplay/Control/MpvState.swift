@@ -44,8 +44,6 @@ struct MpvSession: Sendable {
 /// `start-file`, `file-loaded` and `end-file` come once each per load, in that order).
 /// A plain value; the CLI actor.
 struct MpvTracker: Sendable {
-    /// Paused by the user: set by `paused`/`playing` states and by the pause commands.
-    var paused = false
     /// The current media's global tags (`media-info`).
     private(set) var tags: MediaTags?
     /// The current item reached its end.
@@ -73,8 +71,6 @@ struct MpvTracker: Sendable {
             fileLoaded = true
             return [MpvEventLine("file-loaded"), MpvEventLine("playback-restart")]
         case .stateChanged(_, let to):
-            if to == .playing { paused = false }
-            if to == .paused { paused = true }
             return to == .seeking && fileLoaded ? [MpvEventLine("seek")] : []
         case .seekDone:
             eofReached = false
