@@ -23,7 +23,47 @@ extension Player {
     /// The OSD (and any other video overlay a feature added with `FeatureContext.addVideoOverlay`)
     /// is left out unless `includingOverlays`, and so are subtitles playbin draws (its
     /// subtitle overlay comes after the video filters): the frame as decoded.
+    ///
+    /// A flushing seek (a user's, an A-B loop's) clears the sink's last frame until the next one is
+    /// shown: a snapshot asked for meanwhile waits for that frame (at most 3 s) instead of failing.
     public func snapshot(format: ImageFormat = .png, maxSize: ImageSize? = nil, includingOverlays: Bool = false) async throws -> Image {
+        do {
+            return try await snapshotOnLoop(format: format, maxSize: maxSize, includingOverlays: includingOverlays)
+        } catch let error as ImageError where error.kind == .noFrame && Self.framesAreComing(snapshot.state) {
+            let later = events      // made only now: a player's first stream gets the events held for it
+            if let image = try? await snapshotOnLoop(format: format, maxSize: maxSize, includingOverlays: includingOverlays) {
+                return image        // the frame came while the stream was made
+            }
+            await Self.nextFrame(in: later, timeout: .seconds(3))
+            return try await snapshotOnLoop(format: format, maxSize: maxSize, includingOverlays: includingOverlays)
+        }
+    }
+
+    /// States in which a frame is on its way: a seek, a preroll or buffering in progress.
+    private static func framesAreComing(_ state: PlayerState) -> Bool {
+        [.opening, .ready, .seeking, .buffering].contains(state)
+    }
+
+    /// Returns once `events` tells a frame was shown again (a seek landed, a position report, the
+    /// state settled in playing or paused), or after `timeout`.
+    private static func nextFrame(in events: AsyncStream<PlayerEvent>, timeout: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .seekDone, .position: return
+                    case .stateChanged(_, let to) where to == .playing || to == .paused: return
+                    default: continue
+                    }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func snapshotOnLoop(format: ImageFormat, maxSize: ImageSize?, includingOverlays: Bool) async throws -> Image {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Image, any Error>) in
             let queued = withFeature(ThumbnailsFeature.self) { feature, context in
                 do throws(ImageError) {
