@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// The `variants` and `variant N|auto` console commands, and the notes printed for adaptive
 /// events. Runs on the CLI actor like the other commands.

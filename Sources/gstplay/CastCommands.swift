@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// What `cast` is given: `off`, a renderer's number in the `renderers` list, or a name, UDN or
 /// `auto`. A plain value; any thread.

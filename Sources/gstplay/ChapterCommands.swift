@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// Which chapter `chapter` goes to. A plain value; any thread.
 enum ChapterArgument: Equatable, Sendable {

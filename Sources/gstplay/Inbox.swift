@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// Everything the CLI reacts to, in arrival order: player events, console lines, keys,
 /// signals. A plain value; made on the producing thread, consumed by ``PlaybackController``.

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// What an A-B loop command changes. A plain value; any thread.
 enum ABLoopChange: Equatable, Sendable {
@@ -106,29 +107,5 @@ enum SteppingCommands {
         case (let a?, let b?):
             return "A-B loop: \(a.formatted(fractionDigits: 3)) - \(b.formatted(fractionDigits: 3)) (\(loop.count == 0 ? "disabled: count 0" : count))"
         }
-    }
-}
-
-/// The `ab-loop` event's fields and the A-B loop commands' reply data:
-/// `{"a": 1.5, "b": 2.5, "count": "inf"}` (points null when unset, count a number or `"inf"`).
-/// A plain value; any thread.
-struct WireABLoop: Encodable, Equatable, Sendable {
-    var a: Seconds
-    var b: Seconds
-    var count: Int?
-
-    init(_ loop: ABLoop) {
-        a = Seconds(loop.a)
-        b = Seconds(loop.b)
-        count = loop.count
-    }
-
-    private enum Keys: String, CodingKey { case a, b, count }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(a, forKey: .a)
-        try container.encode(b, forKey: .b)
-        if let count { try container.encode(count, forKey: .count) } else { try container.encode("inf", forKey: .count) }
     }
 }

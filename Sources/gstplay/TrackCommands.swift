@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// The track console commands (`tracks`, `track audio|subtitle|video N|none`, `sub-file`,
 /// `sub-offset`, `audio-offset`), the `a`/`s`/`v` cycling keys and the track table. Runs on the

@@ -1,3 +1,4 @@
+import BackendControl
 import BackendCore
 import Glibc
 

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,11 +10,7 @@ import Foundation
 /// Pure naming plus one atomic write; any thread.
 enum SnapshotFile {
     /// What a written snapshot reports back (the reply's fields).
-    struct Written: Codable, Equatable, Sendable {
-        var path: String
-        var width: Int
-        var height: Int
-    }
+    typealias Written = WireSnapshot
 
     /// gstplay's own name, `gstplay-<name>-<HH-MM-SS.mmm>.png` (mpv's time format).
     static func defaultName(location: String, position: MediaTime) -> String {
