@@ -168,7 +168,7 @@ let package = Package(
         // protocol's wire types (Wire/), the mpv IPC subset (Mpv/), the control clients' values.
         .target(
             name: "BackendControl",
-            dependencies: ["Backend"],
+            dependencies: ["Backend", "BackendCore"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.

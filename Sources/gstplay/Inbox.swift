@@ -51,3 +51,10 @@ struct Inbox: Sendable {
         }
     }
 }
+
+/// The control clients' lines reach the CLI actor through the inbox, in order with everything else.
+extension Inbox: ControlInbox {
+    func request(_ line: String, from id: ControlClientID) { send(.request(id, line)) }
+    func requestTooLong(limit: Int, from id: ControlClientID) { send(.requestTooLong(id, limit)) }
+    func clientLeft(_ id: ControlClientID) { send(.clientLeft(id)) }
+}

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -31,3 +31,17 @@ public protocol ControlConnection: Sendable {
     /// Ends the connection (its transport then reports ``ControlHub/disconnected(_:reason:)``).
     func disconnect()
 }
+
+/// Where a ``ControlHub`` hands what its clients send, in arrival order: the one consumer that
+/// runs their requests (the CLI: its actor's inbox). Must not block.
+///
+/// **Thread:** called from any thread (a transport's: the control socket's thread).
+public protocol ControlInbox: Sendable {
+    /// A request line from client `id`, to be dispatched; its reply goes back through
+    /// ``ControlHub/send(_:to:)`` and ``ControlHub/finished(_:)`` follows.
+    func request(_ line: String, from id: ControlClientID)
+    /// Client `id` sent a line longer than `limit` bytes (discarded): it should get an error reply.
+    func requestTooLong(limit: Int, from id: ControlClientID)
+    /// Client `id` disconnected (what was kept for it can be forgotten).
+    func clientLeft(_ id: ControlClientID)
+}

@@ -1,4 +1,3 @@
-import BackendControl
 import BackendCore
 import Glibc
 
