@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Backend", targets: ["Backend"]),
         // Embedders who want playback only: the core, no feature targets (links no libX11).
         .library(name: "BackendCore", targets: ["BackendCore"]),
+        // Embedders who want gstplay's command language: the JSON protocol's wire types, the mpv IPC subset.
+        .library(name: "BackendControl", targets: ["BackendControl"]),
         .executable(name: "gstplay", targets: ["gstplay"]),
         // Desktop: an app that plays into its own X11 window through the Backend.
         .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
@@ -162,11 +164,19 @@ let package = Package(
             dependencies: ["BackendCore", "CGStreamer", "CSoup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The command language over the Backend, for the CLI and for embedders: the JSON
+        // protocol's wire types (Wire/), the mpv IPC subset (Mpv/), the control clients' values.
+        .target(
+            name: "BackendControl",
+            dependencies: ["Backend", "BackendCore"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The command-line frontend.
         .executableTarget(
             name: "gstplay",
             dependencies: [
                 "Backend",
+                "BackendControl",
                 "HTTPServe",    // --remote
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -217,7 +227,7 @@ let package = Package(
         ),
         .testTarget(
             name: "gstplayTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendCache", "TestSupport"],
+            dependencies: ["gstplay", "BackendControl", "Backend", "BackendCore", "BackendQueue", "BackendCache", "TestSupport"],
             exclude: ["Golden"],   // golden JSON lines, read from the source tree by GoldenWireTests
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -226,7 +236,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", "BackendCache", "BackendResume",
+            dependencies: ["gstplay", "BackendControl", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", "BackendCache", "BackendResume",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],

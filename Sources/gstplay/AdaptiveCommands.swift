@@ -1,19 +1,9 @@
 import Backend
+import BackendControl
 
 /// The `variants` and `variant N|auto` console commands, and the notes printed for adaptive
 /// events. Runs on the CLI actor like the other commands.
-enum AdaptiveCommands {
-    /// `variant 2`, `variant auto`.
-    static func parseVariant(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        arguments.one("a variant number or 'auto'").flatMap { argument in
-            if argument.lowercased() == "auto" { return .success(.variant(nil)) }
-            guard let index = Int(argument), index >= 0 else {
-                return .failure(ConsoleError("variant: expected a variant number (see 'variants') or 'auto', got '\(ConsoleCommand.printable(argument))'"))
-            }
-            return .success(.variant(index))
-        }
-    }
-
+extension AdaptiveCommands {
     /// Runs `variants` / `variant`.
     static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
         let info = player.adaptiveInfo

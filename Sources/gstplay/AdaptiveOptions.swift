@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 
 /// `--max-bitrate`, `--max-height`, `--start-variant`, `--abr-rule`: the ABR policy from the command line.
 /// Parsed by ArgumentParser; any thread.

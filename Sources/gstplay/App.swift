@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import BackendCore
 import HTTPServe
 #if canImport(FoundationEssentials)

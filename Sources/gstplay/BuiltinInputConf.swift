@@ -1,3 +1,4 @@
+import BackendControl
 /// The built-in key bindings: an input.conf in mpv's syntax, printed as is by `--list-keys`.
 ///
 /// It is a Swift string rather than a SwiftPM resource so the one `gstplay` binary needs no

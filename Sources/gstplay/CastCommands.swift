@@ -1,30 +1,9 @@
 import Backend
-
-/// What `cast` is given: `off`, a renderer's number in the `renderers` list, or a name, UDN or
-/// `auto`. A plain value; any thread.
-enum CastArgument: Equatable, Sendable {
-    case off
-    case index(Int)
-    case target(CastTarget)
-}
+import BackendControl
 
 /// The cast console commands (`renderers`, `cast <N|off|name|auto>`), the `c` key, the notes for
 /// cast events. Runs on the CLI actor like the other commands; parsing and formatting are pure.
-enum CastCommands {
-    /// `cast 0`, `cast off`, `cast auto`, `cast Living room`, `cast uuid:…`.
-    static func parse(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        guard !arguments.rest.isEmpty else {
-            return .failure(ConsoleError("cast: missing argument (expected a renderer number from 'renderers', a name, auto or off)"))
-        }
-        let text = arguments.rest
-        if text.lowercased() == "off" { return .success(.cast(.off)) }
-        if let index = Int(text) {
-            guard index >= 0 else { return .failure(ConsoleError("cast: expected a renderer number (see 'renderers'), got '\(ConsoleCommand.printable(text))'")) }
-            return .success(.cast(.index(index)))
-        }
-        return .success(.cast(.target(CastTarget(parsing: text))))
-    }
-
+extension CastCommands {
     /// Runs `renderers` (starts discovery; lists what was found so far) or `cast …` (asks: the
     /// `cast-started` / `cast-failed` event tells what happened).
     static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {

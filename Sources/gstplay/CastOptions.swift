@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 
 /// What the command line asks of casting: list the renderers, cast to one, where to
 /// look. A plain value; any thread.

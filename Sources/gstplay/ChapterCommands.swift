@@ -1,31 +1,10 @@
 import Backend
-
-/// Which chapter `chapter` goes to. A plain value; any thread.
-enum ChapterArgument: Equatable, Sendable {
-    case index(Int)
-    case next
-    case previous
-}
+import BackendControl
 
 /// The chapter console commands (`chapters`, `chapter N|next|prev`), the PgUp/PgDn and `[`/`]`
 /// keys, the chapter table and notes. Runs on the CLI actor like the other commands;
 /// the parsing and formatting are pure.
-enum ChapterCommands {
-    /// `chapter 2`, `chapter next`, `chapter prev` (also `previous`).
-    static func parse(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        arguments.one("a chapter number, 'next' or 'prev'").flatMap { argument in
-            switch argument.lowercased() {
-            case "next": return .success(.chapter(.next))
-            case "prev", "previous": return .success(.chapter(.previous))
-            default:
-                guard let index = Int(argument), index >= 0 else {
-                    return .failure(ConsoleError("chapter: expected a chapter number (see 'chapters'), 'next' or 'prev', got '\(ConsoleCommand.printable(argument))'"))
-                }
-                return .success(.chapter(.index(index)))
-            }
-        }
-    }
-
+extension ChapterCommands {
     /// Runs `chapters` or `chapter …`; `chapter` waits for the seek's landing.
     static func execute(_ command: ConsoleCommand, player: Player) async -> PlaybackController.Outcome {
         switch command {

@@ -1,3 +1,4 @@
+import BackendControl
 import ArgumentParser
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

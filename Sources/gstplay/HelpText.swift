@@ -1,3 +1,4 @@
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

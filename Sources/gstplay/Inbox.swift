@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// Everything the CLI reacts to, in arrival order: player events, console lines, keys,
 /// signals. A plain value; made on the producing thread, consumed by ``PlaybackController``.
@@ -49,4 +50,11 @@ struct Inbox: Sendable {
             send(.eventsEnded)
         }
     }
+}
+
+/// The control clients' lines reach the CLI actor through the inbox, in order with everything else.
+extension Inbox: ControlInbox {
+    func request(_ line: String, from id: ControlClientID) { send(.request(id, line)) }
+    func requestTooLong(limit: Int, from id: ControlClientID) { send(.requestTooLong(id, limit)) }
+    func clientLeft(_ id: ControlClientID) { send(.clientLeft(id)) }
 }

@@ -1,3 +1,4 @@
+import BackendControl
 import ArgumentParser
 import CGStreamer
 #if canImport(FoundationEssentials)

@@ -1,55 +1,5 @@
 import Backend
-
-/// What `cycle` steps, by mpv's property names where mpv has one (`pause`, `mute`,
-/// `sub-visibility`, `fullscreen`, `audio`/`aid`, `sub`/`sid`, `video`/`vid`); `cast` is
-/// gstplay's (the next renderer found, then off). A plain value; any thread.
-enum CycleTarget: String, CaseIterable, Equatable, Sendable {
-    case pause, mute, fullscreen, audio, sub, video, cast
-    case subVisibility = "sub-visibility"
-
-    /// mpv's track property names as aliases.
-    static func named(_ word: String) -> CycleTarget? {
-        switch word.lowercased() {
-        case "aid": .audio
-        case "sid": .sub
-        case "vid": .video
-        case let other: CycleTarget(rawValue: other)
-        }
-    }
-}
-
-/// What `add` changes: `volume` (percent, 0…100) or `speed` (the rate). A plain value; any thread.
-enum AddTarget: String, CaseIterable, Equatable, Sendable {
-    case volume, speed
-}
-
-/// `cycle`, `add` and `keys`: the console commands the key bindings use for what has no other
-/// command. Parsing is pure; running is on the CLI actor like the other commands.
-enum KeyCommands {
-    /// `cycle <what>`.
-    static func parseCycle(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        arguments.one("one of \(CycleTarget.allCases.map(\.rawValue).joined(separator: ", "))").flatMap { word in
-            guard let target = CycleTarget.named(word) else {
-                return .failure(ConsoleError("cycle: cannot cycle '\(ConsoleCommand.printable(word))' (expected one of \(CycleTarget.allCases.map(\.rawValue).joined(separator: ", ")))"))
-            }
-            return .success(.cycle(target))
-        }
-    }
-
-    /// `add volume|speed <n>`.
-    static func parseAdd(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        guard arguments.words.count == 2 else {
-            return .failure(ConsoleError("add: expected a property and an amount, e.g. 'add volume 2' or 'add speed -0.1'"))
-        }
-        guard let target = AddTarget(rawValue: arguments.words[0].lowercased()) else {
-            return .failure(ConsoleError("add: cannot add to '\(ConsoleCommand.printable(arguments.words[0]))' (expected volume or speed)"))
-        }
-        guard let amount = StrictNumber.signed(arguments.words[1]) else {
-            return .failure(ConsoleError("add: invalid number '\(ConsoleCommand.printable(arguments.words[1]))'"))
-        }
-        return .success(.add(target, amount))
-    }
-}
+import BackendControl
 
 extension PlaybackController {
     /// Runs `cycle`: each target through the same player call as its own command or key did.

@@ -1,25 +1,11 @@
 import ArgumentParser
 import Backend
+import BackendControl
 
 /// Drawn subtitles and the on-screen display on the console and keys:
 /// `sub-visibility [yes|no|toggle]` (key `v`) and `osd [text]` (key `o`). Parsing is pure; running
 /// is on the CLI actor like the other commands.
-enum OverlayCommands {
-    /// `sub-visibility yes|no|toggle` (nil: toggle; no word toggles too).
-    static func parseVisibility(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        switch arguments.words.map({ $0.lowercased() }) {
-        case [], ["toggle"]: return .success(.subVisibility(nil))
-        case ["yes"], ["on"]: return .success(.subVisibility(true))
-        case ["no"], ["off"]: return .success(.subVisibility(false))
-        default: return .failure(ConsoleError("sub-visibility: expected yes, no or toggle, got '\(ConsoleCommand.printable(arguments.rest))'"))
-        }
-    }
-
-    /// `osd` (the progress bar) or `osd some text` (the text, no bar).
-    static func parseOSD(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        .success(.osd(arguments.rest.isEmpty ? nil : arguments.rest))
-    }
-
+extension OverlayCommands {
     /// Runs `sub-visibility` or `osd`.
     static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
         switch command {

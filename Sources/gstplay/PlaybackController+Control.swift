@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// The one dispatcher of JSON requests — `--json` stdin and every control client — and the way
 /// back: each reply to the client that asked, events to every client (``ControlHub``).

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import CGStreamer
 #if canImport(FoundationEssentials)
 import FoundationEssentials

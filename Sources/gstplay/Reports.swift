@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -16,7 +17,7 @@ struct StatusReport: Equatable, Sendable {
     var location: String?
 
     /// The `status` reply data.
-    var wire: WireStatus { WireStatus(self) }
+    var wire: WireStatus { WireStatus(snapshot: snapshot, index: index, count: count, location: location) }
 
     /// `state=playing position=0:00:01.250 duration=0:00:04.021 rate=1 volume=100% muted=no item=1/2 uri=file:///…`
     var text: String {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Backend
+import BackendControl
 
 /// The one-line TTY status: state, `H:MM:SS / H:MM:SS`, a progress bar fitted to the terminal
 /// width, and buffering %, rate, volume and mute when they are not the defaults — all read from

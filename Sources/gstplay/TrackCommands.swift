@@ -1,44 +1,10 @@
 import Backend
+import BackendControl
 
 /// The track console commands (`tracks`, `track audio|subtitle|video N|none`, `sub-file`,
 /// `sub-offset`, `audio-offset`), the `a`/`s`/`v` cycling keys and the track table. Runs on the
 /// CLI actor like the other commands; the parsing and formatting are pure.
-enum TrackCommands {
-    // MARK: Parsing
-
-    /// `track audio 1`, `track subtitle none`, `track video 0`.
-    static func parseTrack(_ arguments: ConsoleCommand.Arguments) -> Result<ConsoleCommand, ConsoleError> {
-        guard arguments.words.count == 2 else {
-            return .failure(ConsoleError("track: expected 'track audio|subtitle|video <N|none>'"))
-        }
-        let kindWord = arguments.words[0].lowercased()
-        guard let kind = kindNames[kindWord] else {
-            return .failure(ConsoleError("track: unknown track type '\(ConsoleCommand.printable(arguments.words[0]))' (expected audio, subtitle or video)"))
-        }
-        let value = arguments.words[1]
-        if value.lowercased() == "none" { return .success(.track(kind, nil)) }
-        guard let index = Int(value), index >= 0 else {
-            return .failure(ConsoleError("track: expected a track number or 'none', got '\(ConsoleCommand.printable(value))'"))
-        }
-        return .success(.track(kind, index))
-    }
-
-    private static let kindNames: [String: TrackKind] = ["audio": .audio, "subtitle": .subtitle, "sub": .subtitle, "video": .video]
-
-    /// The largest offset either way, in milliseconds (one hour).
-    static let offsetLimit: Int64 = 3_600_000
-
-    /// `sub-offset 500`, `audio-offset -200` (milliseconds). The range is checked without
-    /// `abs`, which traps on `Int64.min`.
-    static func parseOffset(_ arguments: ConsoleCommand.Arguments, _ make: @escaping (Int64) -> ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
-        arguments.one("milliseconds such as 500 or -250").flatMap { argument in
-            guard let value = Int64(argument), (-offsetLimit...offsetLimit).contains(value) else {
-                return .failure(ConsoleError("\(arguments.name): expected milliseconds within ±3600000, got '\(ConsoleCommand.printable(argument))'"))
-            }
-            return .success(make(value))
-        }
-    }
-
+extension TrackCommands {
     // MARK: Running
 
     /// Runs a track command. A selection made before the media's tracks are known is kept by

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 
 /// The track settings from the command line, as plain values. Any thread.
 struct TrackSettings: Equatable, Sendable {

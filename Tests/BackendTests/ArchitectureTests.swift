@@ -76,7 +76,34 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertEqual(found, [], "HTTPServe knows no feature")
     }
 
+    /// BackendControl (the command language: wire types, console grammar, mpv IPC, control
+    /// socket) is a door above the umbrella, like the CLI: nothing below it imports it, and it
+    /// imports nothing of the CLI's (the CLI target, ArgumentParser).
+    func testBackendControlIsADoorAboveTheBackend() throws {
+        let below = ["BackendCore", "Backend", "BackendCast", "HTTPServe", "DirectoryWalk"] + Self.featureTargets
+        var found: [String] = []
+        for target in below {
+            for file in try Self.swiftFiles(under: "Sources/\(target)") {
+                for (number, line) in try Self.codeLines(of: file) where Self.imports("BackendControl", line) {
+                    found.append("\(target)/\(file.lastPathComponent):\(number) imports BackendControl")
+                }
+            }
+        }
+        let files = try Self.swiftFiles(under: "Sources/BackendControl")
+        XCTAssertFalse(files.isEmpty, "Sources/BackendControl has no Swift files")
+        for file in files {
+            for (number, line) in try Self.codeLines(of: file) where Self.imports("gstplay", line) || Self.imports("ArgumentParser", line) {
+                found.append("BackendControl/\(file.lastPathComponent):\(number): \(line)")
+            }
+        }
+        XCTAssertEqual(found, [], "BackendControl sits between the Backend and the CLI")
+    }
+
     // MARK: Helpers
+
+    private static func imports(_ module: String, _ line: String) -> Bool {
+        line.trimmingCharacters(in: .whitespaces).range(of: "^(@testable |@_exported |@preconcurrency )?import \(module)$", options: .regularExpression) != nil
+    }
 
     private static func swiftFiles(under relative: String) throws -> [URL] {
         let root = TestMedia.root.appendingPathComponent(relative)

@@ -13,6 +13,7 @@
 
 @testable import BackendCore
 import Backend
+@testable import BackendControl
 @testable import gstplay
 import ArgumentParser
 

@@ -18,6 +18,7 @@
 
 import Backend
 import Foundation
+@testable import BackendControl
 @testable import gstplay
 
 /// Bytes per line before the splitter discards it (small, so the fuzzer reaches that path).

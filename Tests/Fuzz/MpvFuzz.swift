@@ -18,6 +18,7 @@
 
 import Backend
 import Foundation
+@testable import BackendControl
 @testable import gstplay
 
 /// The `mpv` fuzz target (invariants in the header). Pure; any thread.

@@ -1,5 +1,6 @@
 import Backend
 import Foundation
+@testable import BackendControl
 @testable import gstplay
 import XCTest
 

@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// Chapters on the command line (issue 23): the `chapters` / `chapter` events and commands,

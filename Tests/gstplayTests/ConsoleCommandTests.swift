@@ -1,5 +1,6 @@
 import Backend
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 final class ConsoleCommandTests: XCTestCase {

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// The inbound side of the control socket: a client that floods requests (and reads its replies, so

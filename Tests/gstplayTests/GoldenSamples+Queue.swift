@@ -1,6 +1,7 @@
 import Backend
 @testable import BackendQueue
 import Foundation
+@testable import BackendControl
 @testable import gstplay
 
 /// Issue 23's queue lines: the change events, what the discoverer found, a long queue's state,

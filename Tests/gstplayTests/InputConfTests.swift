@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// input.conf (mpv's syntax): key names and modifiers, comments, `ignore`, bad lines named by

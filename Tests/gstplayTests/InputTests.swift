@@ -1,5 +1,6 @@
 import Backend
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// Key decoding, key bindings, line splitting and the playlist: the pure parts of input handling.

@@ -1,6 +1,7 @@
 import Backend
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 final class JSONProtocolTests: XCTestCase {

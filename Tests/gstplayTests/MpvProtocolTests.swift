@@ -1,6 +1,7 @@
 import Backend
 import Foundation
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// The mpv IPC subset as pure values: which lines are mpv's (and which stay gstplay's), the

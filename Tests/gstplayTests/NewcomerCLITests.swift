@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// What a newcomer hits first on the command line, through the built binary (fake sinks, no

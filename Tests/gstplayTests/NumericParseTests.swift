@@ -1,5 +1,6 @@
 import Backend
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// Every numeric parse of outside text, fed the extremes (issue 20, item 9): `Int64.min`/`max`

@@ -1,3 +1,4 @@
+@testable import BackendControl
 @testable import gstplay
 @testable import BackendQueue
 import Backend

@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// `snapshot [path]` through the JSON protocol and the text console of the built binary, and

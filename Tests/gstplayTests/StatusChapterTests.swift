@@ -1,5 +1,6 @@
 import Backend
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// The `status` reply carries the chapter playing now (`chapter`: index, title, start, end),

@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// The one escaping function (issue 20, item 8), fed every C0 and C1 control, DEL and the escape

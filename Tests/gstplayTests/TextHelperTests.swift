@@ -1,6 +1,7 @@
 import Backend
 import Foundation
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// The CLI's Foundation-free text and path helpers (Text+Trimming.swift, PathText.swift) give

@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// `gstplay thumbnails` end to end (the built binary on real fixtures) and its pure parts.

@@ -2,6 +2,7 @@ import Backend
 import Foundation
 import TestSupport
 import XCTest
+@testable import BackendControl
 @testable import gstplay
 
 /// Tracks on the command line (issue #11): the options, `--list-tracks`, the console and JSON

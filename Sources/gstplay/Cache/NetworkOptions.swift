@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 import CGStreamer
 
 /// `--network-timeout`, `--cache[=on|off|offline]` / `--no-cache`, `--cache-revalidate`,

@@ -1,3 +1,4 @@
+import BackendControl
 import HTTPServe
 import Synchronization
 

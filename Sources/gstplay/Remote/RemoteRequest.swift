@@ -1,3 +1,4 @@
+import BackendControl
 import Dispatch
 import HTTPServe
 import Synchronization

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials

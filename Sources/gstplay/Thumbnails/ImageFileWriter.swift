@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials

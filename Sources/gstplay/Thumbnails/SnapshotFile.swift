@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -7,13 +8,9 @@ import Foundation
 
 /// Where `snapshot [path]` (console, JSON, the `S` key) writes, and the writing itself.
 /// Pure naming plus one atomic write; any thread.
-enum SnapshotFile {
+extension SnapshotFile {
     /// What a written snapshot reports back (the reply's fields).
-    struct Written: Codable, Equatable, Sendable {
-        var path: String
-        var width: Int
-        var height: Int
-    }
+    typealias Written = WireSnapshot
 
     /// gstplay's own name, `gstplay-<name>-<HH-MM-SS.mmm>.png` (mpv's time format).
     static func defaultName(location: String, position: MediaTime) -> String {
@@ -38,20 +35,6 @@ enum SnapshotFile {
         }
         let lower = path.lowercased()
         return (path, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") ? .jpeg : .png)
-    }
-
-    /// `snapshot [--osd] [path]`: `--osd` first asks for the OSD in the picture; the rest is the path.
-    static func parse(_ rest: String) -> Result<ConsoleCommand, ConsoleError> {
-        var path = Substring(rest)
-        let osd = path == "--osd" || path.hasPrefix("--osd ")
-        if osd { path = path.dropFirst(5).drop(while: { $0 == " " }) }
-        // `--osd` is the one option; any other word starting with `--` is a mistyped option, not a
-        // file name (write `./--name` for such a file).
-        if path.hasPrefix("--") {
-            let option = path.prefix { $0 != " " }
-            return .failure(ConsoleError("snapshot: unknown option '\(option)' (expected: snapshot [--osd] [path])"))
-        }
-        return .success(.snapshot(path.isEmpty ? nil : String(path), osd: osd))
     }
 
     /// True for an existing directory.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 import Glibc
 
 /// `gstplay thumbnail [-s 256] <file-or-uri> <out.png>`: one representative frame as a PNG of

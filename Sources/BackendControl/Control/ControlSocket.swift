@@ -8,29 +8,31 @@ import Synchronization
 /// (``LineSplitter``, 64 KiB a line: a longer one gets an error reply and is skipped). Every
 /// client speaks gstplay's JSON protocol and the mpv IPC subset (``ControlDialect/gstplayAndMpv``).
 ///
+/// `package`, not API yet: it throws BackendCore's package `UnixSocketError`.
+///
 /// **Thread:** ``init(path:hub:outboxLimit:)`` and ``close()`` from any thread; the socket's
 /// events arrive on the socket thread and go straight to the hub.
-final class ControlSocket: Sendable {
+package final class ControlSocket: Sendable {
     /// The longest request line (bytes), as on the console.
-    static let maxLineLength = 64 * 1024
+    package static let maxLineLength = 64 * 1024
 
     private let server: UnixSocketServer
 
     /// Listens at `path`; throws ``UnixSocketError`` (in use, not a socket, cannot bind).
     /// `outboxLimit`: bytes that may wait for one client before it is dropped.
-    init(path: String, hub: ControlHub, outboxLimit: Int = 1 << 20) throws(UnixSocketError) {
+    package init(path: String, hub: ControlHub, outboxLimit: Int = 1 << 20) throws(UnixSocketError) {
         let router = Router(hub: hub)
         server = try UnixSocketServer(path: path, outboxLimit: outboxLimit) { server, event in router.handle(event, server: server) }
     }
 
     /// The path it listens at.
-    var path: String { server.path }
+    package var path: String { server.path }
 
     /// Removes the socket file (if still ours) without waiting: a signal's last words.
-    func removeSocketFile() { server.removeSocketFile() }
+    package func removeSocketFile() { server.removeSocketFile() }
 
     /// Disconnects every client, stops listening and removes the socket file. Idempotent.
-    func close() { server.close() }
+    package func close() { server.close() }
 
     /// One client of the socket, as the hub sees it.
     private struct Connection: ControlConnection {

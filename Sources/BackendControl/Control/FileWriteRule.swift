@@ -3,7 +3,7 @@ import Glibc
 
 /// Which door a command came through (docs/RELIABILITY.md, "Who may write files").
 /// A plain value; any thread.
-enum CommandDoor: Sendable, Equatable {
+public enum CommandDoor: Sendable, Equatable {
     /// The user at this machine: the stdin console (text or `--json`), the keys, the video
     /// window's keys. Writes where the user names.
     case local
@@ -13,13 +13,13 @@ enum CommandDoor: Sendable, Equatable {
     case remote
 
     /// The door of `client`: the console is local, every other client remote.
-    init(_ client: ControlClientID) { self = client == .console ? .local : .remote }
+    public init(_ client: ControlClientID) { self = client == .console ? .local : .remote }
 }
 
 /// What a command does beyond controlling playback, declared by every command (an exhaustive
 /// `switch`: a new command does not compile until it says) and checked where commands are
 /// dispatched (``FileWriteRule``). A plain value; any thread.
-enum CommandCapability: Sendable, Equatable {
+public enum CommandCapability: Sendable, Equatable {
     /// Playback, the queue, tracks, reports: nothing written.
     case controlsPlayback
     /// Writes one file: `command` names it in messages (`snapshot`, `cover`, `playlist save`),
@@ -29,7 +29,7 @@ enum CommandCapability: Sendable, Equatable {
 
 extension ConsoleCommand {
     /// What this command does beyond playback (see ``CommandCapability``).
-    var capability: CommandCapability {
+    public var capability: CommandCapability {
         switch self {
         case .snapshot(let path, _): .writesFile(command: "snapshot", path: path)
         case .cover(let path): .writesFile(command: "cover", path: path)
@@ -44,7 +44,7 @@ extension ConsoleCommand {
     }
 
     /// The same file-writing command with `path` as its file; other commands unchanged.
-    func writing(to path: String) -> ConsoleCommand {
+    public func writing(to path: String) -> ConsoleCommand {
         switch self {
         case .snapshot(_, let osd): .snapshot(path, osd: osd)
         case .cover: .cover(path)
@@ -57,7 +57,7 @@ extension ConsoleCommand {
 extension MpvCommand {
     /// What this mpv command does beyond playback: none of the subset writes a file today; a new
     /// one (mpv's `screenshot-to-file`, say) must say so here before it compiles.
-    var capability: CommandCapability {
+    public var capability: CommandCapability {
         switch self {
         case .getProperty, .setProperty, .observe, .unobserve, .clientName, .getVersion, .getTimeMicroseconds,
              .requestLogMessages, .setEvent, .loadFile, .cycle, .add, .seek, .playlistNext, .playlistPrevious, .quit,
@@ -74,13 +74,16 @@ extension MpvCommand {
 /// existing symbolic link, directory, FIFO or device there is refused); without a name the
 /// command's default name goes into DIR. Every writer also refuses to replace a non-regular file
 /// (``AtomicFile/requireReplaceable(_:)``), whatever the door. Pure apart from one `lstat`; any thread.
-struct FileWriteRule: Sendable, Equatable {
+public struct FileWriteRule: Sendable, Equatable {
     /// `--client-write-dir`, absolute; nil: remote doors may not write files.
-    var clientDirectory: String?
+    public var clientDirectory: String?
+
+    /// The rule for `--client-write-dir` `clientDirectory` (nil: remote doors write nothing).
+    public init(clientDirectory: String? = nil) { self.clientDirectory = clientDirectory }
 
     /// `command` as it may run from `door`: unchanged, or with its file moved into the client
     /// directory; or why it may not run (the reply's error).
-    func admit(_ command: ConsoleCommand, from door: CommandDoor) -> Result<ConsoleCommand, ConsoleError> {
+    public func admit(_ command: ConsoleCommand, from door: CommandDoor) -> Result<ConsoleCommand, ConsoleError> {
         guard door == .remote, case .writesFile(let name, let path) = command.capability else { return .success(command) }
         guard let clientDirectory else {
             return .failure(ConsoleError("\(name): refused: control clients may not write files (start gstplay with --client-write-dir DIR to let them write there, by plain file name)"))
@@ -97,13 +100,13 @@ struct FileWriteRule: Sendable, Equatable {
     }
 
     /// A single path component: not empty, no `/` or NUL, not `.` or `..`, at most 255 bytes.
-    static func isPlainName(_ name: String) -> Bool {
+    public static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\0")
     }
 
     /// What `path` is when it exists and is not a regular file (`lstat`: links are not followed),
     /// e.g. "a symbolic link"; nil when it is missing or a regular file.
-    static func nonRegularKind(_ path: String) -> String? {
+    public static func nonRegularKind(_ path: String) -> String? {
         AtomicFile.nonRegularKind(path)
     }
 }

@@ -2,28 +2,49 @@ import Backend
 
 /// The mpv side of the CLI actor's state: what only events tell (``MpvTracker``) and each mpv
 /// client's observers and event switches (``MpvSession``). Owned by ``PlaybackController``.
-struct MpvState: Sendable {
-    var tracker = MpvTracker()
-    var sessions: [ControlClientID: MpvSession] = [:]
+public struct MpvState: Sendable {
+    /// What the events told.
+    public var tracker = MpvTracker()
+    /// Each mpv client's session.
+    public var sessions: [ControlClientID: MpvSession] = [:]
+
+    /// No events seen, no clients.
+    public init() {}
 }
 
 /// One client's mpv state: its property observers (with the value last sent, so a change is
 /// sent once) and the events it turned off (`disable_event`). A plain value; the CLI actor.
-struct MpvSession: Sendable {
-    struct Observer: Sendable {
-        var id: Int64
-        var name: String
-        var asText: Bool
+public struct MpvSession: Sendable {
+    /// One `observe_property`: the client's id for it, the property, and whether it asked for text.
+    public struct Observer: Sendable {
+        /// The client's observer id.
+        public var id: Int64
+        /// The property observed.
+        public var name: String
+        /// `observe_property_string`: the value as text.
+        public var asText: Bool
         /// nil until the first `property-change`; then the data sent (`.some(nil)`: unavailable).
-        var last: MpvValue??
+        public var last: MpvValue??
+
+        /// An observer of `name` under the client's `id`, nothing sent yet unless `last`.
+        public init(id: Int64, name: String, asText: Bool, last: MpvValue?? = nil) {
+            self.id = id
+            self.name = name
+            self.asText = asText
+            self.last = last
+        }
     }
 
-    var observers: [Observer] = []
+    /// The client's observers, in the order they were added.
+    public var observers: [Observer] = []
+
+    /// No observers, every event wanted.
+    public init() {}
     private var disabled: Set<String> = []
     private var allDisabled = false
 
     /// `enable_event` / `disable_event` (`all` switches every event).
-    mutating func setEvent(_ name: String, enabled: Bool) {
+    public mutating func setEvent(_ name: String, enabled: Bool) {
         if name == "all" {
             allDisabled = !enabled
             disabled.removeAll()
@@ -35,7 +56,7 @@ struct MpvSession: Sendable {
     }
 
     /// Whether the client wants the mpv event `name`.
-    func wants(_ name: String) -> Bool { !allDisabled && !disabled.contains(name) }
+    public func wants(_ name: String) -> Bool { !allDisabled && !disabled.contains(name) }
 }
 
 /// What mpv's events and properties need that the snapshot does not hold, followed from the
@@ -43,18 +64,18 @@ struct MpvSession: Sendable {
 /// the current media's tags, whether it reached its end, and where the file's life is (so
 /// `start-file`, `file-loaded` and `end-file` come once each per load, in that order).
 /// A plain value; the CLI actor.
-struct MpvTracker: Sendable {
+public struct MpvTracker: Sendable {
     /// The current media's global tags (`media-info`).
-    private(set) var tags: MediaTags?
+    public private(set) var tags: MediaTags?
     /// The current item reached its end.
-    private(set) var eofReached = false
+    public private(set) var eofReached = false
     private var entryID: Int64 = 0
     private var fileLoaded = false
     private var ended = true
 
     /// The mpv event lines `event` makes (in order), updating the state. `entryID` is the queue
     /// item the event belongs to (mpv's `playlist_entry_id`).
-    mutating func lines(for event: PlayerEvent, entryID: Int64) -> [MpvEventLine] {
+    public mutating func lines(for event: PlayerEvent, entryID: Int64) -> [MpvEventLine] {
         switch event {
         case .uriLoaded:
             var lines = ended ? [] : [endFile("stop")]
@@ -90,7 +111,7 @@ struct MpvTracker: Sendable {
     }
 
     /// At shutdown: `end-file` (reason `quit`) for a file still open, then `shutdown`.
-    mutating func shutdownLines() -> [MpvEventLine] {
+    public mutating func shutdownLines() -> [MpvEventLine] {
         var lines = ended ? [] : [endFile("quit")]
         ended = true
         lines.append(MpvEventLine("shutdown"))
@@ -103,11 +124,11 @@ struct MpvTracker: Sendable {
 }
 
 /// An mpv event: its name (for `disable_event`) and its JSON line. A plain value; any thread.
-struct MpvEventLine: Sendable, Equatable {
-    let name: String
-    let line: String
+public struct MpvEventLine: Sendable, Equatable {
+    package let name: String
+    package let line: String
 
-    init(_ name: String, _ payload: some Encodable & Sendable = NoFields()) {
+    package init(_ name: String, _ payload: some Encodable & Sendable = NoFields()) {
         self.name = name
         self.line = WireMpv.event(name, payload)
     }

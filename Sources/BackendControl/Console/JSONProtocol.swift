@@ -7,17 +7,17 @@ import Foundation
 
 /// Reading `--json` requests (version 1, see docs/PROTOCOL.md). The lines written back are the
 /// `Encodable` types in Wire/. Pure functions over values; any thread.
-enum JSONProtocol {
+public enum JSONProtocol {
     /// A parsed request line (a plain value).
-    struct Request: Equatable, Sendable {
-        var id: RequestID
-        var command: Result<ConsoleCommand, ConsoleError>
+    public struct Request: Equatable, Sendable {
+        package var id: RequestID
+        package var command: Result<ConsoleCommand, ConsoleError>
     }
 
     /// Parses one input line in `--json` mode. A line starting with `{`, `[` or `"` is JSON:
     /// `{"command": ["seek", "+10"], "request_id": 7}` or `{"command": "pause"}`; anything
     /// else is a text command.
-    static func parseRequest(_ line: String) -> Request {
+    public static func parseRequest(_ line: String) -> Request {
         let trimmed = line.trimmingWhitespaceAndNewlines()
         guard let first = trimmed.first, first == "{" || first == "[" || first == "\"" else {
             return Request(id: .absent, command: ConsoleCommand.parse(trimmed))

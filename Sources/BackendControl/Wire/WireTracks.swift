@@ -2,27 +2,27 @@ import Backend
 
 /// The wire form of tracks, selections and cues: the `tracks`, `track-selected` and
 /// `subtitle` events and the `tracks` reply. Pure; any thread.
-enum WireTracks {
+public enum WireTracks {
     /// One stream: `{"index":0,"type":"audio","codec":"Vorbis","language":"en",…}`.
-    struct Track: Encodable, Sendable, Equatable {
-        var index: Int
-        var type: String
-        @Nullable var codec: String?
-        @Nullable var language: String?
-        @Nullable var languageName: String?
-        @Nullable var title: String?
-        var `default`: Bool
-        @Nullable var forced: Bool?
-        var external: Bool
-        @Nullable var width: Int?
-        @Nullable var height: Int?
-        @Nullable var framerate: String?
-        @Nullable var pixelAspectRatio: String?
-        @Nullable var channels: Int?
-        @Nullable var sampleRate: Int?
-        @Nullable var bitrate: Int?
+    public struct Track: Encodable, Sendable, Equatable {
+        package var index: Int
+        package var type: String
+        @Nullable package var codec: String?
+        @Nullable package var language: String?
+        @Nullable package var languageName: String?
+        @Nullable package var title: String?
+        package var `default`: Bool
+        @Nullable package var forced: Bool?
+        package var external: Bool
+        @Nullable package var width: Int?
+        @Nullable package var height: Int?
+        @Nullable package var framerate: String?
+        @Nullable package var pixelAspectRatio: String?
+        @Nullable package var channels: Int?
+        @Nullable package var sampleRate: Int?
+        @Nullable package var bitrate: Int?
 
-        init(_ track: MediaTrack) {
+        package init(_ track: MediaTrack) {
             index = track.index
             type = track.kind.rawValue
             codec = track.codec
@@ -47,25 +47,25 @@ enum WireTracks {
     }
 
     /// The selected index per type (null: none / off).
-    struct Selection: Encodable, Sendable, Equatable {
-        @Nullable var video: Int?
-        @Nullable var audio: Int?
-        @Nullable var subtitle: Int?
-        init(_ selection: TrackSelection) { video = selection.video; audio = selection.audio; subtitle = selection.subtitle }
+    public struct Selection: Encodable, Sendable, Equatable {
+        @Nullable package var video: Int?
+        @Nullable package var audio: Int?
+        @Nullable package var subtitle: Int?
+        package init(_ selection: TrackSelection) { video = selection.video; audio = selection.audio; subtitle = selection.subtitle }
     }
 
     /// `tracks` event / reply data.
-    struct Tracks: Encodable, Sendable, Equatable {
-        var tracks: [Track]
-        var selected: Selection
-        init(_ tracks: [MediaTrack], _ selection: TrackSelection) { self.tracks = tracks.map(Track.init); selected = Selection(selection) }
+    public struct Tracks: Encodable, Sendable, Equatable {
+        package var tracks: [Track]
+        package var selected: Selection
+        package init(_ tracks: [MediaTrack], _ selection: TrackSelection) { self.tracks = tracks.map(Track.init); selected = Selection(selection) }
     }
 
-    struct Selected: Encodable, Sendable { var type: String; @Nullable var index: Int? }
-    struct Cue: Encodable, Sendable { var text: String; var start: Seconds; var end: Seconds }
+    package struct Selected: Encodable, Sendable { var type: String; @Nullable var index: Int? }
+    package struct Cue: Encodable, Sendable { var text: String; var start: Seconds; var end: Seconds }
 
     /// The line for a track event; nil for other events.
-    static func line(for event: PlayerEvent) -> String? {
+    public static func line(for event: PlayerEvent) -> String? {
         switch event.tracksEvent {
         case .tracksChanged(let tracks, let selection):
             return Wire.line(WireEvent(event: "tracks", payload: Tracks(tracks, selection)))

@@ -8,7 +8,7 @@ import Foundation
 /// A seek target as typed by a user: `90`, `1:30`, `1:02:03.5` (absolute), `+10`, `-5`,
 /// `-1:00` (relative to the current position) or `50%` (fraction of the duration).
 /// Pure parsing; any thread.
-enum SeekArgument: Equatable, Sendable {
+public enum SeekArgument: Equatable, Sendable {
     /// A point on the timeline.
     case absolute(MediaTime)
     /// An offset from the current position (negative goes back).
@@ -17,10 +17,10 @@ enum SeekArgument: Equatable, Sendable {
     case fraction(Double)
 
     /// What the accepted forms look like, for error messages and help.
-    static let formats = "seconds (90), [H:]M:SS[.f] (1:30, 1:02:03.5), +N/-N (relative) or N% (0-100)"
+    public static let formats = "seconds (90), [H:]M:SS[.f] (1:30, 1:02:03.5), +N/-N (relative) or N% (0-100)"
 
     /// Parses one time argument. Errors name the input and what was wrong with it.
-    static func parse(_ text: String) -> Result<SeekArgument, ConsoleError> {
+    public static func parse(_ text: String) -> Result<SeekArgument, ConsoleError> {
         let trimmed = text.trimmingWhitespace()
         let shown = ConsoleCommand.printable(trimmed)
         guard !trimmed.isEmpty else { return .failure(ConsoleError("empty time (expected \(formats))")) }
@@ -45,7 +45,7 @@ enum SeekArgument: Equatable, Sendable {
     }
 
     /// `S[.f]`, `M:SS[.f]` or `H:MM:SS[.f]` in seconds. Fields after the first must be below 60.
-    static func clockSeconds(_ text: String, original: String) -> Result<Double, ConsoleError> {
+    public static func clockSeconds(_ text: String, original: String) -> Result<Double, ConsoleError> {
         let invalid = ConsoleError("invalid time '\(original)' (expected \(formats))")
         let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return .failure(invalid) }
@@ -69,9 +69,9 @@ enum SeekArgument: Equatable, Sendable {
 
 /// Decimal numbers as people type them, without the surprises of `Double.init(_:)`
 /// (`nan`, `inf`, `0x1p3`, `1e5` are all rejected). Pure; any thread.
-enum StrictNumber {
+public enum StrictNumber {
     /// `digits[.digits]` or `.digits`; nil for anything else or a non-finite result.
-    static func unsigned(_ text: String) -> Double? {
+    public static func unsigned(_ text: String) -> Double? {
         guard !text.isEmpty, text != "." else { return nil }
         var dots = 0
         for character in text {
@@ -83,7 +83,7 @@ enum StrictNumber {
     }
 
     /// An optional `+`/`-` sign followed by ``unsigned(_:)``.
-    static func signed(_ text: String) -> Double? {
+    public static func signed(_ text: String) -> Double? {
         if text.hasPrefix("-") { return unsigned(String(text.dropFirst())).map { -$0 } }
         if text.hasPrefix("+") { return unsigned(String(text.dropFirst())) }
         return unsigned(text)

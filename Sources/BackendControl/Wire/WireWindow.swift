@@ -2,20 +2,20 @@ import Backend
 
 /// The video window's part of the `--json` protocol: the `window-key`, `fullscreen`,
 /// `window-click`, `window-scroll` and `window-closed` events (``WindowEvent``). Pure; any thread.
-enum WireWindow {
+public enum WireWindow {
     /// `window-key` event: `{"event":"window-key","key":"space"}` (an X keysym name).
-    struct WindowKey: Encodable, Sendable { var key: String }
+    public struct WindowKey: Encodable, Sendable { var key: String }
     /// `fullscreen` event: `{"event":"fullscreen","fullscreen":true}`.
-    struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
+    public struct Fullscreen: Encodable, Sendable { var fullscreen: Bool }
     /// `window-click` event: `{"button":1,"count":2,"event":"window-click"}` (count 2: a double click).
-    struct Click: Encodable, Sendable { var button: Int; var count: Int }
+    public struct Click: Encodable, Sendable { var button: Int; var count: Int }
     /// `window-scroll` event: `{"dx":0,"dy":1,"event":"window-scroll"}` (dy > 0: wheel up).
-    struct Scroll: Encodable, Sendable { var dx: Double; var dy: Double }
+    public struct Scroll: Encodable, Sendable { var dx: Double; var dy: Double }
     /// `window-closed` event: `{"event":"window-closed"}` (gstplay then exits 0).
-    struct Closed: Encodable, Sendable {}
+    public struct Closed: Encodable, Sendable {}
 
     /// The line for a window event.
-    static func line(for event: WindowEvent) -> String {
+    public static func line(for event: WindowEvent) -> String {
         switch event {
         case .key(let key):
             return Wire.line(WireEvent(event: "window-key", payload: WindowKey(key: key)))

@@ -8,7 +8,7 @@ import Foundation
 /// A decoded JSON value: the input type of the request parser (``JSONProtocol/parseRequest(_:)``),
 /// which needs to tell a missing key from a wrong type to answer with the right message.
 /// Output never goes through it (see Wire/). A plain `Sendable` value; any thread.
-enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -18,7 +18,7 @@ enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// Parses one JSON text (any top-level value). Throws a short description on malformed input.
-    static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch let error as DecodingError {
@@ -36,7 +36,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// The member `key` of an object, nil for other values or a missing key.
-    subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -44,7 +44,7 @@ enum JSONValue: Sendable, Equatable {
     /// A whole number within `range`, given as a JSON number or as text (`4`, `4.0`, `"4"`): a
     /// client's number goes through ``WholeNumber`` (the one checked conversion), so `1e19`,
     /// NaN, fractions, values outside `range` and non-numbers all give nil, never a trap.
-    func wholeNumber<T: FixedWidthInteger>(in range: ClosedRange<T>) -> T? {
+    public func wholeNumber<T: FixedWidthInteger>(in range: ClosedRange<T>) -> T? {
         switch self {
         case .int(let value): return WholeNumber.exact(value, in: range)
         case .double(let value): return WholeNumber.exact(value, in: range)
@@ -58,7 +58,7 @@ enum JSONValue: Sendable, Equatable {
 
     /// A number as a command word: integers as digits (`50`, also for an integral double below
     /// 10^15), other numbers in Swift's shortest form (`1.5`); nil for non-numbers.
-    var numberWord: String? {
+    public var numberWord: String? {
         switch self {
         case .int(let value): return String(value)
         case .double(let value):
@@ -70,12 +70,12 @@ enum JSONValue: Sendable, Equatable {
 }
 
 /// A malformed JSON text (a plain value; any thread).
-struct JSONParseError: Error, Equatable, Sendable {
-    var message: String
+public struct JSONParseError: Error, Equatable, Sendable {
+    package var message: String
 }
 
 extension JSONValue: Decodable {
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null; return }
         if let value = try? container.decode(Bool.self) { self = .bool(value); return }

@@ -8,29 +8,38 @@ import Foundation
 /// What the mpv properties are read from: the player's snapshot (the queue's and the tracks'
 /// sections included) plus what only events tell (``MpvTracker``): the media's tags, whether the
 /// end was reached. Made by the CLI actor per evaluation. A plain value; any thread.
-struct MpvView: Sendable {
-    var snapshot: PlayerSnapshot
+public struct MpvView: Sendable {
+    /// The player's snapshot (its features' sections included).
+    public var snapshot: PlayerSnapshot
     /// The global tags of the current media (`media-info`), nil before preroll.
-    var tags: MediaTags?
+    public var tags: MediaTags?
     /// The current item reached its end.
-    var eofReached: Bool
+    public var eofReached: Bool
     /// URI → the location as the user typed it.
-    var names: [String: String]
+    public var names: [String: String]
 
-    var queue: QueueSnapshot { snapshot.features[QueueSnapshot.self] ?? QueueSnapshot() }
-    var tracks: TracksSnapshot { snapshot.features[TracksSnapshot.self] ?? TracksSnapshot() }
-    var chapters: ChaptersSnapshot { snapshot.features[ChaptersSnapshot.self] ?? ChaptersSnapshot() }
+    /// A view of `snapshot` with what events told (`tags`, `eofReached`) and the typed `names`.
+    public init(snapshot: PlayerSnapshot, tags: MediaTags?, eofReached: Bool, names: [String: String]) {
+        self.snapshot = snapshot
+        self.tags = tags
+        self.eofReached = eofReached
+        self.names = names
+    }
+
+    package var queue: QueueSnapshot { snapshot.features[QueueSnapshot.self] ?? QueueSnapshot() }
+    package var tracks: TracksSnapshot { snapshot.features[TracksSnapshot.self] ?? TracksSnapshot() }
+    package var chapters: ChaptersSnapshot { snapshot.features[ChaptersSnapshot.self] ?? ChaptersSnapshot() }
     /// Paused by the user (mpv's `pause` is the intent, not the momentary state): the player's.
-    var paused: Bool { snapshot.pauseRequested }
-    var loaded: Bool { snapshot.uri != nil && ![.idle, .stopping].contains(snapshot.state) }
+    public var paused: Bool { snapshot.pauseRequested }
+    package var loaded: Bool { snapshot.uri != nil && ![.idle, .stopping].contains(snapshot.state) }
 }
 
 /// mpv's properties over the player (docs/PROTOCOL.md has the table): reading them from an
 /// ``MpvView``, and which may be set (the setting is the CLI actor's, PlaybackController+Mpv.swift).
 /// Pure; any thread.
-enum MpvProperties {
+public enum MpvProperties {
     /// Every property answered, as `property-list` gives them.
-    static let names = ["pause", "time-pos", "playback-time", "time-remaining", "duration", "percent-pos", "volume", "mute",
+    public static let names = ["pause", "time-pos", "playback-time", "time-remaining", "duration", "percent-pos", "volume", "mute",
                         "speed", "filename", "path", "media-title", "playlist", "playlist-pos", "playlist-count",
                         "eof-reached", "idle-active", "core-idle", "seekable", "track-list", "aid", "sid", "vid",
                         "chapter", "chapters", "chapter-list", "metadata", "width", "height", "loop-file", "loop-playlist",
@@ -49,7 +58,7 @@ enum MpvProperties {
     }
 
     /// The value of `name`, or mpv's error (`property not found`, `property unavailable`).
-    static func value(of name: String, in view: MpvView) -> Result<MpvValue, MpvFailure> {
+    public static func value(of name: String, in view: MpvView) -> Result<MpvValue, MpvFailure> {
         let snapshot = view.snapshot
         func seconds(_ time: MediaTime?) -> Result<MpvValue, MpvFailure> {
             guard view.loaded, let time else { return .failure(.unavailable) }
@@ -120,7 +129,7 @@ enum MpvProperties {
 
     /// The last path component of a path or URI (`clip.mp4` for `file:///media/clip.mp4`),
     /// percent-decoded for URIs.
-    static func fileName(_ location: String) -> String {
+    public static func fileName(_ location: String) -> String {
         let trimmed = location.hasSuffix("/") ? String(location.dropLast()) : location
         let last = trimmed.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? trimmed
         guard location.contains("://") else { return last }

@@ -8,7 +8,7 @@ import Foundation
 /// The id a request carried, echoed in its reply. Text commands have none (``absent``: their
 /// replies carry no `request_id` key); JSON requests always get one back (`null` when missing or
 /// unreadable). A plain value; any thread.
-enum RequestID: Equatable, Sendable {
+public enum RequestID: Equatable, Sendable {
     case absent
     case null
     case int(Int64)
@@ -17,14 +17,14 @@ enum RequestID: Equatable, Sendable {
 }
 
 /// The result of a command, as the `data` of its reply. A plain value; any thread.
-enum ReplyData: Encodable, Equatable, Sendable {
+public enum ReplyData: Encodable, Equatable, Sendable {
     case none
     case muted(Bool)
     case status(WireStatus)
     case statistics(WireStatistics)
     case help(commands: [String], keys: [String])
     case variants(WireAdaptive.Reply)
-    case snapshot(SnapshotFile.Written)
+    case snapshot(WireSnapshot)
     case playlist(WireEvents.Playlist)
     case tracks(WireTracks.Tracks)
     case seek(WireSeek)
@@ -36,7 +36,7 @@ enum ReplyData: Encodable, Equatable, Sendable {
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .none:
             var container = encoder.singleValueContainer()
@@ -60,15 +60,24 @@ enum ReplyData: Encodable, Equatable, Sendable {
 
 /// A reply line: `{"data": …, "error": "success" | reason, "request_id": …}` (no `request_id`
 /// key for text commands). A plain value; any thread.
-struct Reply: Encodable, Equatable, Sendable {
-    var id: RequestID
+public struct Reply: Encodable, Equatable, Sendable {
+    /// The request's `request_id`, echoed (``RequestID/absent``: no key).
+    public var id: RequestID
     /// nil for success.
-    var error: String?
-    var data: ReplyData = .none
+    public var error: String?
+    /// The command's result.
+    public var data: ReplyData = .none
+
+    /// The reply to request `id`: `error` nil for success, with its `data`.
+    public init(id: RequestID, error: String?, data: ReplyData = .none) {
+        self.id = id
+        self.error = error
+        self.data = data
+    }
 
     private enum Keys: String, CodingKey { case data, error, requestID }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(data, forKey: .data)
         try container.encode(error ?? "success", forKey: .error)
@@ -82,39 +91,40 @@ struct Reply: Encodable, Equatable, Sendable {
     }
 
     /// The reply as one JSON line.
-    var line: String { Wire.line(self) }
+    public var line: String { Wire.line(self) }
 }
 
 /// The `status` reply's data: the player's snapshot plus where we are in the playlist.
 /// A plain value; any thread.
-struct WireStatus: Encodable, Equatable, Sendable {
-    var state: String
-    var position: Seconds
-    var duration: Seconds
-    @Nullable var uri: String?
-    @Nullable var location: String?
-    @Nullable var index: Int?
-    var count: Int
-    @Finite var rate: Double
-    @Finite var volume: Double
-    var muted: Bool
-    var bufferingPercent: Int
-    @Nullable var mediaSize: WireSize?
-    var live: Bool
-    var seekable: Bool
-    @Nullable var error: String?
+public struct WireStatus: Encodable, Equatable, Sendable {
+    package var state: String
+    package var position: Seconds
+    package var duration: Seconds
+    @Nullable package var uri: String?
+    @Nullable package var location: String?
+    @Nullable package var index: Int?
+    package var count: Int
+    @Finite package var rate: Double
+    @Finite package var volume: Double
+    package var muted: Bool
+    package var bufferingPercent: Int
+    @Nullable package var mediaSize: WireSize?
+    package var live: Bool
+    package var seekable: Bool
+    @Nullable package var error: String?
     /// The chapter playing now (index, title, start, end), null when none or without chapters.
-    @Nullable var chapter: WireChapters.Current?
+    @Nullable public var chapter: WireChapters.Current?
 
-    init(_ report: StatusReport) {
-        let snapshot = report.snapshot
+    /// The status of `snapshot`, with the item's place in the playlist (0-based `index` of
+    /// `count`) and its `location` as the user gave it.
+    public init(snapshot: PlayerSnapshot, index: Int?, count: Int, location: String?) {
         state = snapshot.state.rawValue
         position = Seconds(snapshot.position)
         duration = Seconds(snapshot.duration)
         uri = snapshot.uri
-        location = report.location
-        index = report.index
-        count = report.count
+        self.location = location
+        self.index = index
+        self.count = count
         rate = snapshot.rate
         volume = Wire.volumePercent(linear: snapshot.volume)
         muted = snapshot.muted
@@ -130,6 +140,10 @@ struct WireStatus: Encodable, Equatable, Sendable {
 
 /// The `seek` reply's data: where the seek landed, in seconds (the Backend's
 /// ``Player/seekAsync(to:mode:)``, the position its `seek-done` event carries). A plain value; any thread.
-struct WireSeek: Encodable, Equatable, Sendable {
-    var position: Seconds
+public struct WireSeek: Encodable, Equatable, Sendable {
+    /// Where the seek landed.
+    public var position: Seconds
+
+    /// The landing at `position`.
+    public init(position: Seconds) { self.position = position }
 }

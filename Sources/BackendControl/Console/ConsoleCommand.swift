@@ -7,15 +7,17 @@ import Foundation
 
 /// A wrong command or argument, with the one-line message the user sees after `error: `.
 /// A plain value; any thread.
-struct ConsoleError: Error, Equatable, Sendable, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
+public struct ConsoleError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The message, without the `error: ` prefix.
+    public var message: String
+    /// An error with `message`.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// One console command (line console, JSON protocol, and — via ``InputBindings`` — the keys).
 /// Pure parsing; any thread.
-enum ConsoleCommand: Equatable, Sendable {
+public enum ConsoleCommand: Equatable, Sendable {
     case play
     case pause
     case toggle
@@ -73,27 +75,27 @@ enum ConsoleCommand: Equatable, Sendable {
 
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
-    struct Registration: Sendable {
-        var name: String
-        var syntax: String
-        var summary: String
-        var parse: @Sendable (Arguments) -> Result<ConsoleCommand, ConsoleError>
+    public struct Registration: Sendable {
+        package var name: String
+        package var syntax: String
+        package var summary: String
+        package var parse: @Sendable (Arguments) -> Result<ConsoleCommand, ConsoleError>
     }
 
     /// A command's arguments: the words after the name, and the rest of the line as typed.
-    struct Arguments: Sendable {
+    public struct Arguments: Sendable {
         /// The command word, lowercased (for messages).
-        var name: String
-        var words: [String]
-        var rest: String
+        public var name: String
+        package var words: [String]
+        package var rest: String
 
         /// Success when there are no arguments.
-        func none(_ command: ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
+        public func none(_ command: ConsoleCommand) -> Result<ConsoleCommand, ConsoleError> {
             words.isEmpty ? .success(command) : .failure(ConsoleError("\(name): unexpected argument '\(printable(words[0]))'"))
         }
 
         /// The single argument; `what` describes it in the error for a missing one.
-        func one(_ what: String) -> Result<String, ConsoleError> {
+        public func one(_ what: String) -> Result<String, ConsoleError> {
             guard let first = words.first else { return .failure(ConsoleError("\(name): missing argument (expected \(what))")) }
             guard words.count == 1 else { return .failure(ConsoleError("\(name): unexpected argument '\(printable(words[1]))'")) }
             return .success(first)
@@ -102,7 +104,7 @@ enum ConsoleCommand: Equatable, Sendable {
 
     /// THE place to add a console command (text console, JSON protocol, `help`): one entry here,
     /// one enum case above, and its action in `PlaybackController.execute(_:)`.
-    static let registry: [Registration] = [
+    public static let registry: [Registration] = [
         Registration(name: "play", syntax: "play", summary: "play (restarts at the end, reloads after stop)") { $0.none(.play) },
         Registration(name: "pause", syntax: "pause", summary: "pause") { $0.none(.pause) },
         Registration(name: "toggle", syntax: "toggle", summary: "pause when playing, play otherwise") { $0.none(.toggle) },
@@ -219,14 +221,14 @@ enum ConsoleCommand: Equatable, Sendable {
     ]
 
     /// Every command with its argument syntax and a short description, for `help`.
-    static var usage: [(syntax: String, summary: String)] { registry.map { ($0.syntax, $0.summary) } }
+    public static var usage: [(syntax: String, summary: String)] { registry.map { ($0.syntax, $0.summary) } }
 
     private static let byName: [String: Registration] = Dictionary(registry.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Parses a text line: a command word (case-insensitive) and its arguments, separated by
     /// any amount of spaces or tabs. Blank lines are the caller's business (they are ignored by
     /// the console); here they are an error.
-    static func parse(_ line: String) -> Result<ConsoleCommand, ConsoleError> {
+    public static func parse(_ line: String) -> Result<ConsoleCommand, ConsoleError> {
         let trimmed = line.trimmingWhitespaceAndNewlines()
         guard let wordEnd = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
             return parse(word: trimmed, arguments: [], rest: "")
@@ -238,7 +240,7 @@ enum ConsoleCommand: Equatable, Sendable {
     }
 
     /// Parses a command given as words, as in the JSON form `["seek", "+10"]`.
-    static func parse(words: [String]) -> Result<ConsoleCommand, ConsoleError> {
+    public static func parse(words: [String]) -> Result<ConsoleCommand, ConsoleError> {
         guard let first = words.first else { return .failure(ConsoleError("empty command")) }
         let word = first.trimmingWhitespace()
         let arguments = words.dropFirst().map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
@@ -256,7 +258,7 @@ enum ConsoleCommand: Equatable, Sendable {
 
     /// `text` shortened to 40 characters, for error messages; control characters are escaped
     /// (``TerminalText/escaped(_:)``) before the cut, so a cut never leaves one raw.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         let cleaned = TerminalText.escaped(text)
         return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
     }

@@ -10,9 +10,9 @@ import Glibc
 /// is an `Encodable` value from this folder, turned into one line by ``line(_:)`` with one
 /// `JSONEncoder` (keys sorted, camelCase properties written as snake_case, `/` not escaped).
 /// Pure; any thread.
-enum Wire {
+public enum Wire {
     /// The encoder for every line (`JSONEncoder` is thread-safe for encoding).
-    static let encoder: JSONEncoder = {
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase
@@ -20,7 +20,7 @@ enum Wire {
     }()
 
     /// One compact JSON line (no newline) for `value`.
-    static func line(_ value: some Encodable) -> String {
+    public static func line(_ value: some Encodable) -> String {
         do {
             return escapingLikeProtocolV1(String(decoding: try encoder.encode(value), as: UTF8.self))
         } catch {
@@ -33,7 +33,7 @@ enum Wire {
     /// backspace and form feed as `\u0008`/`\u000c` (not `\b`/`\f`), and DEL, U+2028 and U+2029
     /// escaped too, so a line is safe for line-oriented readers and JavaScript `eval`.
     /// `text` is `JSONEncoder` output: a backslash there always starts an escape sequence.
-    static func escapingLikeProtocolV1(_ text: String) -> String {
+    public static func escapingLikeProtocolV1(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { $0 == "\\" || $0 == "\u{7F}" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
             return text
         }
@@ -61,10 +61,10 @@ enum Wire {
     }
 
     /// Perceptual volume in percent for a linear volume, one decimal (``VolumeScale/percent(fromLinear:)``).
-    static func volumePercent(linear: Double) -> Double { VolumeScale.percent(fromLinear: linear) }
+    public static func volumePercent(linear: Double) -> Double { VolumeScale.percent(fromLinear: linear) }
 
     /// `value` rounded to `digits` decimals.
-    static func rounded(_ value: Double, digits: Int) -> Double {
+    public static func rounded(_ value: Double, digits: Int) -> Double {
         let scale = pow(10, Double(digits))
         return (value * scale).rounded() / scale
     }
@@ -73,11 +73,13 @@ enum Wire {
 /// An optional field that is written as `null` when absent (synthesized `Encodable` would
 /// leave the key out). A plain value; any thread.
 @propertyWrapper
-struct Nullable<Value: Encodable & Sendable & Equatable>: Encodable, Sendable, Equatable {
-    var wrappedValue: Value?
-    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+public struct Nullable<Value: Encodable & Sendable & Equatable>: Encodable, Sendable, Equatable {
+    /// The value; nil is written as `null`.
+    public var wrappedValue: Value?
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
@@ -86,11 +88,13 @@ struct Nullable<Value: Encodable & Sendable & Equatable>: Encodable, Sendable, E
 /// A number that is written as `null` when it is not finite (JSON has no NaN or infinity).
 /// A plain value; any thread.
 @propertyWrapper
-struct Finite: Encodable, Sendable, Equatable {
-    var wrappedValue: Double
-    init(wrappedValue: Double) { self.wrappedValue = wrappedValue }
+public struct Finite: Encodable, Sendable, Equatable {
+    /// The number; a non-finite one is written as `null`.
+    public var wrappedValue: Double
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Double) { self.wrappedValue = wrappedValue }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if wrappedValue.isFinite { try container.encode(wrappedValue) } else { try container.encodeNil() }
     }
@@ -98,19 +102,19 @@ struct Finite: Encodable, Sendable, Equatable {
 
 /// A time as seconds rounded to the millisecond (`1.25`, `10.021`, `4`), `null` when unknown.
 /// A plain value; any thread.
-struct Seconds: Encodable, Sendable, Equatable {
-    var time: MediaTime?
-    init(_ time: MediaTime?) { self.time = time }
+public struct Seconds: Encodable, Sendable, Equatable {
+    package var time: MediaTime?
+    package init(_ time: MediaTime?) { self.time = time }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let time { try container.encode(Double(time.milliseconds) / 1000) } else { try container.encodeNil() }
     }
 }
 
 /// `{"height": …, "width": …}` for a display size. A plain value; any thread.
-struct WireSize: Encodable, Sendable, Equatable {
-    var height: Int
-    var width: Int
-    init(_ size: VideoSize) { height = size.height; width = size.width }
+public struct WireSize: Encodable, Sendable, Equatable {
+    package var height: Int
+    package var width: Int
+    package init(_ size: VideoSize) { height = size.height; width = size.width }
 }

@@ -4,16 +4,16 @@ import Backend
 ///
 /// `{"event":"mpris","state":"exported","bus_name":"org.mpris.MediaPlayer2.gstplay.instance42"}`,
 /// `{"event":"mpris","state":"unavailable","reason":"…"}`, `{"event":"mpris","state":"quit-requested"}`.
-enum WireMPRIS {
+public enum WireMPRIS {
     /// The `mpris` event's fields.
-    struct Fields: Encodable, Sendable {
-        var state: String
-        var busName: String?
-        var reason: String?
+    public struct Fields: Encodable, Sendable {
+        package var state: String
+        package var busName: String?
+        package var reason: String?
 
-        enum CodingKeys: String, CodingKey { case state, busName = "bus_name", reason }
+        package enum CodingKeys: String, CodingKey { case state, busName = "bus_name", reason }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(state, forKey: .state)
             try container.encode(busName, forKey: .busName)
@@ -22,7 +22,7 @@ enum WireMPRIS {
     }
 
     /// The line for an MPRIS event.
-    static func line(for event: MPRISEvent) -> String {
+    public static func line(for event: MPRISEvent) -> String {
         let fields = switch event {
         case .exported(let busName): Fields(state: "exported", busName: busName)
         case .unavailable(let reason): Fields(state: "unavailable", reason: reason)

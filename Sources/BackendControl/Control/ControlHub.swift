@@ -1,40 +1,10 @@
 import Backend
 import Synchronization
 
-/// Who sent a command, and so where its reply goes: the console (stdin → stdout) or one client
-/// of a transport (a control-socket connection; a web remote's WebSocket would be another).
-/// A plain value; any thread.
-struct ControlClientID: Hashable, Sendable, CustomStringConvertible {
-    let rawValue: Int
-
-    /// stdin and stdout: replies go to ``Output``, events to stdout as ever.
-    static let console = ControlClientID(rawValue: 0)
-
-    /// `ipc-N`, the name mpv's `client_name` answers (the console is `console`).
-    var description: String { rawValue == 0 ? "console" : "ipc-\(rawValue)" }
-}
-
-/// Which requests a client may send: gstplay's JSON protocol (docs/PROTOCOL.md), plus — for
-/// clients that connect as mpv's would — the subset of mpv's JSON IPC (Control/Mpv*.swift).
-enum ControlDialect: Sendable, Equatable {
-    case gstplay
-    case gstplayAndMpv
-}
-
-/// A transport's half of one client: how lines reach it. Implemented by each transport
-/// (``ControlSocket``'s connections); the hub never knows what carries the lines.
-protocol ControlConnection: Sendable {
-    /// Queues one line (without its newline) for the client. Must not block: a transport that
-    /// cannot keep up drops the client (and reports it through ``ControlHub/disconnected(_:reason:)``).
-    func deliver(_ line: String)
-    /// Ends the connection (its transport then reports ``ControlHub/disconnected(_:reason:)``).
-    func disconnect()
-}
-
 /// The seam "one dispatcher, many clients": every transport registers its clients here and hands
-/// their lines in; the lines reach the CLI actor through the one ``Inbox``, tagged with their
-/// client (``CLIInput/request(_:_:)``), and go through the same dispatcher as `--json` stdin
-/// (``PlaybackController/dispatch(_:from:)``). Each reply goes back to the client that asked
+/// their lines in; the lines reach the one consumer through its ``ControlInbox`` (the CLI: its
+/// actor's `Inbox`, as `CLIInput.request`), tagged with their client, and go through the same
+/// dispatcher as `--json` stdin (the CLI's `PlaybackController.dispatch(_:from:)`). Each reply goes back to the client that asked
 /// (``send(_:to:)``); events go to every client (``broadcast(_:dialect:)``) and to stdout.
 ///
 /// A new transport (a web remote) needs only this: ``connect(_:dialect:)`` when a client
@@ -43,7 +13,7 @@ protocol ControlConnection: Sendable {
 ///
 /// **Thread:** any; a `Mutex` guards the client table (lines are delivered under it, so a new
 /// client's `hello` comes before any event).
-final class ControlHub: Sendable {
+public final class ControlHub: Sendable {
     private struct Client: Sendable {
         let connection: any ControlConnection
         let dialect: ControlDialect
@@ -53,20 +23,20 @@ final class ControlHub: Sendable {
     /// Requests of each client queued in the inbox or running (``received(_:from:)``).
     private let inFlight = Mutex<[ControlClientID: Int]>([:])
     /// How many requests one client may have queued or running at once.
-    static let maxInFlight = 64
+    public static let maxInFlight = 64
     private let nextID = Atomic<Int>(1)
-    private let inbox: Inbox
+    private let inbox: any ControlInbox
     private let log: @Sendable (String) -> Void
 
     /// `log` gets one line per dropped client (the CLI: stderr).
-    init(inbox: Inbox, log: @escaping @Sendable (String) -> Void) {
+    public init(inbox: any ControlInbox, log: @escaping @Sendable (String) -> Void) {
         self.inbox = inbox
         self.log = log
     }
 
     /// Registers a client and sends it the protocol's first line (`hello`); from then on it gets
     /// every broadcast. Returns its id.
-    func connect(_ connection: any ControlConnection, dialect: ControlDialect) -> ControlClientID {
+    public func connect(_ connection: any ControlConnection, dialect: ControlDialect) -> ControlClientID {
         let id = ControlClientID(rawValue: nextID.add(1, ordering: .relaxed).oldValue)
         clients.withLock { clients in
             clients[id] = Client(connection: connection, dialect: dialect)
@@ -75,11 +45,11 @@ final class ControlHub: Sendable {
         return id
     }
 
-    /// A request line from client `id`, queued for the CLI actor, unless the client already has
+    /// A request line from client `id`, handed to the inbox, unless the client already has
     /// ``maxInFlight`` requests queued or running: then it is answered at once with an `error`
     /// reply (its `request_id` kept) and not run, so a flooding client cannot fill the inbox and
     /// hold back other clients' requests and the player's events.
-    func received(_ line: String, from id: ControlClientID) {
+    public func received(_ line: String, from id: ControlClientID) {
         let admitted = inFlight.withLock { counts -> Bool in
             guard counts[id, default: 0] < Self.maxInFlight else { return false }
             counts[id, default: 0] += 1
@@ -93,11 +63,11 @@ final class ControlHub: Sendable {
             let connection = clients.withLock { $0[id]?.connection }
             return connection?.deliver(Reply(id: requestID, error: "too many requests in flight (\(Self.maxInFlight)): wait for their replies").line) ?? ()
         }
-        inbox.send(.request(id, line))
+        inbox.request(line, from: id)
     }
 
-    /// The CLI actor is done with one request of client `id` (its reply is sent).
-    func finished(_ id: ControlClientID) {
+    /// The consumer is done with one request of client `id` (its reply is sent).
+    public func finished(_ id: ControlClientID) {
         inFlight.withLock { counts in
             guard let count = counts[id] else { return }
             counts[id] = count > 1 ? count - 1 : nil
@@ -105,30 +75,30 @@ final class ControlHub: Sendable {
     }
 
     /// Client `id` sent a line longer than `limit` bytes (discarded): it gets an error reply.
-    func lineTooLong(limit: Int, from id: ControlClientID) {
-        inbox.send(.requestTooLong(id, limit))
+    public func lineTooLong(limit: Int, from id: ControlClientID) {
+        inbox.requestTooLong(limit: limit, from: id)
     }
 
     /// Client `id` is gone; with a `reason` it was dropped, which is logged.
-    func disconnected(_ id: ControlClientID, reason: String?) {
+    public func disconnected(_ id: ControlClientID, reason: String?) {
         inFlight.withLock { _ = $0.removeValue(forKey: id) }
         guard clients.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
         if let reason { log("gstplay: control client \(id) dropped: \(reason)") }
-        inbox.send(.clientLeft(id))
+        inbox.clientLeft(id)
     }
 
     /// The dialect client `id` speaks (``ControlDialect/gstplay`` for the console and unknown ids).
-    func dialect(of id: ControlClientID) -> ControlDialect {
+    public func dialect(of id: ControlClientID) -> ControlDialect {
         clients.withLock { $0[id]?.dialect } ?? .gstplay
     }
 
     /// One line to client `id` (nothing when it is gone).
-    func send(_ line: String, to id: ControlClientID) {
+    public func send(_ line: String, to id: ControlClientID) {
         clients.withLock { $0[id]?.connection.deliver(line) }
     }
 
     /// One line to every client, or to those speaking `dialect`.
-    func broadcast(_ line: String, dialect: ControlDialect? = nil) {
+    public func broadcast(_ line: String, dialect: ControlDialect? = nil) {
         clients.withLock { clients in
             for client in clients.values where dialect == nil || client.dialect == dialect {
                 client.connection.deliver(line)
@@ -137,13 +107,13 @@ final class ControlHub: Sendable {
     }
 
     /// Whether client `id` is still connected (requests of a client gone are not run).
-    func isConnected(_ id: ControlClientID) -> Bool { clients.withLock { $0[id] != nil } }
+    public func isConnected(_ id: ControlClientID) -> Bool { clients.withLock { $0[id] != nil } }
 
     /// Whether any client is connected (events are encoded for clients only then).
-    var hasClients: Bool { clients.withLock { !$0.isEmpty } }
+    public var hasClients: Bool { clients.withLock { !$0.isEmpty } }
 
     /// The clients now connected that speak `dialect`.
-    func clientIDs(speaking dialect: ControlDialect) -> [ControlClientID] {
+    public func clientIDs(speaking dialect: ControlDialect) -> [ControlClientID] {
         clients.withLock { $0.filter { $0.value.dialect == dialect }.map(\.key) }
     }
 }

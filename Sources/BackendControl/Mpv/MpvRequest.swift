@@ -6,11 +6,11 @@ import Foundation
 
 /// One command of the mpv JSON IPC subset gstplay answers (docs/PROTOCOL.md, "mpv IPC").
 /// A plain value; any thread.
-enum MpvCommand: Equatable, Sendable {
+public enum MpvCommand: Equatable, Sendable {
     /// How `loadfile` adds the file.
-    enum LoadMode: String, Equatable, Sendable { case replace, append, appendPlay = "append-play" }
+    public enum LoadMode: String, Equatable, Sendable { case replace, append, appendPlay = "append-play" }
     /// What a `seek` target means.
-    enum SeekMode: String, Equatable, Sendable {
+    public enum SeekMode: String, Equatable, Sendable {
         case relative, absolute
         case absolutePercent = "absolute-percent"
         case relativePercent = "relative-percent"
@@ -44,17 +44,17 @@ enum MpvCommand: Equatable, Sendable {
 /// has a flags argument or a JSON number as target (`["seek", 10]` is mpv's relative seek, while
 /// `["seek", "+10"]`/`"1:30"` stay gstplay's); `quit` with an exit code. Every other line is
 /// gstplay's (``JSONProtocol``). Pure; any thread.
-enum MpvRequest {
+public enum MpvRequest {
     /// The mpv commands answered (also the `command-list` property).
-    static let names = ["get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
+    public static let names = ["get_property", "get_property_string", "set_property", "set_property_string", "observe_property",
                         "observe_property_string", "unobserve_property", "client_name", "get_version", "get_time_us",
                         "request_log_messages", "enable_event", "disable_event", "loadfile", "cycle", "set", "add",
                         "seek", "playlist-next", "playlist-prev", "quit", "ab-loop", "frame-step", "frame-back-step"]
     /// mpv's error strings.
-    static let invalidParameter = "invalid parameter"
+    public static let invalidParameter = "invalid parameter"
 
     /// The request's id and command (or mpv's error text), nil when the line is not an mpv request.
-    static func parse(_ line: String) -> (id: RequestID, command: Result<MpvCommand, MpvFailure>)? {
+    public static func parse(_ line: String) -> (id: RequestID, command: Result<MpvCommand, MpvFailure>)? {
         let trimmed = line.trimmingWhitespaceAndNewlines()
         guard trimmed.first == "{", let value = try? JSONValue.parse(trimmed), case .array(let words)? = value["command"],
               case .string(let name)? = words.first, isMpv(name, arguments: Array(words.dropFirst())) else { return nil }
@@ -153,21 +153,21 @@ enum MpvRequest {
 
 /// An mpv command that cannot run, with mpv's error string (`invalid parameter`, `property not
 /// found`, `property unavailable`, …). A plain value; any thread.
-struct MpvFailure: Error, Equatable, Sendable {
-    var message: String
-    init(_ message: String) { self.message = message }
-    static let notFound = MpvFailure("property not found")
-    static let unavailable = MpvFailure("property unavailable")
-    static let badFormat = MpvFailure("unsupported format for accessing property")
-    static let commandFailed = MpvFailure("error running command")
+public struct MpvFailure: Error, Equatable, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package static let notFound = MpvFailure("property not found")
+    package static let unavailable = MpvFailure("property unavailable")
+    package static let badFormat = MpvFailure("unsupported format for accessing property")
+    package static let commandFailed = MpvFailure("error running command")
 }
 
 /// How the mpv commands read a value from a client (`set_property`'s value, `add`'s amount, a
 /// `seek` target): every number through one checked conversion, never `Int(_:)` on a Double.
 /// Pure; any thread.
-enum MpvArgument {
+public enum MpvArgument {
     /// mpv's flag values: `true`/`false`, `"yes"`/`"no"` (and `"true"`/`"false"`).
-    static func flag(_ value: JSONValue) -> Bool? {
+    public static func flag(_ value: JSONValue) -> Bool? {
         switch value {
         case .bool(let flag): flag
         case .string("yes"), .string("true"): true
@@ -177,7 +177,7 @@ enum MpvArgument {
     }
 
     /// A finite number given as a JSON number or as text; nil for anything else.
-    static func number(_ value: JSONValue) -> Double? {
+    public static func number(_ value: JSONValue) -> Double? {
         switch value {
         case .int(let number): Double(number)
         case .double(let number) where number.isFinite: number
@@ -190,7 +190,7 @@ enum MpvArgument {
     /// up, as a JSON number or as text (``JSONValue/wholeNumber(in:)``, the one checked
     /// conversion). A number that is no such whole number (`1e19`, `-1`, `1.5`) is
     /// `invalid parameter`; a value that is no number at all is `unsupported format for accessing property`.
-    static func index(_ value: JSONValue, from lowest: Int) -> Result<Int, MpvFailure> {
+    public static func index(_ value: JSONValue, from lowest: Int) -> Result<Int, MpvFailure> {
         if let index = value.wholeNumber(in: lowest...Int.max) { return .success(index) }
         return .failure(number(value) == nil ? .badFormat : MpvFailure(MpvRequest.invalidParameter))
     }

@@ -5,9 +5,9 @@ import Glibc
 /// methods of the same names give (gstplayTests/TextHelperTests compares them); the tests are
 /// `stat(2)` calls that follow symbolic links like `FileManager.fileExists(atPath:)`.
 /// Pure apart from `stat`; any thread.
-enum PathText {
+package enum PathText {
     /// `NSString.deletingLastPathComponent`: `/a/b.png` → `/a`, `b.png` → ``, `/b.png` → `/`.
-    static func deletingLastComponent(_ path: String) -> String {
+    package static func deletingLastComponent(_ path: String) -> String {
         let fixed = fixingSlashes(path)
         if fixed == "/" || fixed.isEmpty { return fixed }
         guard let slash = fixed.lastIndex(of: "/") else { return "" }
@@ -16,7 +16,7 @@ enum PathText {
     }
 
     /// `NSString.lastPathComponent`: `/a/b.png` → `b.png`, `a/b/` → `b`, `/` → `/`.
-    static func lastComponent(_ path: String) -> String {
+    package static func lastComponent(_ path: String) -> String {
         let fixed = fixingSlashes(path)
         if fixed.utf16.count <= 1 { return fixed }
         guard let slash = fixed.lastIndex(of: "/") else { return fixed }
@@ -25,7 +25,7 @@ enum PathText {
 
     /// `NSString.appendingPathComponent`: `dir` + `x.png` → `dir/x.png` (no slash doubled
     /// after a trailing one, nothing else normalised).
-    static func appending(_ component: String, to path: String) -> String {
+    package static func appending(_ component: String, to path: String) -> String {
         if component.isEmpty { return path }
         if path.isEmpty { return component }
         return path.hasSuffix("/") ? path + component : path + "/" + component
@@ -33,7 +33,7 @@ enum PathText {
 
     /// `NSString.deletingPathExtension`: `clip.mp4` → `clip`, `a.b.c` → `a.b`; a leading dot
     /// (`.hidden`) and `..` are not extensions.
-    static func deletingExtension(_ path: String) -> String {
+    package static func deletingExtension(_ path: String) -> String {
         let fixed = fixingSlashes(path)
         if fixed == "/" { return fixed }
         let start = fixed.lastIndex(of: "/").map { fixed.index(after: $0) } ?? fixed.startIndex
@@ -44,7 +44,7 @@ enum PathText {
 
     /// `String.removingPercentEncoding`: `%XX` escapes decoded; nil for a `%` without two hex
     /// digits or when the bytes are not UTF-8.
-    static func removingPercentEncoding(_ text: String) -> String? {
+    package static func removingPercentEncoding(_ text: String) -> String? {
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
@@ -56,17 +56,17 @@ enum PathText {
     }
 
     /// True for an existing directory (following links).
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         fileType(path) == S_IFDIR
     }
 
     /// True when `path` exists (following links).
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         fileType(path) != nil
     }
 
     /// The `S_IFMT` bits of `stat(path)`, nil when it fails.
-    static func fileType(_ path: String) -> mode_t? {
+    package static func fileType(_ path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mode & S_IFMT

@@ -2,19 +2,19 @@ import Backend
 
 /// The chapters' part of the `--json` protocol: the `chapters` and `chapter` events
 /// (``ChaptersEvent``) and the `chapters` / `chapter` replies. Pure; any thread.
-enum WireChapters {
+public enum WireChapters {
     /// One chapter: `{"index":2,"title":"Middle, part one","start":2,"end":3,"depth":1,…}`.
-    struct Entry: Encodable, Sendable, Equatable {
-        var index: Int
-        @Nullable var title: String?
-        var start: Seconds
-        var end: Seconds
-        var depth: Int
-        var edition: Int
-        @Nullable var language: String?
-        var uid: String
+    public struct Entry: Encodable, Sendable, Equatable {
+        package var index: Int
+        @Nullable package var title: String?
+        package var start: Seconds
+        package var end: Seconds
+        package var depth: Int
+        package var edition: Int
+        @Nullable package var language: String?
+        package var uid: String
 
-        init(_ chapter: Chapter) {
+        package init(_ chapter: Chapter) {
             index = chapter.index
             title = chapter.title
             start = Seconds(chapter.start)
@@ -27,24 +27,24 @@ enum WireChapters {
     }
 
     /// The `chapters` event: every chapter (an empty list: the new media has none).
-    struct Changed: Encodable, Sendable, Equatable {
-        var chapters: [Entry]
+    public struct Changed: Encodable, Sendable, Equatable {
+        package var chapters: [Entry]
     }
 
     /// The `chapters` reply: every chapter and the current one's index (null: none).
-    struct List: Encodable, Sendable, Equatable {
-        var chapters: [Entry]
-        @Nullable var current: Int?
-        init(_ chapters: [Chapter], current: Int?) { self.chapters = chapters.map(Entry.init); self.current = current }
+    public struct List: Encodable, Sendable, Equatable {
+        package var chapters: [Entry]
+        @Nullable package var current: Int?
+        package init(_ chapters: [Chapter], current: Int?) { self.chapters = chapters.map(Entry.init); self.current = current }
     }
 
     /// The `chapter` event: the chapter playing now (all null: none).
-    struct Current: Encodable, Sendable, Equatable {
-        @Nullable var index: Int?
-        @Nullable var title: String?
-        var start: Seconds
-        var end: Seconds
-        init(_ chapter: Chapter?) {
+    public struct Current: Encodable, Sendable, Equatable {
+        @Nullable package var index: Int?
+        @Nullable package var title: String?
+        package var start: Seconds
+        package var end: Seconds
+        package init(_ chapter: Chapter?) {
             index = chapter?.index
             title = chapter?.title
             start = Seconds(chapter?.start)
@@ -53,12 +53,12 @@ enum WireChapters {
     }
 
     /// The `chapter N|next|prev` reply: the chapter sought to and where the seek landed.
-    struct Landing: Encodable, Sendable, Equatable {
-        var index: Int
-        @Nullable var title: String?
-        var start: Seconds
-        var position: Seconds
-        init(_ landing: ChapterLanding) {
+    public struct Landing: Encodable, Sendable, Equatable {
+        package var index: Int
+        @Nullable package var title: String?
+        package var start: Seconds
+        package var position: Seconds
+        package init(_ landing: ChapterLanding) {
             index = landing.chapter.index
             title = landing.chapter.title
             start = Seconds(landing.chapter.start)
@@ -67,7 +67,7 @@ enum WireChapters {
     }
 
     /// The line for a chapters event.
-    static func line(for event: ChaptersEvent) -> String {
+    public static func line(for event: ChaptersEvent) -> String {
         switch event {
         case .chaptersChanged(let chapters):
             return Wire.line(WireEvent(event: "chapters", payload: Changed(chapters: chapters.map(Entry.init))))

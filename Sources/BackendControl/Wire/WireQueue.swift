@@ -6,7 +6,7 @@ extension WireEvents.Playlist {
     /// `{"current": 1, "gapless": true, "items": [{"id": 4, "title": …, "uri": …}], "loop": "all", "shuffle": false}`.
     /// `detailed` (the `playlist` reply): items also carry what is known about their media
     /// (``WireEvents/PlaylistDetails``), and the list its `total_duration` and `known_durations`.
-    init(_ queue: QueueSnapshot, detailed: Bool = false) {
+    public init(_ queue: QueueSnapshot, detailed: Bool = false) {
         self.init(current: queue.currentIndex, loop: queue.loop.rawValue, shuffle: queue.shuffled, gapless: queue.gapless,
                   items: queue.items.map { WireEvents.PlaylistEntry($0, detailed: detailed) })
         if detailed, queue.knownDurationCount > 0 {
@@ -20,12 +20,12 @@ extension WireEvents.PlaylistEntry {
     private enum Keys: String, CodingKey { case uri, title, id }
 
     /// An item: `{id, title, uri}`, plus its details when `detailed`.
-    init(_ item: QueueItem, detailed: Bool) {
+    public init(_ item: QueueItem, detailed: Bool) {
         self.init(uri: item.uri, title: item.title, id: item.id, details: detailed ? WireEvents.PlaylistDetails(item) : nil)
     }
 
     /// `id`, `title` and `uri` (null when unknown), then the details' fields in the same object.
-    func encodeEntry(to encoder: any Encoder) throws {
+    public func encodeEntry(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(uri, forKey: .uri)
         if let title { try container.encode(title, forKey: .title) } else { try container.encodeNil(forKey: .title) }
@@ -38,18 +38,18 @@ extension WireEvents {
     /// What is known about an item's media, each key absent while unknown:
     /// `duration` (discovered, else the playlist file's), `media_title`/`artist`/`album` (its
     /// tags), `has_video`, `has_audio`, `playable` and, when not, `error` (the discoverer's).
-    struct PlaylistDetails: Encodable, Equatable, Sendable {
-        var duration: Seconds?
-        var mediaTitle: String?
-        var artist: String?
-        var album: String?
-        var hasVideo: Bool?
-        var hasAudio: Bool?
-        var playable: Bool?
-        var error: String?
+    public struct PlaylistDetails: Encodable, Equatable, Sendable {
+        package var duration: Seconds?
+        package var mediaTitle: String?
+        package var artist: String?
+        package var album: String?
+        package var hasVideo: Bool?
+        package var hasAudio: Bool?
+        package var playable: Bool?
+        package var error: String?
 
         /// Nil when nothing is known about `item`'s media.
-        init?(_ item: QueueItem) {
+        public init?(_ item: QueueItem) {
             guard item.knownDuration != nil || item.info != nil else { return nil }
             duration = item.knownDuration.map { Seconds($0) }
             guard let info = item.info else { return }
@@ -64,32 +64,32 @@ extension WireEvents {
     }
 
     /// `playlist-state`: the queue's state without its items (sent for long lists instead of `playlist`).
-    struct PlaylistState: Encodable, Sendable {
-        @Nullable var current: Int?
-        var loop: String
-        var shuffle: Bool
-        var gapless: Bool
-        var count: Int
+    public struct PlaylistState: Encodable, Sendable {
+        @Nullable package var current: Int?
+        package var loop: String
+        package var shuffle: Bool
+        package var gapless: Bool
+        package var count: Int
     }
     /// `playlist-insert`: items added at `index`.
-    struct PlaylistInsert: Encodable, Sendable { var index: Int; var items: [PlaylistEntry] }
+    public struct PlaylistInsert: Encodable, Sendable { var index: Int; var items: [PlaylistEntry] }
     /// `playlist-remove`: `count` items removed from `index` on.
-    struct PlaylistRemove: Encodable, Sendable { var index: Int; var count: Int }
+    public struct PlaylistRemove: Encodable, Sendable { var index: Int; var count: Int }
     /// `playlist-move`: the item `id` moved from `from` to `to`.
-    struct PlaylistMove: Encodable, Sendable { var from: Int; var to: Int; var id: Int }
+    public struct PlaylistMove: Encodable, Sendable { var from: Int; var to: Int; var id: Int }
     /// `playlist-update`: what is known about the item at `index` changed.
-    struct PlaylistUpdate: Encodable, Sendable { var index: Int; var item: PlaylistEntry }
+    public struct PlaylistUpdate: Encodable, Sendable { var index: Int; var item: PlaylistEntry }
 
     /// The longest queue whose every change is still sent whole as a `playlist` event (protocol 1
     /// clients read it); a longer one gets `playlist-state` instead, and its items only on request
     /// (the `playlist` command). The change events are sent for every queue.
-    static let wholePlaylistLimit = 100
+    public static let wholePlaylistLimit = 100
 
     /// The line for one queue event: `playlist` (or `playlist-state` for a long queue), `item`
     /// (with the item's `item_id`), the end of an item the queue moved on from as the `eos` every
     /// item gets, `playlist-insert`/`-remove`/`-move`/`-update`, and an item skipped as unplayable
     /// as the `error` it would have raised.
-    static func line(for event: QueueEvent) -> String {
+    public static func line(for event: QueueEvent) -> String {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
         switch event {
         case .queueChanged(let queue) where queue.items.count > wholePlaylistLimit:

@@ -7,7 +7,7 @@ import Foundation
 
 /// A property value on mpv's JSON IPC (docs/PROTOCOL.md, "mpv IPC"): the `data` of a reply or of
 /// a `property-change` event. Non-finite numbers are written as `null`. A plain value; any thread.
-enum MpvValue: Encodable, Equatable, Sendable {
+public enum MpvValue: Encodable, Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -16,7 +16,7 @@ enum MpvValue: Encodable, Equatable, Sendable {
     case array([MpvValue])
     case object([String: MpvValue])
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -31,7 +31,7 @@ enum MpvValue: Encodable, Equatable, Sendable {
 
     /// The value as `get_property_string` gives it (mpv's own formatting: `yes`/`no`, six
     /// decimals); nil for `null`.
-    var text: String? {
+    public var text: String? {
         switch self {
         case .null: nil
         case .bool(let value): value ? "yes" : "no"
@@ -43,7 +43,7 @@ enum MpvValue: Encodable, Equatable, Sendable {
     }
 
     /// `printf("%.6f")` without Foundation's `String(format:)`: `50.000000`, `-1.500000`.
-    static func sixDecimals(_ value: Double) -> String {
+    public static func sixDecimals(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
         let micro = (abs(value) * 1_000_000).rounded()
         guard micro < 9e18 else { return String(value) }
@@ -54,19 +54,28 @@ enum MpvValue: Encodable, Equatable, Sendable {
 
 /// The replies and events of mpv's IPC, as mpv 0.35 writes them (checked against `mpv
 /// --input-ipc-server` on 2026-11-25). Pure; any thread.
-enum WireMpv {
+public enum WireMpv {
     /// The reply to an mpv command: `{"data": …, "error": "success", "request_id": N}`. `data` is
     /// absent where mpv leaves it out (property setters, `observe_property`, errors); a missing
     /// `request_id` is answered with `0`, as mpv does.
-    struct Reply: Encodable, Sendable {
-        var id: RequestID
-        var error: String?
+    public struct Reply: Encodable, Sendable {
+        /// The request's `request_id`, echoed.
+        public var id: RequestID
+        /// nil for success, else mpv's error text.
+        public var error: String?
         /// nil: no `data` key; `.some(.null)`: `"data": null`.
-        var data: MpvValue?
+        public var data: MpvValue?
+
+        /// The reply to request `id`: `error` nil for success, with its `data`.
+        public init(id: RequestID, error: String?, data: MpvValue?) {
+            self.id = id
+            self.error = error
+            self.data = data
+        }
 
         private enum Keys: String, CodingKey { case data, error, requestID }
 
-        func encode(to encoder: any Encoder) throws {
+        public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Keys.self)
             try container.encodeIfPresent(data, forKey: .data)
             try container.encode(error ?? "success", forKey: .error)
@@ -80,33 +89,33 @@ enum WireMpv {
         }
 
         /// The reply as one JSON line.
-        var line: String { Wire.line(self) }
+        public var line: String { Wire.line(self) }
     }
 
     /// `property-change`: the observer's id, the property's name and its value (no `data` key
     /// while the property is unavailable).
-    struct PropertyChange: Encodable, Sendable {
-        var id: Int64
-        var name: String
-        var data: MpvValue?
+    public struct PropertyChange: Encodable, Sendable {
+        package var id: Int64
+        package var name: String
+        package var data: MpvValue?
     }
 
     /// `start-file`: the playlist entry's id.
-    struct StartFile: Encodable, Sendable { var playlistEntryId: Int64 }
+    public struct StartFile: Encodable, Sendable { var playlistEntryId: Int64 }
     /// `end-file`: why (`eof`, `stop`, `quit`, `error`), the entry's id, and the error text for `error`.
-    struct EndFile: Encodable, Sendable {
-        var reason: String
-        var playlistEntryId: Int64
-        var fileError: String?
+    public struct EndFile: Encodable, Sendable {
+        package var reason: String
+        package var playlistEntryId: Int64
+        package var fileError: String?
     }
 
     /// `{"event": "<name>", …}` for an mpv event.
-    static func event(_ name: String, _ payload: some Encodable & Sendable = NoFields()) -> String {
+    public static func event(_ name: String, _ payload: some Encodable & Sendable = NoFields()) -> String {
         Wire.line(WireEvent(event: name, payload: payload))
     }
 
     /// A `property-change` event line.
-    static func propertyChange(id: Int64, name: String, value: MpvValue?) -> String {
+    public static func propertyChange(id: Int64, name: String, value: MpvValue?) -> String {
         event("property-change", PropertyChange(id: id, name: name, data: value))
     }
 }

@@ -2,19 +2,19 @@ import Backend
 
 /// The adaptive-streaming part of the `--json` protocol: the `variants`, `variant` and `stall`
 /// events, the `variants` reply and the `abr` statistics fields. Pure; any thread.
-enum WireAdaptive {
+public enum WireAdaptive {
     /// One variant: index (for `variant N`), label, bitrates, size, codecs, playlist URI.
-    struct Variant: Encodable, Equatable, Sendable {
-        var index: Int
-        var label: String
-        var bandwidth: Int
-        @Nullable var averageBandwidth: Int?
-        @Nullable var width: Int?
-        @Nullable var height: Int?
-        @Nullable var codecs: String?
-        var uri: String
+    public struct Variant: Encodable, Equatable, Sendable {
+        package var index: Int
+        package var label: String
+        package var bandwidth: Int
+        @Nullable package var averageBandwidth: Int?
+        @Nullable package var width: Int?
+        @Nullable package var height: Int?
+        @Nullable package var codecs: String?
+        package var uri: String
 
-        init(_ v: Backend.Variant) {
+        package init(_ v: Backend.Variant) {
             index = v.index
             label = v.label
             bandwidth = v.bandwidth
@@ -26,30 +26,30 @@ enum WireAdaptive {
         }
     }
     /// `variants` event: `{"event":"variants","variants":[…]}`.
-    struct Variants: Encodable, Equatable, Sendable { var variants: [Variant] }
+    public struct Variants: Encodable, Equatable, Sendable { var variants: [Variant] }
     /// `variant` event: the switch, with the previous variant's index (null for the first).
-    struct Switch: Encodable, Sendable {
-        @Nullable var from: Int?
-        var to: Variant
-        var reason: String
+    public struct Switch: Encodable, Sendable {
+        @Nullable package var from: Int?
+        package var to: Variant
+        package var reason: String
     }
     /// `stall` event: `started`, or `ended` with its length in seconds.
-    struct Stall: Encodable, Sendable {
-        var phase: String
-        @Nullable var seconds: Double?
+    public struct Stall: Encodable, Sendable {
+        package var phase: String
+        @Nullable package var seconds: Double?
     }
     /// `live-catch-up` event: how far behind the live edge playback was, in seconds, when it seeked to it.
-    struct LiveCatchUp: Encodable, Sendable { var latency: Double }
+    public struct LiveCatchUp: Encodable, Sendable { var latency: Double }
     /// The `variants` reply: the list, the current index, the pin, the estimate.
-    struct Reply: Encodable, Equatable, Sendable {
-        var variants: [Variant]
-        @Nullable var current: Int?
-        @Nullable var pinned: Int?
-        @Nullable var estimatedBandwidth: Int?
-        @Nullable var bufferSeconds: Double?
-        var live: Bool
+    public struct Reply: Encodable, Equatable, Sendable {
+        package var variants: [Variant]
+        @Nullable package var current: Int?
+        @Nullable package var pinned: Int?
+        @Nullable package var estimatedBandwidth: Int?
+        @Nullable package var bufferSeconds: Double?
+        package var live: Bool
 
-        init(_ info: AdaptiveInfo) {
+        package init(_ info: AdaptiveInfo) {
             variants = info.variants.map(Variant.init)
             current = info.current
             pinned = info.pinned
@@ -59,13 +59,13 @@ enum WireAdaptive {
         }
     }
     /// Seed 004's ABR metrics inside `statistics`: `max_profile`, `requested_profile`, `requested_segment`.
-    struct Metrics: Encodable, Equatable, Sendable {
-        @Nullable var maxProfile: Int?
-        @Nullable var requestedProfile: Int?
-        @Nullable var requestedSegment: String?
-        @Nullable var requestedSequence: Int?
+    public struct Metrics: Encodable, Equatable, Sendable {
+        @Nullable package var maxProfile: Int?
+        @Nullable package var requestedProfile: Int?
+        @Nullable package var requestedSegment: String?
+        @Nullable package var requestedSequence: Int?
 
-        init(_ m: ABRMetrics) {
+        package init(_ m: ABRMetrics) {
             maxProfile = m.maxProfile
             requestedProfile = m.requestedProfile
             requestedSegment = m.requestedSegment
@@ -74,7 +74,7 @@ enum WireAdaptive {
     }
 
     /// The line for one ``AdaptiveEvent``.
-    static func line(for event: AdaptiveEvent) -> String {
+    public static func line(for event: AdaptiveEvent) -> String {
         switch event {
         case .variantsAvailable(let variants):
             return Wire.line(WireEvent(event: "variants", payload: Variants(variants: variants.map(Variant.init))))

@@ -8,15 +8,15 @@ import Foundation
 /// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
 /// structs below), written into the same object, with `load_id` (the Backend's ``LoadID``) when
 /// the event belongs to the media of one load. A plain value; any thread.
-struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
-    var event: String
-    var payload: Payload
+public struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
+    package var event: String
+    package var payload: Payload
     /// The load the event belongs to; no `load_id` key when nil.
-    var loadID: LoadID? = nil
+    public var loadID: LoadID? = nil
 
     private enum Keys: String, CodingKey { case event, loadID }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(event, forKey: .event)
         try container.encodeIfPresent(loadID, forKey: .loadID)
@@ -25,75 +25,80 @@ struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
 }
 
 /// An event without fields (`initialized`).
-struct NoFields: Encodable, Sendable {}
+public struct NoFields: Encodable, Sendable {
+    /// The empty payload.
+    public init() {}
+}
 
 /// Every event the CLI writes, one case per event name in docs/PROTOCOL.md. Pure; any thread.
-enum WireEvents {
-    struct Hello: Encodable, Sendable { var `protocol`: Int; var version: String; var gstreamer: String }
-    struct Sinks: Encodable, Sendable { var video: String; var audio: String; var reason: String }
-    struct URI: Encodable, Sendable { var uri: String; @Nullable var index: Int?; @Nullable var count: Int? }
-    struct State: Encodable, Sendable { var from: String; var to: String }
-    struct Position: Encodable, Sendable { var position: Seconds; var duration: Seconds }
-    struct Duration: Encodable, Sendable { var duration: Seconds }
-    struct MediaSize: Encodable, Sendable { @Nullable var width: Int?; @Nullable var height: Int? }
-    struct MediaInfo: Encodable, Sendable {
-        var uri: String
-        var live: Bool
-        var seekable: Bool
-        var duration: Seconds
-        var hasVideo: Bool
-        var hasAudio: Bool
-        var subtitleStreams: Int
-        var tags: WireTags.Tags
+public enum WireEvents {
+    package struct Hello: Encodable, Sendable { var `protocol`: Int; var version: String; var gstreamer: String }
+    package struct Sinks: Encodable, Sendable { var video: String; var audio: String; var reason: String }
+    package struct URI: Encodable, Sendable { var uri: String; @Nullable var index: Int?; @Nullable var count: Int? }
+    package struct State: Encodable, Sendable { var from: String; var to: String }
+    package struct Position: Encodable, Sendable { var position: Seconds; var duration: Seconds }
+    package struct Duration: Encodable, Sendable { var duration: Seconds }
+    package struct MediaSize: Encodable, Sendable { @Nullable var width: Int?; @Nullable var height: Int? }
+    package struct MediaInfo: Encodable, Sendable {
+        package var uri: String
+        package var live: Bool
+        package var seekable: Bool
+        package var duration: Seconds
+        package var hasVideo: Bool
+        package var hasAudio: Bool
+        package var subtitleStreams: Int
+        package var tags: WireTags.Tags
     }
-    struct Buffering: Encodable, Sendable { var percent: Int }
+    package struct Buffering: Encodable, Sendable { var percent: Int }
     /// `waiting`: a live source sent nothing yet; `timeout` is when it gives up (seconds).
-    struct Waiting: Encodable, Sendable { var source: String; var timeout: Seconds }
-    struct At: Encodable, Sendable { var position: Seconds }
-    struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
-    struct Rate: Encodable, Sendable { @Finite var rate: Double }
-    struct Message: Encodable, Sendable { var text: String }
+    public struct Waiting: Encodable, Sendable { var source: String; var timeout: Seconds }
+    package struct At: Encodable, Sendable { var position: Seconds }
+    package struct Volume: Encodable, Sendable { @Finite var volume: Double; @Finite var linear: Double; var muted: Bool }
+    package struct Rate: Encodable, Sendable { @Finite var rate: Double }
+    package struct Message: Encodable, Sendable { var text: String }
     /// The media cache's verdict (`hit`, `miss`, `storing`, `stored`, `discarded`) with the
     /// file's path and, when discarded, the reason.
-    struct Cache: Encodable, Sendable {
-        var state: String
-        @Nullable var path: String?
-        var reason: String?
-        init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
+    public struct Cache: Encodable, Sendable {
+        package var state: String
+        @Nullable package var path: String?
+        package var reason: String?
+        package init(_ status: CacheStatus) { state = status.state.rawValue; path = status.path; reason = status.reason }
     }
     // Queue: `playlist` and `item` events.
-    struct PlaylistEntry: Encodable, Equatable, Sendable {
-        var uri: String; @Nullable var title: String?; @Nullable var id: Int?
+    /// One item of the `playlist` event and reply: its URI, title and queue id.
+    public struct PlaylistEntry: Encodable, Equatable, Sendable {
+        package var uri: String; @Nullable var title: String?; @Nullable var id: Int?
         /// The item's media info (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
-        var details: PlaylistDetails? = nil
-        func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
+        public var details: PlaylistDetails? = nil
+        public func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
     }
-    struct Playlist: Encodable, Equatable, Sendable {
-        @Nullable var current: Int?
-        var loop: String
-        var shuffle: Bool
-        var gapless: Bool
-        var items: [PlaylistEntry]
+    /// The `playlist` event and reply: the items, the current one, loop, shuffle and gapless.
+    public struct Playlist: Encodable, Equatable, Sendable {
+        @Nullable package var current: Int?
+        package var loop: String
+        package var shuffle: Bool
+        package var gapless: Bool
+        package var items: [PlaylistEntry]
         /// The `playlist` reply only (absent while no duration is known).
-        var totalDuration: Seconds? = nil
-        var knownDurations: Int? = nil
+        public var totalDuration: Seconds? = nil
+        package var knownDurations: Int? = nil
     }
-    struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
+    package struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
     /// The protocol version, sent in `hello`; bumped on incompatible changes.
-    static let protocolVersion = 1
+    public static let protocolVersion = 1
 
     /// The first line: `{"event":"hello","gstreamer":"…","protocol":1,"version":"…"}`.
-    static func hello(version: String = GstplayVersion.current, gstreamer: String = GstplayVersion.gstreamer) -> String {
+    public static func hello(version: String = GstplayVersion.current, gstreamer: String = GstplayVersion.gstreamer) -> String {
         Wire.line(WireEvent(event: "hello", payload: Hello(protocol: protocolVersion, version: version, gstreamer: gstreamer)))
     }
 
     /// A feature event without a line of its own: its payload's type.
-    struct FeatureName: Encodable, Sendable { var type: String }
+    public struct FeatureName: Encodable, Sendable { var type: String }
 
     /// The `message` event: a short status text (e.g. "Buffering 40%"), made by the CLI from
     /// buffering events.
-    static func message(_ text: String) -> String {
+    public static func message(_ text: String) -> String {
         Wire.line(WireEvent(event: "message", payload: Message(text: text)))
     }
 
@@ -101,7 +106,7 @@ enum WireEvents {
     /// used by the `uri` event. `loadID` is the load the event belongs to: the events about that
     /// load's media (`uri`, `duration`, `position`, `media-size`, `media-info`, `seek-done`,
     /// `eos`, `warning`, `error`) carry it as `load_id`, so a script can tell the items apart.
-    static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil, loadID: LoadID? = nil) -> String {
+    public static func line(for event: PlayerEvent, item: (index: Int, count: Int)? = nil, loadID: LoadID? = nil) -> String {
         func line(_ name: String, _ payload: some Encodable & Sendable) -> String { Wire.line(WireEvent(event: name, payload: payload)) }
         func mediaLine(_ name: String, _ payload: some Encodable & Sendable) -> String {
             Wire.line(WireEvent(event: name, payload: payload, loadID: loadID))
@@ -167,19 +172,19 @@ enum WireEvents {
 }
 
 /// The fields of `warning` and `error` events. A plain value; any thread.
-struct WireError: Encodable, Equatable, Sendable {
-    var kind: String
-    var code: Int
-    @Nullable var element: String?
-    var message: String
-    @Nullable var debug: String?
-    var missingPlugins: [String]
-    @Nullable var uri: String?
-    @Nullable var httpStatus: Int?
+public struct WireError: Encodable, Equatable, Sendable {
+    package var kind: String
+    package var code: Int
+    @Nullable package var element: String?
+    package var message: String
+    @Nullable package var debug: String?
+    package var missingPlugins: [String]
+    @Nullable package var uri: String?
+    @Nullable package var httpStatus: Int?
     /// ``PlayerError/Cause``'s raw value; the key is absent when the cause is unknown.
-    var cause: String?
+    public var cause: String?
 
-    init(_ error: PlayerError) {
+    package init(_ error: PlayerError) {
         kind = error.kind.rawValue
         code = Int(error.code)
         element = error.element
@@ -194,31 +199,31 @@ struct WireError: Encodable, Equatable, Sendable {
 
 /// Statistics with snake_case keys and times in seconds: the `statistics` event's fields and the
 /// `stats` reply's data. A plain value; any thread.
-struct WireStatistics: Encodable, Equatable, Sendable {
-    var renderedFrames: Int64
-    var droppedFrames: Int64
-    @Nullable var bitrate: Int64?
-    @Nullable var averageBitrate: Int64?
-    var bufferingPercent: Int
-    var position: Seconds
-    var duration: Seconds
-    @Finite var rate: Double
-    var seekCount: Int
-    @Nullable var lastSeekLatencyMs: Double?
-    @Finite var bufferingTimeMs: Double
-    @Nullable var videoSize: WireSize?
-    @Nullable var videoCodec: String?
-    @Nullable var audioCodec: String?
-    var clockLostRecoveries: Int
-    var instantRateChanges: Int
-    var networkRetries: Int
-    var rejectedStateTransitions: Int
+public struct WireStatistics: Encodable, Equatable, Sendable {
+    package var renderedFrames: Int64
+    package var droppedFrames: Int64
+    @Nullable package var bitrate: Int64?
+    @Nullable package var averageBitrate: Int64?
+    package var bufferingPercent: Int
+    package var position: Seconds
+    package var duration: Seconds
+    @Finite package var rate: Double
+    package var seekCount: Int
+    @Nullable package var lastSeekLatencyMs: Double?
+    @Finite package var bufferingTimeMs: Double
+    @Nullable package var videoSize: WireSize?
+    @Nullable package var videoCodec: String?
+    @Nullable package var audioCodec: String?
+    package var clockLostRecoveries: Int
+    package var instantRateChanges: Int
+    package var networkRetries: Int
+    package var rejectedStateTransitions: Int
     /// Adaptive streams only (the key is absent otherwise): seed 004's ABR metrics.
-    var abr: WireAdaptive.Metrics?
+    public var abr: WireAdaptive.Metrics?
     /// With a media cache only (absent otherwise): `hit`, `miss`, `storing`, `stored` or `discarded(reason)`.
-    var cache: String?
+    public var cache: String?
 
-    init(_ s: PlayerStatistics) {
+    package init(_ s: PlayerStatistics) {
         renderedFrames = Int64(clamping: s.renderedFrames)
         droppedFrames = Int64(clamping: s.droppedFrames)
         bitrate = s.bitrate.map { Int64(clamping: $0) }

@@ -3,26 +3,26 @@ import Glibc
 // Text helpers that stand in for Foundation's `NSString` methods, so the shipped gstplay links
 // FoundationEssentials only (no Foundation, no ICU: docs/BENCHMARKS.md). Each one
 // gives the same result as the Foundation call it replaces (gstplayTests/TextHelperTests).
-// Pure; any thread.
+// Pure; any thread. `package`: the CLI's and this target's helpers, not API.
 
 extension StringProtocol {
     /// `self` without leading and trailing spaces and tabs: Foundation's
     /// `trimmingCharacters(in: .whitespaces)` (tab, U+0020, U+00A0, U+1680, U+2000–U+200B,
     /// U+202F, U+205F, U+3000), scalar by scalar like Foundation.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         trimmingScalars(where: Self.isWhitespace)
     }
 
     /// `self` without leading and trailing whitespace and line breaks: Foundation's
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` (the above plus U+000A–U+000D,
     /// U+0085, U+2028, U+2029).
-    func trimmingWhitespaceAndNewlines() -> String {
+    package func trimmingWhitespaceAndNewlines() -> String {
         trimmingScalars { Self.isWhitespace($0) || Self.isNewline($0) }
     }
 
     /// `self` padded with spaces, or cut, to `length` UTF-16 code units: Foundation's
     /// `padding(toLength: length, withPad: " ", startingAt: 0)`.
-    func padded(toLength length: Int) -> String {
+    package func padded(toLength length: Int) -> String {
         let units = utf16.count
         if units >= length { return String(decoding: utf16.prefix(length), as: UTF16.self) }
         return String(self) + String(repeating: " ", count: length - units)
@@ -30,13 +30,13 @@ extension StringProtocol {
 
     /// The first character upper-cased, the rest lower-cased: Foundation's `capitalized` for a
     /// single word (`audio` → `Audio`).
-    var capitalizedWord: String {
+    package var capitalizedWord: String {
         prefix(1).uppercased() + dropFirst().lowercased()
     }
 
     /// Whether `other` occurs in `self`, ignoring case (both sides lower-cased; stands in for
     /// `localizedCaseInsensitiveContains`).
-    func containsIgnoringCase(_ other: some StringProtocol) -> Bool {
+    package func containsIgnoringCase(_ other: some StringProtocol) -> Bool {
         lowercased().contains(other.lowercased())
     }
 
@@ -44,7 +44,7 @@ extension StringProtocol {
     /// replaces a line break: also the `\n` of a `\r\n` (which `String.replacing` does not
     /// find, comparing whole characters), but not one followed by a combining mark (Unicode
     /// `M*`), which Foundation takes as one composed character with it.
-    func replacingScalar(_ scalar: Unicode.Scalar, with replacement: String) -> String {
+    package func replacingScalar(_ scalar: Unicode.Scalar, with replacement: String) -> String {
         var result = ""
         var scalars = unicodeScalars.makeIterator()
         var next = scalars.next()
@@ -92,9 +92,9 @@ extension StringProtocol {
 
 /// `printf` formatting of one number (`vsnprintf`, the C locale gstplay runs in): stands in
 /// for Foundation's `String(format:)`, which formats doubles the same way.
-enum CFormat {
+package enum CFormat {
     /// `value` formatted by the printf conversion `format` (e.g. `%.1f`, `%.3g`).
-    static func number(_ format: String, _ value: Double) -> String {
+    package static func number(_ format: String, _ value: Double) -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         let needed = withVaList([value]) { vsnprintf(&buffer, buffer.count, format, $0) }
         if needed >= buffer.count {
@@ -107,7 +107,7 @@ enum CFormat {
     /// `value` rounded to a whole number (half away from zero, like `Int(value.rounded())`)
     /// without `Int(Double)`'s trap: NaN, infinities and values beyond `Int64` print as
     /// `printf("%.0f")` does (`nan`, `inf`, all digits).
-    static func whole(_ value: Double) -> String {
+    package static func whole(_ value: Double) -> String {
         let rounded = value.rounded()
         guard rounded.isFinite, rounded.magnitude < 9e18 else { return number("%.0f", rounded) }
         return String(Int64(rounded))

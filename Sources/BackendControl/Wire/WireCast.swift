@@ -3,18 +3,18 @@ import Backend
 /// Casting's part of the `--json` protocol: the `renderers`, `cast-started`,
 /// `cast-ended` and `cast-failed` events (``CastEvent``) and the `renderers` / `cast` replies.
 /// Pure; any thread.
-enum WireCast {
+public enum WireCast {
     /// One renderer: `{"index":0,"name":"Living room","udn":"uuid:…","model":"gmediarender",…}`.
-    struct Entry: Encodable, Sendable, Equatable {
-        var index: Int
-        var name: String
-        var udn: String
-        @Nullable var model: String?
-        var location: String
-        var hostAddress: String
-        var protocols: [String]
+    public struct Entry: Encodable, Sendable, Equatable {
+        package var index: Int
+        package var name: String
+        package var udn: String
+        @Nullable package var model: String?
+        package var location: String
+        package var hostAddress: String
+        package var protocols: [String]
 
-        init(_ renderer: Renderer, index: Int) {
+        package init(_ renderer: Renderer, index: Int) {
             self.index = index
             name = renderer.friendlyName
             udn = renderer.udn
@@ -26,16 +26,16 @@ enum WireCast {
     }
 
     /// The `renderers` event: every renderer found (after one appeared or left).
-    struct Changed: Encodable, Sendable, Equatable {
-        var renderers: [Entry]
-        init(_ renderers: [Renderer]) { self.renderers = renderers.enumerated().map { Entry($1, index: $0) } }
+    public struct Changed: Encodable, Sendable, Equatable {
+        package var renderers: [Entry]
+        package init(_ renderers: [Renderer]) { self.renderers = renderers.enumerated().map { Entry($1, index: $0) } }
     }
 
     /// The `renderers` reply: every renderer found, and the UDN of the one cast to (null: none).
-    struct List: Encodable, Sendable, Equatable {
-        var renderers: [Entry]
-        @Nullable var casting: String?
-        init(_ renderers: [Renderer], casting: Renderer?) {
+    public struct List: Encodable, Sendable, Equatable {
+        package var renderers: [Entry]
+        @Nullable package var casting: String?
+        package init(_ renderers: [Renderer], casting: Renderer?) {
             self.renderers = renderers.enumerated().map { Entry($1, index: $0) }
             self.casting = casting?.udn
         }
@@ -43,15 +43,15 @@ enum WireCast {
 
     /// `cast-started` / `cast-ended` / `cast-failed`: the renderer (null when none was found),
     /// the position local playback resumes at (`cast-ended`), the reason (`cast-failed`).
-    struct Change: Encodable, Sendable, Equatable {
-        @Nullable var name: String?
-        @Nullable var udn: String?
-        var position: Seconds?
-        var message: String?
+    public struct Change: Encodable, Sendable, Equatable {
+        @Nullable package var name: String?
+        @Nullable package var udn: String?
+        package var position: Seconds?
+        package var message: String?
     }
 
     /// The line for a cast event.
-    static func line(for event: CastEvent) -> String {
+    public static func line(for event: CastEvent) -> String {
         switch event {
         case .renderersChanged(let renderers):
             return Wire.line(WireEvent(event: "renderers", payload: Changed(renderers)))
