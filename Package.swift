@@ -211,7 +211,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
             path: "Tests/TestSupport",
-            exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py"],
+            exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py", "ssdp_search_loop.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Desktop: an X11 window made with Xlib that the Backend plays into.
