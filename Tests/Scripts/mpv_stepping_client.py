@@ -71,9 +71,11 @@ def main(path):
         mpv.pause = False
         looped = wait_until(lambda: mpv.ab_loop_count == 0, timeout=15)
         went_on = wait_until(lambda: (mpv.time_pos or 0) > 2.0, timeout=10)
-        jumps = sum(1 for a, b in zip(positions, positions[1:]) if b < a - 0.2)
+        # The loop's jumps: from near B back to near A. A position from before the seek to A that
+        # the observer delivers late (seen under load) is no jump of the loop.
+        jumps = sum(1 for a, b in zip(positions, positions[1:]) if b < a - 0.2 and 1.3 <= a <= 1.8 and 0.9 <= b <= 1.3)
         report("ab-loop-plays", ok=looped and went_on and jumps == 2 and counts[-1:] == [0],
-               counts=counts, jumps=jumps, position=mpv.time_pos)
+               counts=counts, jumps=jumps, position=mpv.time_pos, positions=[round(p, 3) for p in positions[:60]])
 
         # ab-loop command: A here, then B here (back to A), then clear.
         mpv.ab_loop_count = "inf"
