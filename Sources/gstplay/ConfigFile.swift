@@ -76,6 +76,8 @@ enum ConfigFile {
         if rest.hasPrefix("--") { rest = rest.dropFirst(2) }
         let name = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "#" }
         guard !name.isEmpty else { throw Failure(file: file, line: number, message: "expected option=value, got '\(line)'") }
+        // `----x` is not `--x` written twice: no option's name starts with a dash.
+        guard !name.hasPrefix("-") else { throw Failure(file: file, line: number, message: "'\(name)' is no option name") }
         rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
         var value: String?
         if rest.first == "=" {

@@ -80,4 +80,13 @@ final class FindingsTests: XCTestCase {
             XCTAssertEqual(document.top.map(\.line), [1, 2], text.debugDescription)
         }
     }
+
+    /// `config`: `----name=value` lost one `--` and kept the other, so an option named `--name`
+    /// reached the expansion. A name that starts with a dash is now refused with its line.
+    func testAConfigOptionNameNeverStartsWithADash() {
+        XCTAssertThrowsError(try ConfigFile.parse("volume=50\n----loop=one\n", file: "gstplay.conf")) { error in
+            XCTAssertEqual((error as? ConfigFile.Failure)?.description, "gstplay.conf:2: '--loop' is no option name")
+        }
+        XCTAssertEqual(try ConfigFile.parse("--loop=one\n", file: "gstplay.conf").top.map(\.name), ["loop"], "one -- is allowed, as mpv")
+    }
 }
