@@ -70,14 +70,24 @@ enum ConfigFile {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
+    /// Whether `name` can be a long option's name: an ASCII letter or digit, then letters, digits,
+    /// `-` and `_`.
+    static func isOptionName(_ name: Substring) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first) else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
     /// One `[--]name[=value][ # comment]` line.
     private static func entry(_ line: String, file: String, line number: Int) throws(Failure) -> Entry {
         var rest = Substring(line)
         if rest.hasPrefix("--") { rest = rest.dropFirst(2) }
         let name = rest.prefix { !$0.isWhitespace && $0 != "=" && $0 != "#" }
         guard !name.isEmpty else { throw Failure(file: file, line: number, message: "expected option=value, got '\(line)'") }
-        // `----x` is not `--x` written twice: no option's name starts with a dash.
-        guard !name.hasPrefix("-") else { throw Failure(file: file, line: number, message: "'\(name)' is no option name") }
+        // Option names are ASCII letters, digits and inner dashes (`----x` is not `--x` written
+        // twice; `--[x` is not a section): anything else is no option of ours.
+        guard isOptionName(name) else { throw Failure(file: file, line: number, message: "'\(name)' is no option name") }
         rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
         var value: String?
         if rest.first == "=" {

@@ -82,11 +82,17 @@ final class FindingsTests: XCTestCase {
     }
 
     /// `config`: `----name=value` lost one `--` and kept the other, so an option named `--name`
-    /// reached the expansion. A name that starts with a dash is now refused with its line.
+    /// reached the expansion; `--[x` became a name that reads as a section when written back. A
+    /// name that is not ASCII letters, digits, `-` and `_` is now refused with its line.
     func testAConfigOptionNameNeverStartsWithADash() {
         XCTAssertThrowsError(try ConfigFile.parse("volume=50\n----loop=one\n", file: "gstplay.conf")) { error in
             XCTAssertEqual((error as? ConfigFile.Failure)?.description, "gstplay.conf:2: '--loop' is no option name")
         }
         XCTAssertEqual(try ConfigFile.parse("--loop=one\n", file: "gstplay.conf").top.map(\.name), ["loop"], "one -- is allowed, as mpv")
+        // `--[x` lost its dashes and became a name that, written back, reads as a section.
+        for line in ["--[railil[]\u{0E}--volu-x", "vol\u{E9}me=1", "_x=1"] {
+            XCTAssertThrowsError(try ConfigFile.parse(line + "\n", file: "c.conf"), line.debugDescription)
+        }
+        XCTAssertEqual(try ConfigFile.parse("sub-auto=fuzzy\nab_loop=1\n", file: "c.conf").top.map(\.name), ["sub-auto", "ab_loop"])
     }
 }
