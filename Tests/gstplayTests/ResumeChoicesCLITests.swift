@@ -63,6 +63,9 @@ final class ResumeChoicesCLITests: XCTestCase {
         XCTAssertTrue(second.waitFor { out, _ in
             self.events(out, "ab-loop").contains { $0["a"] as? Double == 1 && $0["b"] as? Double == 3 }
         }, second.stdout + second.stderr)
+        // Quit only once playing from the resumed place: a run left near the start saves no entry.
+        XCTAssertTrue(second.waitFor { out, _ in self.events(out, "position").contains { ($0["position"] as? Double ?? 0) >= 1 } },
+                      second.stdout + second.stderr)
         second.send("pause")
         second.send("status")
         XCTAssertTrue(second.waitFor { out, _ in !self.statuses(out).isEmpty }, second.stdout)
