@@ -12,18 +12,7 @@ import time
 
 from python_mpv_jsonipc import MPV
 
-
-def report(step, **fields):
-    print(json.dumps(dict(step=step, **fields)), flush=True)
-
-
-def wait_until(predicate, timeout=8.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
+from mpv_client_steps import report, wait_until
 
 
 def main(path):

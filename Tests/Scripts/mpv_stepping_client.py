@@ -11,18 +11,11 @@ import time
 
 from python_mpv_jsonipc import MPV
 
-
-def report(step, **fields):
-    print(json.dumps(dict(step=step, **fields)), flush=True)
+from mpv_client_steps import report, wait_until as shared_wait_until
 
 
 def wait_until(predicate, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
+    return shared_wait_until(predicate, timeout)   # this client waits longer by default
 
 
 def frame(seconds):
