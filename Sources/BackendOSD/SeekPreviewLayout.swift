@@ -15,6 +15,14 @@ public struct SeekPreviewLayout: Sendable, Hashable {
         public var width: Int
         /// Height (at least 1).
         public var height: Int
+
+        /// A rectangle.
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
     }
 
     /// The frame's size.
@@ -57,8 +65,9 @@ public struct SeekPreviewLayout: Sendable, Hashable {
         return Rect(x: left, y: top, width: shownWidth, height: shownHeight)
     }
 
-    /// The dark frame drawn around the picture, this many pixels wide.
-    public var borderWidth: Int { max(1, frameWidth / 320) * 2 }
+    /// The dark frame drawn around the picture, this many pixels wide (even, and at least 4: frames
+    /// are often 4:2:0, whose colour is blended at half the resolution).
+    public var borderWidth: Int { max(2, frameWidth / 480) * 2 }
 
     /// `rect` grown by ``borderWidth`` on every side (the border behind the picture).
     public func border(around rect: Rect) -> Rect {

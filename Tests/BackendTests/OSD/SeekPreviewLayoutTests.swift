@@ -22,7 +22,8 @@ final class SeekPreviewLayoutTests: XCTestCase {
         XCTAssertEqual(end.x + end.width, 320 - layout.borderWidth, "kept inside on the right")
         let tall = layout.picture(width: 90, height: 160, fraction: 0.5)
         XCTAssertEqual(tall.height, 96, "at most 40 % of the frame's height")
-        XCTAssertEqual(layout.border(around: middle), .init(x: 118, y: 157, width: 84, height: 64))
+        XCTAssertEqual(layout.borderWidth, 4)
+        XCTAssertEqual(layout.border(around: middle), .init(x: 116, y: 155, width: 88, height: 68))
     }
 
     func testThePointerOverTheBottomStripPointsAtATimeAndElsewhereAtNone() {
