@@ -79,12 +79,16 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// A seek is sent: the bar with the target shows before the frame at the target is drawn;
-    /// a jump of ``previewJump`` or more also shows the seek preview.
+    /// a jump of ``previewJump`` or more in media that already plays or pauses (not a load's
+    /// start position) also shows the seek preview.
     public func seekIssued(to position: MediaTime) {
         let from = self.position
         self.position = position
         show(message: message, progress: true)
-        if abs((position - from).nanoseconds) >= Self.previewJump.nanoseconds { showPreview(at: position) }
+        let started: Set<PlayerState> = [.playing, .paused, .seeking, .buffering]
+        if abs((position - from).nanoseconds) >= Self.previewJump.nanoseconds, let state = context?.state, started.contains(state) {
+            showPreview(at: position)
+        }
     }
 
     /// The shortest seek that shows the preview: frame steps, track switches and rate changes
