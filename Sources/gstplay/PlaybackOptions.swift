@@ -86,8 +86,10 @@ struct OutputOptions: ParsableArguments {
           help: "Start the video window fullscreen ('f' toggles it).")
     var fullscreen: Bool?
 
+    // Hidden from --help, which is kept short (NewcomerCLITests); --help-hidden and docs/CLI.md list it.
     @Option(name: .customLong("osd-seek-preview"), help: ArgumentHelp(
-        "A picture of the target time above a bar while seeking in the window (yes, the default) or not.", valueName: "yes|no"))
+        "A picture of the target time above a bar while seeking in the window (yes, the default) or not.", valueName: "yes|no",
+        visibility: .hidden))
     var osdSeekPreview: String?
 
     @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
