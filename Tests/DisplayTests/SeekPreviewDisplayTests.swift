@@ -110,14 +110,14 @@ final class SeekPreviewDisplayTests: XCTestCase {
                                              width: Double(rect.width) / w, height: Double(rect.height) / h)
     }
 
-    /// Screenshots (after `before`, each time) until `check` holds, for up to 20 shots or 10 s;
+    /// Screenshots (after `before`, each time) until `check` holds, for up to 40 shots or 20 s;
     /// the shot that passed is copied to `name` (nil: none passed). `burst`: the shots are all
-    /// taken first (`import` only, for 3 s) and checked after, so slow checks on a loaded machine
+    /// taken first (`import` only, for 6 s) and checked after, so slow checks on a loaded machine
     /// cannot miss a preview that shows for 1.5 s.
     private func firstShot(named name: String, in window: String, on server: XvfbServer, burst: Bool = false,
                            before: () throws -> Void = {}, _ check: (String) throws -> Bool) throws -> String? {
         let path = X11Tools.screenshotDirectory.appendingPathComponent(name).path
-        let deadline = Date().addingTimeInterval(burst ? 3 : 10)
+        let deadline = Date().addingTimeInterval(burst ? 6 : 20)
         var taken: [String] = []
         func passed(_ shot: String) throws -> Bool {
             guard try check(shot) else { return false }
@@ -125,7 +125,7 @@ final class SeekPreviewDisplayTests: XCTestCase {
             try FileManager.default.copyItem(atPath: shot, toPath: path)
             return true
         }
-        for index in 0..<20 where index == 0 || Date() < deadline {
+        for index in 0..<40 where index == 0 || Date() < deadline {
             try before()
             let shot = path + ".\(index).png"
             try X11Tools.screenshot(window, on: server, to: shot)
