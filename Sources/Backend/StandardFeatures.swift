@@ -35,7 +35,8 @@ public struct StandardFeatures: Sendable {
     /// Tracks: which subtitle files next to a local media file load with it (mpv's `--sub-auto`;
     /// ``SubtitleAutoLoad/no``, the default, loads none).
     public var subtitleAutoLoad: SubtitleAutoLoad = .no
-    /// The on-screen display (``OSDFeature``; only with a video window).
+    /// The on-screen display (``OSDFeature``; only with a video window), with its seek preview
+    /// (``OSDSettings/seekPreview``: pictures from a background ``ThumbnailTrack`` per file).
     public var osd = OSDSettings()
     /// Tracks: after switching the audio or video track, seek (accurate, flushing) to the current
     /// position so the new track is heard/seen at once instead of after what playbin already
@@ -60,14 +61,16 @@ public struct StandardFeatures: Sendable {
         _ = configuration
         if let cache { features.append(CacheFeature(cache: cache)) }
         features.append(AdaptiveFeature(policy: adaptivePolicy))
-        features.append(WindowFeature(mediaTitle: { $0.tags.title }))   // the container title tag (TracksMediaInfo)
+        let osd = OSDFeature(settings: osd, describe: StandardFeatures.osdMessage, previewSource: StandardFeatures.seekPreviewPictures)
+        features.append(WindowFeature(mediaTitle: { $0.tags.title },   // the container title tag (TracksMediaInfo)
+                                      pointerMoved: { [osd] x, y in osd.pointerMoved(x: x, y: y) }))
         features.append(ThumbnailsFeature())
         features.append(TracksFeature(subtitleRendering: subtitleRendering, flushOnTrackSwitch: flushOnTrackSwitch,
                                       subtitleStyle: subtitleStyle, subtitleAutoLoad: subtitleAutoLoad))
         features.append(ChaptersFeature())
         features.append(TagsFeature(visualization: visualization))
         if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
-        features.append(OSDFeature(settings: osd, describe: StandardFeatures.osdMessage))
+        features.append(osd)
         features.append(CastFeature(settings: cast, mediaTitle: { $0.tags.title }))
         return features
     }

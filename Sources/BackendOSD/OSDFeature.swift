@@ -9,6 +9,9 @@ import CGStreamer
 /// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
 /// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
+/// With ``OSDSettings/seekPreview`` and a picture source, a seek that jumps, or the pointer over
+/// the bottom strip of the picture (``pointerMoved(x:y:)``), also shows a bar along the bottom
+/// and a picture of the target time above it (``SeekPreview``, an `overlaycomposition`).
 ///
 /// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
 /// queues its work there. `@unchecked Sendable` because `Player` holds it.
@@ -26,17 +29,29 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     private var showsProgress = false
     private var position: MediaTime = .zero
     private var duration: MediaTime?
+    /// Makes the seek preview's picture sources (nil: no preview).
+    private let previewSource: PreviewPictureSourceMaker?
+    /// The seek preview, when shown at all.
+    private(set) var preview: SeekPreview?
 
-    /// An OSD drawn with `settings`; `describe` turns events into messages (nil: none).
-    public init(settings: OSDSettings = OSDSettings(), describe: @escaping Describe = { _, _ in nil }) {
+    /// An OSD drawn with `settings`; `describe` turns events into messages (nil: none);
+    /// `previewSource` makes the seek preview's pictures of a media (nil: no seek preview).
+    public init(settings: OSDSettings = OSDSettings(), describe: @escaping Describe = { _, _ in nil },
+                previewSource: PreviewPictureSourceMaker? = nil) {
         self.settings = settings
         self.describe = describe
+        self.previewSource = previewSource
     }
 
     /// Adds the `textoverlay` to the video filter chain when the video sink draws into a window.
     public func attach(to context: FeatureContext) {
         self.context = context
         guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
+        if settings.seekPreview, let previewSource, let preview = SeekPreview(makeSource: previewSource, fillColour: settings.colour),
+           let element = preview.element {
+            context.addVideoOverlay(element)
+            self.preview = preview
+        }
         let overlay = OSDOverlay(settings: settings)
         guard let element = overlay.element else { return }
         context.addVideoOverlay(element) // after the filters; snapshots leave it out unless asked
@@ -49,6 +64,8 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         hideTimer = nil
         overlay?.release()
         overlay = nil
+        preview?.release()
+        preview = nil
     }
 
     /// A new load hides the OSD and forgets the old position.
@@ -56,12 +73,59 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         position = .zero
         duration = nil
         hide()
+        preview?.mediaChanged(to: uri) { [weak self, weak context] in
+            _ = context?.runOnLoop { [weak self] in self?.previewPictureArrived() }
+        }
     }
 
-    /// A seek is sent: the bar with the target shows before the frame at the target is drawn.
+    /// A seek is sent: the bar with the target shows before the frame at the target is drawn;
+    /// a jump of ``previewJump`` or more in media that already plays or pauses (not a load's
+    /// start position) also shows the seek preview.
     public func seekIssued(to position: MediaTime) {
+        let from = self.position
         self.position = position
         show(message: message, progress: true)
+        let started: Set<PlayerState> = [.playing, .paused, .seeking, .buffering]
+        if abs((position - from).nanoseconds) >= Self.previewJump.nanoseconds, let state = context?.state, started.contains(state) {
+            showPreview(at: position)
+        }
+    }
+
+    /// The shortest seek that shows the preview: frame steps, track switches and rate changes
+    /// (seeks to where playback already is) show none.
+    static let previewJump = MediaTime(nanoseconds: 1_000_000_000)
+
+    /// The pointer moved over the video window, at (`x`, `y`) in the video's pixels (as the
+    /// sink reports navigation events): over the bottom strip of the picture it shows the preview
+    /// of the time it points at (the bar's place) with that time; elsewhere a preview it showed
+    /// goes. Does nothing without a preview or a duration. Loop thread.
+    public func pointerMoved(x: Double, y: Double) {
+        guard let preview, overlay != nil, let total = duration ?? context?.duration, total > .zero else { return }
+        guard let fraction = preview.fraction(pointerX: x, y: y) else {
+            if hovering {
+                hovering = false
+                if preview.hide() { redrawIfPaused() }
+            }
+            return
+        }
+        let time = MediaTime(nanoseconds: Int64((Double(total.nanoseconds) * fraction).rounded()))
+        hovering = true
+        show(message: OSDText.preview(time), progress: true)
+        showPreview(at: time)
+    }
+
+    /// The preview shows because of the pointer (it goes when the pointer leaves the strip).
+    private var hovering = false
+
+    private func showPreview(at time: MediaTime) {
+        guard let preview, let total = duration ?? context?.duration else { return }
+        context?.setVideoOverlaysDrawing(true)
+        if preview.show(time, of: total) { redrawIfPaused() }
+    }
+
+    /// A new picture of the media: drawn at once if it is nearer to the time shown.
+    private func previewPictureArrived() {
+        if preview?.pictureArrived(duration: duration ?? context?.duration) == true { redrawIfPaused() }
     }
 
     /// State (paused/playing), seek landings, volume, rate, positions while shown, and messages
@@ -109,6 +173,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// player's state, until playing on), else the OSD hides.
     private func settle() {
         guard context?.state == .paused else { return hide() }
+        hidePreview()
         message = Self.pausedNote
         showsProgress = true
         refresh()
@@ -131,7 +196,13 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         if context?.state == .paused { context?.redrawPausedFrame() }
     }
 
+    private func hidePreview() {
+        hovering = false
+        if preview?.hide() == true { redrawIfPaused() }
+    }
+
     private func hide() {
+        hidePreview()
         hideTimer?.destroy()
         hideTimer = nil
         message = nil

@@ -60,6 +60,10 @@ public struct OSDSettings: Sendable, Hashable {
     public var fontDescription = "Sans Bold 20"
     /// ARGB text colour (`textoverlay` `color`): a warm yellow, told apart from white subtitles.
     public var colour: UInt32 = 0xFFFF_D23C
+    /// A seek that jumps, or the pointer over the bottom strip of the picture, also shows a bar
+    /// along the bottom and a picture of the target time above it (mpv's thumbnail scripts;
+    /// `--osd-seek-preview`). Only with a picture source (``OSDFeature/init(settings:describe:previewSource:)``).
+    public var seekPreview = true
 
     /// The defaults.
     public init() {}

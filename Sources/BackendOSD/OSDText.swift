@@ -33,6 +33,9 @@ public enum OSDText {
         [message.map(escaped), progress].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
+    /// The message over a seek preview the pointer shows: `Preview 1:23`.
+    public static func preview(_ time: MediaTime) -> String { "Preview \(self.time(time))" }
+
     /// `text` with `&`, `<`, `>` escaped for Pango markup.
     public static func escaped(_ text: String) -> String {
         text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")

@@ -3,7 +3,8 @@ import CGStreamer
 
 /// The video sink of a ``ThumbnailPipeline``: a bin `videoscale ! capsfilter ! videoconvert
 /// [! videoanalyse ! videoconvert] [! textoverlay ! videoconvert] ! pngenc|jpegenc ! fakesink` whose fakesink keeps the last
-/// encoded frame (`last-sample`). The optional `textoverlay` writes each frame's own time on it
+/// encoded frame (`last-sample`); for raw frames (a nil format: ``ThumbnailTrack``'s pictures,
+/// drawn over video as they are) a `capsfilter` to `BGRA` takes the encoder's place. The optional `textoverlay` writes each frame's own time on it
 /// (set from a pad probe on the frame that passes, so it is the time actually shown).
 /// Scaling and encoding happen in the pipeline itself, once per prerolled frame, instead of a
 /// new conversion pipeline per frame (`gst_video_convert_sample`).
@@ -19,14 +20,15 @@ final class EncodingSink {
     /// Builds the bin and its ghost `sink` pad. Throws `.open` when an element is missing.
     /// `analyses` adds `videoanalyse` (plugins-bad) after the scaling: it posts each frame's
     /// luma average and variance on the bus (``ThumbnailPipeline/lastLumaVariance``).
-    init(format: ImageFormat, burnsInTime: Bool, analyses: Bool = false) throws(ImageError) {
+    /// `format` nil: raw `BGRA` frames instead of encoded ones.
+    init(format: ImageFormat?, burnsInTime: Bool, analyses: Bool = false) throws(ImageError) {
         guard let bin = gst_bin_new("thumbnail-encoder") else { throw Self.missing("bin") }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(bin))
         let container = CGStreamer_as_bin(UnsafeMutableRawPointer(bin))
         var chain: [UnsafeMutablePointer<GstElement>] = []
         let caption = burnsInTime ? ["textoverlay", "videoconvert"] : []
         let analysis = analyses ? ["videoanalyse", "videoconvert"] : []
-        for factory in ["videoscale", "capsfilter", "videoconvert"] + analysis + caption + [format == .png ? "pngenc" : "jpegenc", "fakesink"] {
+        for factory in ["videoscale", "capsfilter", "videoconvert"] + analysis + caption + [format.map { $0 == .png ? "pngenc" : "jpegenc" } ?? "capsfilter", "fakesink"] {
             guard let element = gst_element_factory_make(factory, nil) else {
                 gst_object_unref(UnsafeMutableRawPointer(bin))
                 throw Self.missing(factory)
@@ -39,6 +41,10 @@ final class EncodingSink {
         filter = chain[1]
         sink = chain[chain.count - 1]
         overlay = burnsInTime ? chain[3 + analysis.count] : nil
+        if format == nil, let caps = gst_caps_from_string("video/x-raw, format=(string)BGRA") {
+            CGStreamer_set_object(UnsafeMutableRawPointer(chain[chain.count - 2]), "caps", UnsafeMutableRawPointer(caps))
+            gst_caps_unref(caps)
+        }
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "sync", 0)
         CGStreamer_set_boolean(UnsafeMutableRawPointer(sink), "enable-last-sample", 1)
         // The frame that opens the pipeline only tells the size (``rawFrameInfo()``): a tiny

@@ -40,7 +40,8 @@ final class ThumbnailPipeline {
     /// Builds the playbin (`gst_element_factory_make("playbin")`) with an ``EncodingSink``
     /// for video and a fakesink for audio (never used: the audio flag is off).
     /// `analyses`: measure each frame's luma variance (``lastLumaVariance``).
-    init(uri: String, format: ImageFormat, maximumSize: ImageSize?, burnsInTime: Bool, analyses: Bool = false,
+    /// `format` nil: raw `BGRA` frames (``EncodingSink``).
+    init(uri: String, format: ImageFormat?, maximumSize: ImageSize?, burnsInTime: Bool, analyses: Bool = false,
          timeout: Duration, isCancelled: @escaping () -> Bool) throws(ImageError) {
         self.uri = uri
         self.maximumSize = maximumSize

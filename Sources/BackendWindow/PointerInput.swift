@@ -10,12 +10,13 @@ enum PointerInput: Equatable {
     /// The wheel turned (`mouse-scroll`; or buttons 4–7, which X sinks may report as presses):
     /// `deltaY` > 0 up, `deltaX` > 0 right.
     case scroll(deltaX: Double, deltaY: Double)
-    /// The pointer moved over the window (`mouse-move`).
-    case motion
+    /// The pointer moved over the window (`mouse-move`) to (`x`, `y`): the video's pixels, as
+    /// the sink translates its window's coordinates (a drag with a button held moves too).
+    case motion(x: Double, y: Double)
 
     /// The pointer input in a navigation message, nil for anything else (keys, releases)
     /// (`gst_navigation_message_parse_event`, `gst_navigation_event_parse_mouse_button_event`,
-    /// `gst_navigation_event_parse_mouse_scroll_event`).
+    /// `gst_navigation_event_parse_mouse_scroll_event`, `gst_navigation_event_parse_mouse_move_event`).
     init?(message: UnsafeMutablePointer<GstMessage>) {
         guard gst_navigation_message_get_type(message) == GST_NAVIGATION_MESSAGE_EVENT else { return nil }
         var event: UnsafeMutablePointer<GstEvent>?
@@ -32,7 +33,8 @@ enum PointerInput: Equatable {
             guard gst_navigation_event_parse_mouse_scroll_event(event, &x, &y, &deltaX, &deltaY) != 0 else { return nil }
             self = .scroll(deltaX: deltaX, deltaY: deltaY)
         case GST_NAVIGATION_EVENT_MOUSE_MOVE:
-            self = .motion
+            guard gst_navigation_event_parse_mouse_move_event(event, &x, &y) != 0 else { return nil }
+            self = .motion(x: x, y: y)
         default:
             return nil
         }

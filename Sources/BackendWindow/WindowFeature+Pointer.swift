@@ -3,7 +3,8 @@ import BackendCore
 /// The mouse over the video window: clicks and the wheel are published as
 /// ``WindowEvent/clicked(button:count:)`` and ``WindowEvent/scrolled(deltaX:deltaY:)`` (the
 /// frontend decides what they do), and the pointer hides after ``pointerIdle`` without motion
-/// while video plays, and shows again on motion (`XDefineCursor` on the sink's own window).
+/// while video plays, and shows again on motion (`XDefineCursor` on the sink's own window);
+/// motion is also passed to the `pointerMoved` hook (the OSD's seek preview).
 /// Loop thread only.
 extension WindowFeature {
     /// How long the pointer stays visible over playing video without moving.
@@ -20,8 +21,9 @@ extension WindowFeature {
             showPointer()
         case .scroll(let deltaX, let deltaY):
             context?.publish(WindowEvent.scrolled(deltaX: deltaX, deltaY: deltaY))
-        case .motion:
+        case .motion(let x, let y):
             showPointer()
+            pointerMoved?(x, y)
         }
         if state == .playing && window.showsVideo { armPointerTimer() }
     }

@@ -19,6 +19,8 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     var context: FeatureContext?
     /// Reads the media's title from the media info (the umbrella reads the tracks feature's tags).
     private let mediaTitle: @Sendable (MediaInfo) -> String?
+    /// Told every pointer motion over the window, in the video's pixels (loop thread).
+    let pointerMoved: (@Sendable (Double, Double) -> Void)?
     /// Keeps the screensaver off while video plays (D-Bus, else Xlib).
     let screenSaver: ScreenSaverInhibitor
     /// Single and double clicks (``WindowFeature+Pointer``).
@@ -45,8 +47,12 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// the player probes its sinks: an X server that resets when its last client disconnects
     /// (Xvfb or Xorg started without `-noreset`, as under some launchers) then cannot refuse a
     /// sink between two probes (it made one start in two pick `glimagesink` instead of `ximagesink`).
-    public init(mediaTitle: @escaping @Sendable (MediaInfo) -> String? = { _ in nil }) {
+    /// `pointerMoved` is told every pointer motion over the window at (x, y) in the video's
+    /// pixels, on the loop thread (the umbrella passes it to the OSD's seek preview).
+    public init(mediaTitle: @escaping @Sendable (MediaInfo) -> String? = { _ in nil },
+                pointerMoved: (@Sendable (Double, Double) -> Void)? = nil) {
         self.mediaTitle = mediaTitle
+        self.pointerMoved = pointerMoved
         screenSaver = ScreenSaverInhibitor(x11: window.x11)
         window.openDisplay()
     }

@@ -146,6 +146,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.cast = try castOptions.settings()
         options.screenshot = try output.screenshotNaming()
         options.fullscreen = output.fullscreen ?? false
+        options.osdSeekPreview = try output.seekPreview()
         options.autoloadFiles = playback.autoloadFiles ?? false
         options.inputConf = input.inputConf
         options.configDirectory = config.configDirectory

@@ -86,6 +86,12 @@ struct OutputOptions: ParsableArguments {
           help: "Start the video window fullscreen ('f' toggles it).")
     var fullscreen: Bool?
 
+    // Hidden from --help, which is kept short (NewcomerCLITests); --help-hidden and docs/CLI.md list it.
+    @Option(name: .customLong("osd-seek-preview"), help: ArgumentHelp(
+        "A picture of the target time above a bar while seeking in the window (yes, the default) or not.", valueName: "yes|no",
+        visibility: .hidden))
+    var osdSeekPreview: String?
+
     @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
         "Screenshot name (%f file, %F stem, %n 0001, %P time).",
         valueName: "name"))
@@ -108,4 +114,15 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Audio-only media in a window: auto (cover art, else a visualiser), none, or goom, wavescope…",
                                valueName: "name|none|auto"))
     var visualization: String?
+}
+
+extension OutputOptions {
+    /// `--osd-seek-preview`: true unless `no`; `ValidationError` (exit 2) for another value.
+    func seekPreview() throws -> Bool {
+        switch osdSeekPreview?.trimmingWhitespace().lowercased() {
+        case nil, "yes", "on": return true
+        case "no", "off": return false
+        default: throw ValidationError("--osd-seek-preview must be yes or no (got '\(osdSeekPreview ?? "")')")
+        }
+    }
 }

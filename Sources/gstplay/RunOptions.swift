@@ -55,6 +55,8 @@ struct RunOptions: Equatable, Sendable {
     var screenshot = ScreenshotNaming()
     /// `--fullscreen` / `--fs`: the video window starts fullscreen.
     var fullscreen = false
+    /// `--osd-seek-preview`: the window's OSD shows a picture of the seek target.
+    var osdSeekPreview = true
     /// `--autoload-files`: one local file brings the other media files of its folder.
     var autoloadFiles = false
     /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
@@ -96,6 +98,7 @@ struct RunOptions: Equatable, Sendable {
         standard.subtitleAutoLoad = tracks.subtitleAutoLoad
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
+        standard.osd.seekPreview = osdSeekPreview
         return standard
     }
 }

@@ -5,7 +5,8 @@ import XCTest
 /// Issue 22: subtitles drawn on the video by default when a window exists (external `.srt`, an
 /// embedded text track), with the cue events still published; `v` hides them. Each check pauses,
 /// seeks into a cue, and compares the bottom third of the paused frame with the same frame
-/// without subtitles (same media time, so only the subtitle can differ).
+/// without subtitles (same media time, so only the subtitle can differ). The seek preview is
+/// off (`--osd-seek-preview=no`): for 1.5 s after a seek it covers the bottom of the picture.
 final class SubtitleOverlayDisplayTests: XCTestCase {
     /// The bottom third of a 320×240 window.
     private let bottomThird = "320x80+0+160"
@@ -18,7 +19,7 @@ final class SubtitleOverlayDisplayTests: XCTestCase {
     func testAnExternalSubtitleFileIsDrawnOnTheVideoWithNoOption() throws {
         let server = try XvfbServer(width: 800, height: 600)
         // (--keep-open only keeps the window after the end, for the screenshots.)
-        let gstplay = try GstplayProcess(["--keep-open", "--sub-file", DisplayMedia.path("subtitles.srt"), DisplayMedia.path("colour-steps-4s.webm")],
+        let gstplay = try GstplayProcess(["--keep-open", "--osd-seek-preview=no", "--sub-file", DisplayMedia.path("subtitles.srt"), DisplayMedia.path("colour-steps-4s.webm")],
                                          environment: server.environment()).started()
         defer { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 10) }
         let window = try X11Tools.waitForWindow(on: server) { $0.title == "colour-steps-4s.webm" }
@@ -42,7 +43,7 @@ final class SubtitleOverlayDisplayTests: XCTestCase {
     /// 1.5 s is drawn, and `sub-visibility no` hides it.
     func testAnExternalSubtitleIsDrawnAndHiddenOnRequest() throws {
         let server = try XvfbServer(width: 800, height: 600)
-        let gstplay = try GstplayProcess(["--json", "--sub-file", DisplayMedia.path("subtitles.srt"), DisplayMedia.h264],
+        let gstplay = try GstplayProcess(["--json", "--osd-seek-preview=no", "--sub-file", DisplayMedia.path("subtitles.srt"), DisplayMedia.h264],
                                          environment: server.environment()).started()
         defer { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 10) }
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "subtitle" && $0["text"] as? String == "First cue" },
@@ -58,7 +59,7 @@ final class SubtitleOverlayDisplayTests: XCTestCase {
     /// cue is drawn, and the `v` key typed into the window hides it.
     func testAnEmbeddedTrackIsDrawnCueEventsStillArriveAndVHidesIt() throws {
         let server = try XvfbServer(width: 800, height: 600)
-        let gstplay = try GstplayProcess(["--json", DisplayMedia.path("with-subs.mkv")], environment: server.environment()).started()
+        let gstplay = try GstplayProcess(["--json", "--osd-seek-preview=no", DisplayMedia.path("with-subs.mkv")], environment: server.environment()).started()
         defer { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 10) }
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "subtitle" && $0["text"] as? String == "First cue" },
                         "no cue event while subtitles are drawn: \(gstplay.stdout)\n\(gstplay.stderr)")

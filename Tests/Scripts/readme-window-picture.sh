@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes docs/window-subtitles-osd.png, the README's picture of the video window (issue 22): gstplay
 # under a private Xvfb plays Fixtures/colour-steps-4s.webm with Fixtures/subtitles.srt, pauses,
-# seeks to 2.5 s (the cue "Third cue"; the seek shows the OSD), and `import` screenshots the window.
+# seeks to 2.5 s (the cue "Third cue"; the seek shows the OSD; the seek preview is off, it would cover
+# the cue), and `import` screenshots the window.
 # Needs Xvfb, x11-utils and imagemagick (`make test` installs them) and a built gstplay
 # (default .build/debug/gstplay; GSTPLAY=… for another). Usage: Tests/Scripts/readme-window-picture.sh [out.png]
 set -euo pipefail
@@ -20,7 +21,7 @@ xvfb=$!
 for _ in $(seq 100); do [[ $(wc -l <"$work/display") -ge 1 ]] && break; sleep 0.1; done
 export DISPLAY=":$(cat "$work/display")"
 mkfifo "$work/in"
-"$gstplay" --json --video-sink ximagesink --sub-file "$root/Fixtures/subtitles.srt" "$root/Fixtures/colour-steps-4s.webm" <"$work/in" >"$work/out" 2>&1 &
+"$gstplay" --json --video-sink ximagesink --osd-seek-preview=no --sub-file "$root/Fixtures/subtitles.srt" "$root/Fixtures/colour-steps-4s.webm" <"$work/in" >"$work/out" 2>&1 &
 player=$!
 exec 4>"$work/in"
 window=
