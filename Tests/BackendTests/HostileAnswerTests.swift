@@ -53,6 +53,30 @@ final class HostileAnswerTests: XCTestCase {
                       "\(String(describing: error))")
         XCTAssertEqual(retries, 1, "reloaded once from the start, as for any lost connection")
     }
+
+    /// A body sent gzip-encoded although identity was asked for: libsoup decodes it, so the file
+    /// holds 33482 bytes against a Content-Length of about 4000. It plays and is stored decoded
+    /// (before: discarded as "incomplete download: 33482 of 3929 bytes").
+    func testAGzipEncodedBodyPlaysAndIsStoredDecoded() throws {
+        let directory = NSTemporaryDirectory() + "gstplay-gzip-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = MediaCache(directory: directory)
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder, standard: { $0.cache = cache })
+        defer { player.shutdown() }
+        let uri = server.url("/raw/gzip/mp3-4s.mp3")
+        player.load(uri)
+        recorder.waitFor("EOS or error", timeout: 30) { events in
+            events.contains(where: \.isEndOfStream) || events.contains { $0.error != nil }
+        }
+        XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
+        let statuses = { recorder.events.compactMap { if case .status(let status)? = $0.payload(as: CacheEvent.self) { return status } else { return nil } } }
+        XCTAssertTrue(recorder.waitFor("stored or discarded", timeout: 10) { _ in statuses().contains { $0.state == .stored || $0.state == .discarded } })
+        XCTAssertEqual(statuses().last?.state, .stored, "\(statuses())")
+        let entry = try XCTUnwrap(cache.find(uri))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: entry))),
+                       try Data(contentsOf: TestMedia.root.appendingPathComponent("Fixtures/mp3-4s.mp3")), "the decoded file")
+    }
 }
 
 /// ``HTTPAnswerCheck`` on bytes.
