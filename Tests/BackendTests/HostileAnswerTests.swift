@@ -88,6 +88,7 @@ final class HTTPAnswerCheckTests: XCTestCase {
         XCTAssertNil(problem("HTTP/1.0 404 Not Found\n\n"))
         XCTAssertNil(problem("HTTP/1.1 200 OK\r\nContent-Length:  12 \r\n\r\n"))
         XCTAssertNil(problem(""), "no answer at all: the timeout's own text fits")
+        XCTAssertNil(problem("ICY 200 OK\r\nicy-name: x\r\n\r\n"), "SHOUTcast: libsoup reads it")
         XCTAssertNil(problem("HTT", ended: false), "a head still arriving")
         XCTAssertNil(problem("HTTP/1.1 200 OK\r\nX-A: b", ended: false))
     }

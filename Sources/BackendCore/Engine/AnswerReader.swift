@@ -107,6 +107,7 @@ enum HTTPAnswerCheck {
     /// caller's "no data … or the connection was lost" fits).
     static func problem(in bytes: [UInt8], ended: Bool) -> String? {
         guard !bytes.isEmpty else { return nil }
+        if bytes.starts(with: Array("ICY ".utf8)) { return nil }   // SHOUTcast's status line: libsoup takes it
         let prefix = Array("HTTP/".utf8)
         let start = Array(bytes.prefix(prefix.count))
         guard start == Array(prefix.prefix(start.count)) else {
