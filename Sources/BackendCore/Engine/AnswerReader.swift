@@ -13,11 +13,14 @@ final class AnswerReader {
     private let request: UnsafeMutableRawBufferPointer
     private let completion: (String?) -> Void
     private var answer: [UInt8] = []
+    /// When reading stops even if the head is still trickling in (µs, `g_get_monotonic_time`).
+    private let deadline: gint64
     private let chunk = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 1)
 
     private init(connection: UnsafeMutablePointer<GSocketConnection>, request: [UInt8], cancellable: UnsafeMutablePointer<GCancellable>,
-                 completion: @escaping (String?) -> Void) {
+                 seconds: UInt32, completion: @escaping (String?) -> Void) {
         self.connection = connection
+        deadline = g_get_monotonic_time() + gint64(seconds) * 1_000_000
         self.request = UnsafeMutableRawBufferPointer.allocate(byteCount: request.count, alignment: 1)
         self.request.copyMemory(from: UnsafeRawBufferPointer(start: request, count: request.count))
         self.cancellable = cancellable
@@ -32,12 +35,13 @@ final class AnswerReader {
         request.deallocate()
     }
 
-    /// Takes `connection` (its reference) and starts: writes `request`, reads the head, calls
-    /// `completion` with what is wrong with it (nil: nothing, or no answer at all), never after
-    /// `cancellable` was cancelled.
+    /// Takes `connection` (its reference) and starts: writes `request`, reads the head for at
+    /// most `seconds` (each read also ends at the socket's own I/O timeout), calls `completion`
+    /// with what is wrong with it (nil: nothing, or no answer at all), never after `cancellable`
+    /// was cancelled.
     static func start(connection: UnsafeMutablePointer<GSocketConnection>, request: [UInt8], cancellable: UnsafeMutablePointer<GCancellable>,
-                      completion: @escaping (String?) -> Void) {
-        let reader = AnswerReader(connection: connection, request: request, cancellable: cancellable, completion: completion)
+                      seconds: UInt32, completion: @escaping (String?) -> Void) {
+        let reader = AnswerReader(connection: connection, request: request, cancellable: cancellable, seconds: seconds, completion: completion)
         let stream = g_io_stream_get_output_stream(reader.ioStream)
         // GIO copies nothing: the bytes live in the reader, which the pending call keeps alive.
         g_output_stream_write_all_async(stream, reader.request.baseAddress, gsize(reader.request.count), G_PRIORITY_DEFAULT, cancellable, { source, result, data in
@@ -63,7 +67,9 @@ final class AnswerReader {
 
     /// Reads the next chunk, unless the head is complete or over the limit.
     private func readMore() {
-        if HTTPAnswerCheck.headEnd(in: answer) != nil || answer.count > HTTPAnswerCheck.headLimit { return finish(ended: false) }
+        if HTTPAnswerCheck.headEnd(in: answer) != nil || answer.count > HTTPAnswerCheck.headLimit || g_get_monotonic_time() > deadline {
+            return finish(ended: false)
+        }
         let stream = g_io_stream_get_input_stream(ioStream)
         g_input_stream_read_async(stream, chunk, 4096, G_PRIORITY_DEFAULT, cancellable, { source, result, data in
             guard let data else { return }

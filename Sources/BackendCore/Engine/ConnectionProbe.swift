@@ -59,12 +59,12 @@ final class ConnectionProbe {
         defer { g_object_unref(client) }  // the pending task keeps its own reference
         g_socket_client_set_timeout(client, timeoutSeconds)
         g_socket_client_set_tls(client, tls ? 1 : 0)
-        let box = CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], (Verdict) -> Void)>((cancellable, request, completion))
+        let box = CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], UInt32, (Verdict) -> Void)>((cancellable, request, timeoutSeconds, completion))
         g_object_ref(UnsafeMutableRawPointer(cancellable))  // released by the callback
         g_socket_client_connect_to_uri_async(client, uri, guint16(tls ? 443 : 80), cancellable, { source, result, data in
             guard let data else { return }
-            let box = Unmanaged<CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], (Verdict) -> Void)>>.fromOpaque(data).takeRetainedValue()
-            let (cancellable, request, completion) = box.value
+            let box = Unmanaged<CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], UInt32, (Verdict) -> Void)>>.fromOpaque(data).takeRetainedValue()
+            let (cancellable, request, seconds, completion) = box.value
             defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
             var error: UnsafeMutablePointer<GError>?
             let connection = g_socket_client_connect_to_uri_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GSocketClient.self),
@@ -72,7 +72,7 @@ final class ConnectionProbe {
             if let connection {
                 // Connected: ask once and judge the answer's head; the reader owns the connection now.
                 if g_cancellable_is_cancelled(cancellable) == 0 {
-                    AnswerReader.start(connection: connection, request: request, cancellable: cancellable) { problem in
+                    AnswerReader.start(connection: connection, request: request, cancellable: cancellable, seconds: seconds) { problem in
                         completion(problem.map { .invalidAnswer($0) } ?? .connected)
                     }
                 } else {

@@ -63,7 +63,8 @@ extension Engine {
     }
 
     /// Starts the probe for `error` (loop thread); false when the URI has no host to try. At most
-    /// 5 s: a refusal or a TLS failure answers at once; a silent peer only delays the reload.
+    /// 5 s to connect and 5 s for the answer's head: a refusal, a TLS failure or an answer that is
+    /// not HTTP answers at once; a silent peer only delays the reload.
     private func startConnectionProbe(uri: String, for error: PlayerError) -> Bool {
         facts.connectionProbed = true
         var started: ConnectionProbe?
