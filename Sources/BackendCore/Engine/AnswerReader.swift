@@ -21,8 +21,9 @@ final class AnswerReader {
                  seconds: UInt32, completion: @escaping (String?) -> Void) {
         self.connection = connection
         deadline = g_get_monotonic_time() + gint64(seconds) * 1_000_000
-        self.request = UnsafeMutableRawBufferPointer.allocate(byteCount: request.count, alignment: 1)
-        self.request.copyMemory(from: UnsafeRawBufferPointer(start: request, count: request.count))
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: request.count, alignment: 1)
+        request.withUnsafeBytes { copy.copyMemory(from: $0) }
+        self.request = copy
         self.cancellable = cancellable
         self.completion = completion
         g_object_ref(UnsafeMutableRawPointer(cancellable))
