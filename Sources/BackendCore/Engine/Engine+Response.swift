@@ -37,8 +37,9 @@ extension Engine {
             let head = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n".utf8)
             facts.response.problem = HTTPAnswerCheck.problem(in: head, ended: true)
         }
-        // The first answer's: a refused resume (a 200 to a Range request) announces the file again from 0.
-        if facts.announcedSize == nil {
+        // The first answer's: a refused resume (a 200 to a Range request) announces the file again
+        // from 0. An encoded body's length is not comparable (libsoup counts the decoded bytes).
+        if facts.announcedSize == nil, (fields["content-encoding"] ?? "identity").lowercased() == "identity" {
             facts.announcedSize = ResponseHead.announcedSize(status: facts.lastHTTPStatus, contentLength: fields["content-length"],
                                                              contentRange: fields["content-range"])
         }
