@@ -11,8 +11,12 @@ final class CacheDownload: Sendable {
     struct State: Sendable {
         /// The URI being downloaded, nil when nothing is (a hit, a local file, stored or discarded).
         var uri: String?
-        /// Length of the whole body: the Content-Length of the first 200 response.
+        /// Length of the whole body: the Content-Length of the first 200 response (nil when it
+        /// was encoded: the length is then the encoded one's, not the file's).
         var contentLength: Int64?
+        /// The first response's `Content-Encoding` other than `identity` (`gzip`: libsoup
+        /// decodes it, so the file holds more bytes than its Content-Length), nil when none.
+        var encoding: String?
         var etag: String?
         var lastModified: String?
         /// The first response's `Cache-Control` (a `no-store` download is never kept).
@@ -21,6 +25,8 @@ final class CacheDownload: Sendable {
         var responses = 0
         /// `GstCacheDownloadComplete` arrived.
         var completeMessage = false
+        /// The pipeline's end of stream arrived: every stream, the source's included, ended.
+        var endOfStream = false
     }
 
     private let state = Mutex(State())

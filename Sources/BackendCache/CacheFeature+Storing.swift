@@ -65,7 +65,8 @@ extension CacheFeature {
         download.update { download in
             download.responses += 1
             guard download.responses == 1, status == 200 else { return }
-            download.contentLength = field("Content-Length").flatMap { Int64($0) }
+            download.encoding = field("Content-Encoding").flatMap { $0.lowercased() == "identity" ? nil : $0 }
+            download.contentLength = download.encoding == nil ? field("Content-Length").flatMap { Int64($0) } : nil
             download.etag = field("ETag")
             download.lastModified = field("Last-Modified")
             download.control = CacheControl(header: field("Cache-Control"))
@@ -94,7 +95,7 @@ extension CacheFeature {
         let verdict = Self.completeness(current, element: context?.downloadBuffer, location: location)
         if verdict != nil && !final { return }
         _ = download.finish()
-        guard let location, let length = current.contentLength, verdict == nil else {
+        guard let location, let length = current.contentLength ?? Self.decodedSize(current, location: location), verdict == nil else {
             if let location { unlink(location) }
             setStatus(CacheStatus(state: .discarded, reason: verdict ?? "nothing was downloaded"))
             return
@@ -116,9 +117,25 @@ extension CacheFeature {
         return String(takingGLibString: CGStreamer_get_string(UnsafeMutableRawPointer(element), "temp-location"))
     }
 
-    /// Nil when complete, else why not.
+    /// The size of a complete download of an encoded body (libsoup decoded it: the file's own
+    /// size, once the downloadbuffer said it is complete), nil otherwise.
+    private static func decodedSize(_ download: CacheDownload.State, location: String) -> Int64? {
+        guard download.encoding != nil, download.completeMessage || download.endOfStream else { return nil }
+        var info = stat()
+        guard stat(location, &info) == 0, info.st_size > 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Nil when complete, else why not. An encoded body (``CacheDownload/State/encoding``) has
+    /// no length to compare with: it is complete when the downloadbuffer says so or the stream
+    /// ended (end of stream), and its one range starts at 0.
     private static func completeness(_ download: CacheDownload.State, element: UnsafeMutablePointer<GstElement>?, location: String?) -> String? {
         guard let location else { return "no download buffer (the server gave no size)" }
+        if let encoding = download.encoding {
+            if let element, let ranges = BufferingQuery.ask(element, format: GST_FORMAT_BYTES)?.ranges,
+               ranges.count > 1 || (ranges.first?.start ?? 0) > 0 { return "disjoint download (a seek beyond the downloaded data)" }
+            return download.completeMessage || download.endOfStream ? nil : "download not complete (sent with Content-Encoding: \(encoding))"
+        }
         guard let length = download.contentLength, length > 0 else { return "the server gave no length" }
         if let element, let ranges = BufferingQuery.ask(element, format: GST_FORMAT_BYTES)?.ranges {
             if ranges.count > 1 || (ranges.first?.start ?? 0) > 0 { return "disjoint download (a seek beyond the downloaded data)" }

@@ -88,6 +88,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// ``consumeErrorOfBrokenCopy(_:)``).
     public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if consumeErrorOfBrokenCopy(message) { return .consumed }
+        if CGStreamer_message_type(message) == GST_MESSAGE_EOS, download.current.uri != nil { download.update { $0.endOfStream = true } }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let structure = gst_message_get_structure(message) else { return .proceed }
         if gst_structure_has_name(structure, "GstCacheDownloadComplete") != 0 {
             downloadCompleted()

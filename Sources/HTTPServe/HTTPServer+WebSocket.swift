@@ -16,7 +16,10 @@ public enum WebSocketEvent: Sendable, Equatable {
 public struct WebSocketLimits: Sendable {
     /// At most this many clients at once; one more gets 503 on its upgrade.
     public var maxClients = 32
-    /// A message longer than this closes its client (libsoup's max incoming payload size: close code 1009).
+    /// A message longer than this closes its client with close code 1009: a frame over it
+    /// (libsoup's `max-incoming-payload-size`, ``WebSocketRefusal``), or a fragmented message
+    /// whose parts add up to more (checked when it is complete: libsoup 3.2 has no limit on the
+    /// whole message; a later libsoup's `max-total-message-size` is set when it has one).
     public var maxMessage = 64 * 1024
     /// A client with more than this many bytes not yet delivered (it does not read) is dropped.
     public var maxBacklog = 256 * 1024
@@ -107,6 +110,7 @@ extension HTTPServer {
     private func accept(_ connection: OpaquePointer, message: OpaquePointer) {
         g_object_ref(UnsafeMutableRawPointer(connection))
         soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(sockets.limits.maxMessage))
+        Self.limitWholeMessages(connection, to: sockets.limits.maxMessage)
         let socket = soup_server_message_get_socket(message)
         if let socket { g_object_ref(socket) }
         let id = sockets.nextID
@@ -118,6 +122,11 @@ extension HTTPServer {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(size)), as: UTF8.self)
             } ?? ""
             let owner = CallbackBox<Owner>.from(data).value
+            guard Int(size) <= owner.server?.sockets.limits.maxMessage ?? Int.max else {
+                // Fragments under the frame limit that add up to more: refused whole, not delivered.
+                owner.server?.drop(owner.id, reason: "a message over the size limit (\(size) bytes in fragments)", code: 1009)
+                return
+            }
             owner.server?.deliver(.received(owner.id, text))
         }
         let onClosed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
@@ -132,6 +141,10 @@ extension HTTPServer {
             let message = String(cString: error.pointee.message)
             let tooBig = error.pointee.code == Int32(SOUP_WEBSOCKET_CLOSE_TOO_BIG.rawValue)
             owner.server?.sockets.errors[owner.id] = tooBig ? "a message over the size limit (\(message))" : message
+            // libsoup closes the socket now, without a close frame: send 1009 on a duplicate first.
+            if tooBig, let server = owner.server, let socket = server.sockets.clients[owner.id]?.socket {
+                WebSocketRefusal.start(socketFD: g_socket_get_fd(socket), code: 1009, reason: "message too big", on: server.loop)
+            }
         }
         let handlers = [
             g_signal_connect_data(UnsafeMutableRawPointer(connection), "message", unsafeBitCast(onMessage, to: GCallback.self),
@@ -156,12 +169,13 @@ extension HTTPServer {
         deliver(.closed(id, reason: reason))
     }
 
-    /// Closes client `id` ourselves: it is forgotten now (its `closed` signal then finds nothing).
-    private func drop(_ id: Int, reason: String?) {
+    /// Closes client `id` ourselves (close code `code`, by default 1000 without a reason and
+    /// 1008, policy violation, with one): it is forgotten now (its `closed` signal then finds nothing).
+    private func drop(_ id: Int, reason: String?, code: UInt16? = nil) {
         sockets.errors[id] = nil
         guard let client = sockets.clients.removeValue(forKey: id) else { return }
         if soup_websocket_connection_get_state(client.connection) == SOUP_WEBSOCKET_STATE_OPEN {
-            soup_websocket_connection_close(client.connection, UInt16(reason == nil ? 1000 : 1008), reason.map { String($0.prefix(120)) })
+            soup_websocket_connection_close(client.connection, code ?? (reason == nil ? 1000 : 1008), reason.map { String($0.prefix(120)) })
         }
         release(client)
         deliver(.closed(id, reason: reason))
@@ -171,6 +185,19 @@ extension HTTPServer {
         for handler in client.handlers { g_signal_handler_disconnect(UnsafeMutableRawPointer(client.connection), handler) }
         g_object_unref(UnsafeMutableRawPointer(client.connection))
         if let socket = client.socket { g_object_unref(socket) }
+    }
+
+    /// Sets libsoup's `max-total-message-size` (the whole of a fragmented message) where the
+    /// running libsoup has it (later than 3.2); 3.2 only limits each frame.
+    private static func limitWholeMessages(_ connection: OpaquePointer, to limit: Int) {
+        let object = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GObject.self)
+        guard g_object_class_find_property(UnsafeMutableRawPointer(object.pointee.g_type_instance.g_class).assumingMemoryBound(to: GObjectClass.self),
+                                           "max-total-message-size") != nil else { return }
+        var value = GValue()
+        g_value_init(&value, GType(11 << 2))   // G_TYPE_UINT64 (G_TYPE_MAKE_FUNDAMENTAL(11)), a macro Swift does not import
+        g_value_set_uint64(&value, guint64(limit))
+        g_object_set_property(object, "max-total-message-size", &value)
+        g_value_unset(&value)
     }
 
     func closeAllWebSockets() {

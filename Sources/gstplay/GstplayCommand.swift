@@ -184,6 +184,7 @@ struct GstplayCommand: AsyncParsableCommand {
     /// scripts go to stdout with 0.
     static func main() async {
         Output.reopenClosedStandardDescriptors()
+        GLibWarningFilter.install()
         await CommandRouting.main(Array(CommandLine.arguments.dropFirst()))
     }
 }

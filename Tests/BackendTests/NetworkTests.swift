@@ -89,8 +89,10 @@ final class NetworkTests: XCTestCase {
         player.load(server.url("/stall/h264-aac-10s.mp4?after=40000"))
         let error = recorder.waitForValue("network error", timeout: 30) { $0.error }
         XCTAssertEqual(error?.kind, .network)
-        XCTAssertEqual(error?.message, "the server sent no data within the network timeout, or the connection was lost",
-                       "souphttpsrc's generic flow error is named for what it is")
+        // souphttpsrc's generic flow error is named for what it is, after what the body did.
+        XCTAssertTrue(error?.message.hasPrefix("the server stopped after 40000 of the ") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.hasSuffix("bytes it announced (Content-Length): the server sent no data within the network timeout, or the connection was lost") ?? false,
+                      "\(String(describing: error))")
         XCTAssertLessThan(Date().timeIntervalSince(started), 20)
         let warnings = recorder.events.compactMap { e -> PlayerError? in if case .warning(let w) = e { return w } else { return nil } }
         XCTAssertEqual(warnings.filter { $0.message.contains("reconnecting once") }.count, 1)

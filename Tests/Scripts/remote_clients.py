@@ -6,7 +6,8 @@ PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.
 
   http METHOD URL [--token T] [--body TEXT] [--range A-B] [--host H] -> {"status": N, "body": "...", "type": "...", "length": N, "sum": N}
   upgrade BASE [--token T] [--origin O]            -> {"status": N} (101 when accepted)
-  big BASE --token T                               -> {"close": code} after a 70 KiB message
+  big BASE --token T [--fragments N]               -> {"close": code} after a 70 KiB message (80 KiB in N
+                                                      frames of under 64 KiB each with --fragments)
   crowd BASE --token T [--clients 20] [--seconds 5] -> readers' counts, the stalled client's fate
   many BASE --token T [--count 33]                 -> {"statuses": [101, …]} for clients held open at once
   upgrade BASE … [--host H]                        -> the same with the Host header H (a DNS rebinding's)
@@ -72,7 +73,15 @@ def upgrade(args):
 def big(args):
     ws = websocket.create_connection(ws_url(args.base, args.token), timeout=10, suppress_origin=True)
     ws.recv()  # hello
-    ws.send('{"command":"status","pad":"' + "x" * (70 * 1024) + '"}')
+    if args.fragments:
+        text = '{"command":"status","pad":"' + "x" * (80 * 1024) + '"}'
+        step = len(text) // args.fragments + 1
+        parts = [text[i:i + step] for i in range(0, len(text), step)]
+        ws.send_frame(websocket.ABNF.create_frame(parts[0], websocket.ABNF.OPCODE_TEXT, fin=0))
+        for index, part in enumerate(parts[1:], 1):
+            ws.send_frame(websocket.ABNF.create_frame(part, websocket.ABNF.OPCODE_CONT, fin=int(index == len(parts) - 1)))
+    else:
+        ws.send('{"command":"status","pad":"' + "x" * (70 * 1024) + '"}')
     try:
         while True:
             opcode, data = ws.recv_data(control_frame=True)
@@ -333,6 +342,7 @@ def main():
     p = sub.add_parser("parallel"); p.add_argument("url"); p.add_argument("--token", required=True)
     p.add_argument("--count", type=int, default=20)
     p = sub.add_parser("big"); p.add_argument("base"); p.add_argument("--token", required=True)
+    p.add_argument("--fragments", type=int, default=0)
     p = sub.add_parser("many"); p.add_argument("base"); p.add_argument("--token", required=True)
     p.add_argument("--count", type=int, default=33)
     p = sub.add_parser("crowd"); p.add_argument("base"); p.add_argument("--token", required=True)

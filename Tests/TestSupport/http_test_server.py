@@ -29,6 +29,10 @@ its stdin closes, so it never outlives the test process. Paths:
   /redirect-to?location=L                 302 with "Location: L" exactly as given (file:///…, data:…:
                                           a hostile server's redirect to a local scheme)
   /hits?key=K                             how many requests /flaky got for K
+  /raw/<case>/<name>                      an answer that is not valid HTTP, or lies about its body,
+                                          written as bytes (endless-header, nul-header, http09,
+                                          long-location, negative-length, short-body, gzip:
+                                          see serve_raw)
 
 Control (not logged):
   /control/throttle?path=P&rate=B         from now on, requests for path P (e.g. /file/x.webm, no
@@ -70,6 +74,7 @@ Trace-driven network (issue 26, http_trace.py):
                                           every wait for the link end MS ms late (a loaded
                                           machine's scheduler, on purpose)
 """
+import gzip
 import json
 import mimetypes
 import os
@@ -187,6 +192,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header("Location", "/redirect-loop")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif kind == "raw":
+                self.serve_raw(name)
             elif kind == "hits":
                 body = str(HITS.get(query.get("key", ""), 0)).encode()
                 self.send_response(200)
@@ -203,6 +210,45 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_error(404)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def serve_raw(self, name):
+        """/raw/<case>/<fixture>: an answer no HTTP library would write, sent as bytes, then the
+        connection closed. endless-header: a header line that never ends (until the client
+        leaves); nul-header: a NUL inside a header; http09: the body without any status line or
+        headers; long-location: a 302 whose Location is 100 KB; negative-length:
+        `Content-Length: -5`; short-body: a Content-Length 1000 more than the body, then the
+        connection held silent for 30 s; gzip: the body gzip-encoded (`Content-Encoding: gzip`)
+        although the client asked for identity."""
+        case, _, fixture = name.partition("/")
+        with open(os.path.join(FIXTURES, os.path.basename(fixture)), "rb") as f:
+            body = f.read()
+        self.close_connection = True
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+        if case == "endless-header":
+            self.wfile.write(head + b"X-Endless: ")
+            for _ in range(4096):  # 16 MiB at most
+                if STOP.is_set():
+                    break
+                self.wfile.write(b"a" * 4096)
+        elif case == "nul-header":
+            self.wfile.write(head + b"X-Bad: a\0b\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+        elif case == "http09":
+            self.wfile.write(body)
+        elif case == "long-location":
+            self.wfile.write(b"HTTP/1.1 302 Found\r\nLocation: /" + b"a" * 100000 + b"\r\nContent-Length: 0\r\n\r\n")
+        elif case == "negative-length":
+            self.wfile.write(head + b"Content-Length: -5\r\n\r\n" + body)
+        elif case == "short-body":
+            self.wfile.write(head + b"Content-Length: %d\r\n\r\n" % (len(body) + 1000) + body)
+            self.wfile.flush()
+            STOP.wait(30)
+        elif case == "gzip":
+            packed = gzip.compress(body)
+            self.wfile.write(head + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(packed) + packed)
+        else:
+            self.send_error(404)
+            return
+        self.wfile.flush()
 
     def serve_file(self, kind, name, query, head):
         path = os.path.join(FIXTURES, os.path.basename(name))

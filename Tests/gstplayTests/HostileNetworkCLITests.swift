@@ -51,4 +51,20 @@ final class HostileNetworkCLITests: XCTestCase, CLICorpus {
         assertOneItemError(outcome, input: location, ["the server sent no data within the network timeout, or the connection was lost"])
         XCTAssertEqual(outcome.warningLines.filter { $0.contains("reconnecting once") }.count, 1, "retried once: \(outcome.stderr)")
     }
+
+    /// Answers that are not HTTP: one error line saying so, exit 1, no reload, and none of
+    /// libsoup's `GLib-GObject-WARNING … 'content-length'` lines (two per request for `-5`).
+    func testAnswersThatAreNotHTTPEndWithOneLineAndNoGLibWarning() throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        let cases = [("/raw/negative-length/mp3-4s.mp3", "Content-Length '-5' is not a byte count"),
+                     ("/raw/http09/mp3-4s.mp3", "it does not begin with an HTTP status line")]
+        for (path, reason) in cases {
+            let location = server.url(path)
+            let outcome = try run(path, ["--network-timeout", "2", "--no-cache", location], timeout: 60)
+            assertOneItemError(outcome, input: location, ["the server's answer is not valid HTTP (\(reason)"])
+            XCTAssertFalse(outcome.stderr.contains("GLib-GObject"), outcome.stderr)
+            XCTAssertEqual(outcome.warningLines.filter { $0.contains("reconnecting") }, [], outcome.stderr)
+        }
+    }
 }

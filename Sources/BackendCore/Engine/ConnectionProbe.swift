@@ -5,7 +5,10 @@ import CGStreamer
 /// connection, an unknown host and a failed TLS handshake all end in the same generic
 /// "Internal data stream error" (the `GError` only reaches the debug log). GIO's
 /// `GSocketClient` (`g_socket_client_connect_to_uri_async`, `tls` on for https, the network
-/// timeout as its I/O timeout) tells them apart; nothing is sent over the connection.
+/// timeout as its I/O timeout) tells them apart. Once connected it asks for the URI once
+/// (`GET`, `Connection: close`) and reads the head of the answer (``AnswerReader``): libsoup's
+/// "Could not parse HTTP response" (an endless or NUL-bearing header, an HTTP/0.9 answer, a
+/// head over 64 KiB) reaches only souphttpsrc's debug log too, as the same generic error.
 ///
 /// **Thread:** created, cancelled and completed on the loop thread: the async call returns to
 /// the thread-default `GMainContext` it was started from, the player's own. The completion's
@@ -13,8 +16,12 @@ import CGStreamer
 final class ConnectionProbe {
     /// What the connection attempt found.
     enum Verdict: Equatable, Sendable {
-        /// The connection (and the TLS handshake) worked: the failure was something else.
+        /// The connection (and the TLS handshake) worked and the answer's head, if any came within
+        /// the timeout, reads as HTTP: the failure was something else.
         case connected
+        /// The server answered with something that is not a valid HTTP/1.x head: why, in words
+        /// (``HTTPAnswerCheck/problem(in:ended:)``).
+        case invalidAnswer(String)
         /// `G_IO_ERROR_CONNECTION_REFUSED`.
         case refused
         /// A `G_RESOLVER_ERROR`: the host name does not resolve.
@@ -44,22 +51,35 @@ final class ConnectionProbe {
         let tls = String(cString: g_uri_get_scheme(parsed)).lowercased() == "https"
         let port = g_uri_get_port(parsed) > 0 ? Int(g_uri_get_port(parsed)) : (tls ? 443 : 80)
         address = "\(host):\(port)"
+        let request = AnswerReader.request(path: g_uri_get_path(parsed).map { String(cString: $0) } ?? "/",
+                                           query: g_uri_get_query(parsed).map { String(cString: $0) },
+                                           host: g_uri_get_port(parsed) > 0 ? address : host)
         cancellable = g_cancellable_new()
         let client = g_socket_client_new()
         defer { g_object_unref(client) }  // the pending task keeps its own reference
         g_socket_client_set_timeout(client, timeoutSeconds)
         g_socket_client_set_tls(client, tls ? 1 : 0)
-        let box = CallbackBox<(UnsafeMutablePointer<GCancellable>, (Verdict) -> Void)>((cancellable, completion))
+        let box = CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], UInt32, (Verdict) -> Void)>((cancellable, request, timeoutSeconds, completion))
         g_object_ref(UnsafeMutableRawPointer(cancellable))  // released by the callback
         g_socket_client_connect_to_uri_async(client, uri, guint16(tls ? 443 : 80), cancellable, { source, result, data in
             guard let data else { return }
-            let box = Unmanaged<CallbackBox<(UnsafeMutablePointer<GCancellable>, (Verdict) -> Void)>>.fromOpaque(data).takeRetainedValue()
-            let (cancellable, completion) = box.value
+            let box = Unmanaged<CallbackBox<(UnsafeMutablePointer<GCancellable>, [UInt8], UInt32, (Verdict) -> Void)>>.fromOpaque(data).takeRetainedValue()
+            let (cancellable, request, seconds, completion) = box.value
             defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
             var error: UnsafeMutablePointer<GError>?
             let connection = g_socket_client_connect_to_uri_finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: GSocketClient.self),
                                                                    result, &error)
-            if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }  // closes it
+            if let connection {
+                // Connected: ask once and judge the answer's head; the reader owns the connection now.
+                if g_cancellable_is_cancelled(cancellable) == 0 {
+                    AnswerReader.start(connection: connection, request: request, cancellable: cancellable, seconds: seconds) { problem in
+                        completion(problem.map { .invalidAnswer($0) } ?? .connected)
+                    }
+                } else {
+                    g_object_unref(UnsafeMutableRawPointer(connection))
+                }
+                return
+            }
             let verdict = ConnectionProbe.verdict(for: error)
             if error != nil { g_error_free(error) }
             if g_cancellable_is_cancelled(cancellable) == 0 { completion(verdict) }

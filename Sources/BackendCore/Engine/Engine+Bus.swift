@@ -50,7 +50,7 @@ extension Engine {
         guard !playback.inputs.failed, playback.inputs.loaded else { return } // only the first error of a load counts
         let error = PlayerError(errorMessage: message, facts: facts)
         if retryAfterNetworkError(error) { return }
-        failUnlessFeatureActs(error)
+        failUnlessFeatureActs(namingShortBody(error))
     }
 
     private func handleEndOfStream() {
@@ -180,7 +180,8 @@ extension Engine {
             if isStaleRedirectResponse(structure) { return }
             var status: guint = 0
             if gst_structure_get_uint(structure, "http-status-code", &status) != 0 { facts.lastHTTPStatus = Int(status) }
-            _ = absorbRedirect(structure, status: facts.lastHTTPStatus)
+            if absorbRedirect(structure, status: facts.lastHTTPStatus) { return }
+            absorbResponseHead(structure)
             return
         }
         guard gst_is_missing_plugin_message(message) != 0 else { return }

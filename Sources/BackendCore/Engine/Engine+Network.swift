@@ -38,12 +38,16 @@ extension Engine {
     }
 
     /// After a network error: names a failure that came without any HTTP response (a
-    /// ``ConnectionProbe`` tells a refused connection, an unknown host or a failed TLS handshake
-    /// from a timeout; those are final), else reloads once when it is not the server's final
+    /// ``ConnectionProbe`` tells a refused connection, an unknown host, a failed TLS handshake or
+    /// an answer that is not HTTP from a timeout; those are final), else reloads once when it is not the server's final
     /// word (no HTTP status, or a 5xx; a 4xx or a redirect loop is final). Returns false when
     /// the error must be reported now. While a probe runs, later errors of the load are absorbed.
     func retryAfterNetworkError(_ error: PlayerError) -> Bool {
         if timers.connectionProbe != nil { return true }
+        if let named = invalidResponse(error) {
+            failUnlessFeatureActs(named)
+            return true
+        }
         switch followRedirect(error) {
         case .followed: return true
         case .stopped(let named):
@@ -59,7 +63,8 @@ extension Engine {
     }
 
     /// Starts the probe for `error` (loop thread); false when the URI has no host to try. At most
-    /// 5 s: a refusal or a TLS failure answers at once; a silent peer only delays the reload.
+    /// 5 s to connect and 5 s for the answer's head: a refusal, a TLS failure or an answer that is
+    /// not HTTP answers at once; a silent peer only delays the reload.
     private func startConnectionProbe(uri: String, for error: PlayerError) -> Bool {
         facts.connectionProbed = true
         var started: ConnectionProbe?
@@ -89,6 +94,9 @@ extension Engine {
         case .tlsFailed(let reason):
             named.message = "the TLS handshake with \(probe.address) failed (\(reason)); is it an http:// port?"
             named.cause = .tlsHandshakeFailed
+        case .invalidAnswer(let reason):
+            named.message = "the server's answer is not valid HTTP (\(reason))"
+            named.cause = .invalidResponse
         case .connected, .other:
             if reload(after: error) { return }
         }

@@ -3,7 +3,7 @@ import CGStreamer
 /// HTTP redirects, followed by the Backend (loop thread). souphttpsrc's `automatic-redirect` is
 /// off (``Engine/connectSourceSetup()``): libsoup 3 would follow a redirect loop 20 times (21
 /// requests) before giving up with the last 3xx. Here a 3xx with a `Location` becomes the next
-/// URI of the same load (playbin to READY, `uri` set, PAUSED again; no new `uriLoaded`, the
+/// URI of the same load (playbin to NULL and READY, `uri` set, PAUSED again; no new `uriLoaded`, the
 /// media facts, cache download and queue item stay those of the URI the user gave), until a
 /// URI comes round again (a loop: two requests for a self-redirect) or after
 /// ``Engine/maximumRedirects`` hops. Only http and https targets are followed
@@ -97,6 +97,11 @@ extension Engine {
         facts.redirects.append(target)
         facts.redirectLocation = nil
         facts.lastHTTPStatus = nil
+        // The 3xx attempt never prerolled: through NULL, as ``load(_:original:start:)`` does after
+        // such a load, so that the next READY→PAUSED starts from fresh source groups instead of
+        // reusing the failed attempt's under playbin's locks. READY again after it: the bus drops
+        // what is posted in NULL (the epoch marker).
+        pipeline.setState(GST_STATE_NULL)
         pipeline.setState(GST_STATE_READY)
         pipeline.startNewEpoch()          // the failed attempt's later messages are dropped
         applyDownloadFlag(for: target)

@@ -16,6 +16,10 @@ struct MediaFacts {
     var missingPlugins: [String] = []
     /// Status of the last HTTP response (`http-headers` element message).
     var lastHTTPStatus: Int?
+    /// What the last response's headers tell about its body (``Engine/absorbResponseHead(_:)``).
+    var response = ResponseHead()
+    /// The whole body's size as the load's first answer announced it (``ResponseHead/announcedSize(status:contentLength:contentRange:)``).
+    var announcedSize: Int?
     /// Reloads left after a network failure (seed 001: retry once).
     var networkRetriesLeft = 1
     /// The `Location` of the last 3xx response (automatic redirects are off; ``Engine/followRedirect(_:)``).

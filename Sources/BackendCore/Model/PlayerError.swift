@@ -38,6 +38,9 @@ public struct PlayerError: Error, Sendable, Hashable, Codable, CustomStringConve
         case redirectRefused = "redirect-refused"
         /// The connection was lost and the server cannot resume it (it ignores `Range`).
         case cannotResume = "cannot-resume"
+        /// The server's answer is not valid HTTP/1.x (no status line, a NUL byte or a head over
+        /// 64 KiB, a `Content-Length` that is not a byte count): final, no reload.
+        case invalidResponse = "invalid-response"
         /// No data within the network timeout, or the connection was lost.
         case timedOut = "timed-out"
         /// A live source (udp://, rtsp://, …) sent no data within the network timeout.
