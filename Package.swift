@@ -165,10 +165,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command language over the Backend, for the CLI and for embedders: the JSON
-        // protocol's wire types (Wire/), the mpv IPC subset (Mpv/), the control clients' values.
+        // protocol's wire types (Wire/), the console grammar (Console/), the mpv IPC subset (Mpv/),
+        // the dispatcher that runs them against a Player (Dispatch/) and its transports (Control/).
         .target(
             name: "BackendControl",
-            dependencies: ["Backend", "BackendCore"],
+            dependencies: ["Backend", "BackendCore", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
