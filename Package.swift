@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "gstplay", targets: ["gstplay"]),
         // Desktop: an app that plays into its own X11 window through the Backend.
         .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
+        // An app that plays a file headless and serves the mpv IPC socket through BackendControl.
+        .executable(name: "ExampleSocketPlayer", targets: ["ExampleSocketPlayer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -219,6 +221,12 @@ let package = Package(
         .executableTarget(
             name: "ExampleX11Player",
             dependencies: ["Backend", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // An app that embeds Backend and BackendControl: plays a file, serves the mpv socket.
+        .executableTarget(
+            name: "ExampleSocketPlayer",
+            dependencies: ["Backend", "BackendControl"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

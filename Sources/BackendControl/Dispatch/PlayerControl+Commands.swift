@@ -70,7 +70,7 @@ extension PlayerControl {
             return CommandOutcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: keys),
                                   text: ["Commands:"] + ConsoleCommand.usageLines)
         case .quit:
-            await host?.quit(code: nil)
+            await requestQuit(code: nil)
         case .variants, .variant:
             return AdaptiveCommands.execute(command, player: player)
         case .snapshot(let path, let osd):

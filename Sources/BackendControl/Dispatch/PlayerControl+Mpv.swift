@@ -79,7 +79,7 @@ extension PlayerControl {
         case .playlistNext: return outcome(await execute(ConsoleCommand.next))
         case .playlistPrevious: return outcome(await execute(ConsoleCommand.prev))
         case .quit(let code):
-            await host?.quit(code: code)
+            await requestQuit(code: code)
             return .success(.null)
         case .abLoop: return outcome(await execute(ConsoleCommand.abLoop(.cycle)))
         case .frameStep: return outcome(await execute(ConsoleCommand.frameStep(forward: true)))

@@ -11,7 +11,13 @@ extension PlayerControl {
     /// exactly as on stdin. Blank lines are ignored. Every command passes the door's rule first
     /// (``FileWriteRule``, keyed by the command's ``CommandCapability``): a control client's
     /// command that writes a file is refused, or kept inside the client directory.
+    /// A `quit` among them (without a host) resumes ``untilQuit()`` once its reply is sent.
     public func dispatch(_ line: String, from client: ControlClientID) async {
+        await dispatchLine(line, from: client)
+        releaseQuitWaiters()
+    }
+
+    private func dispatchLine(_ line: String, from client: ControlClientID) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
         if client != .console && hub?.isConnected(client) != true { return }     // it left: nobody to answer
         if client != .console, hub?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {

@@ -47,6 +47,10 @@ public actor PlayerControl {
     weak var host: (any PlayerControlHost)?
     /// The mpv clients' state: what events tell, each client's observers.
     var mpv = MpvState()
+    /// A `quit` asked for without a host: its exit code, once its reply is sent (``untilQuit()``).
+    var quitCode: Int32?
+    private var quitReplied = false
+    private var quitWaiters: [CheckedContinuation<Int32, Never>] = []
     /// With ``init(player:configuration:log:)``: the hub's requests, served by ``serveSocket(path:)``'s tasks.
     private nonisolated let requests: RequestQueue?
     private nonisolated let serving = Atomic<Bool>(false)
@@ -136,6 +140,28 @@ public actor PlayerControl {
             report(record)
         }
         shutdown()
+    }
+
+    /// Returns once a client asked to `quit` (JSON `quit`, mpv's `quit [code]`) and its reply
+    /// was sent, with the code asked for (0 when none): what an embedding app waits on to end.
+    /// Only without a host; with one, ``PlayerControlHost/quit(code:)`` is called instead.
+    public func untilQuit() async -> Int32 {
+        if quitReplied, let quitCode { return quitCode }
+        return await withCheckedContinuation { quitWaiters.append($0) }
+    }
+
+    /// `quit`: the host's to decide; without one, recorded for ``untilQuit()``.
+    func requestQuit(code: Int32?) async {
+        if let host { return await host.quit(code: code) }
+        if quitCode == nil { quitCode = code ?? 0 }
+    }
+
+    /// After a reply: a recorded `quit` resumes everyone waiting in ``untilQuit()``.
+    func releaseQuitWaiters() {
+        guard let quitCode else { return }
+        quitReplied = true
+        for waiter in quitWaiters { waiter.resume(returning: quitCode) }
+        quitWaiters.removeAll()
     }
 
     /// A line longer than `limit` bytes from `client` (discarded): an error reply with a null id.
