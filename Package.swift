@@ -168,10 +168,11 @@ let package = Package(
         ),
         // The command language over the Backend, for the CLI and for embedders: the JSON
         // protocol's wire types (Wire/), the console grammar (Console/), the mpv IPC subset (Mpv/),
-        // the dispatcher that runs them against a Player (Dispatch/) and its transports (Control/).
+        // the dispatcher that runs them against a Player (Dispatch/) and its transports: the Unix
+        // socket (Control/) and the web remote (Remote/, on HTTPServe).
         .target(
             name: "BackendControl",
-            dependencies: ["Backend", "BackendCore", "CGStreamer"],
+            dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -180,7 +181,7 @@ let package = Package(
             dependencies: [
                 "Backend",
                 "BackendControl",
-                "HTTPServe",    // --remote
+                "HTTPServe",    // --remote's errors
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

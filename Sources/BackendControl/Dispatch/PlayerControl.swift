@@ -107,7 +107,7 @@ public actor PlayerControl {
     }
 
     /// Starts the request and event tasks once (a control with a hub of its own only).
-    private nonisolated func startServing() {
+    nonisolated func startServing() {
         guard let requests, !serving.exchange(true, ordering: .relaxed) else { return }
         let records = player.records
         Task { await self.serve(requests) }

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -17,12 +16,12 @@ import Foundation
 ///
 /// **Thread:** init and ``close()`` on the CLI's thread; handlers run on the server's thread
 /// and hand slow work (snapshots, thumbnails) to tasks.
-final class WebRemote: Sendable {
+public final class WebRemote: Sendable {
     private let server: HTTPServer
     private let clients: RemoteClients
 
     /// Starts listening; throws ``HTTPServeError`` (address not an IP, port taken).
-    init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
+    public init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
         let token = settings.token.map(AccessToken.init) ?? AccessToken.random()
         server = try HTTPServer(address: settings.bind, port: settings.port, token: token)
         clients = RemoteClients(hub: hub)
@@ -88,12 +87,12 @@ final class WebRemote: Sendable {
 
     /// The URL to print: the page with the token in its fragment (never sent to a server);
     /// a wildcard bind address is shown as 127.0.0.1.
-    var url: String {
+    public var url: String {
         let host = server.address == "0.0.0.0" || server.address == "::" ? "127.0.0.1" : server.address
         let shown = host.contains(":") ? "[\(host)]" : host
         return "http://\(shown):\(server.port)/#token=\(server.token.text)"
     }
 
     /// Closes every client and the listener (joins the server's thread). Idempotent.
-    func close() { server.close() }
+    public func close() { server.close() }
 }
