@@ -52,7 +52,9 @@ public actor PlayerControl {
     private var quitReplied = false
     private var quitWaiters: [CheckedContinuation<Int32, Never>] = []
     /// With ``init(player:configuration:log:)``: the hub's requests, served by ``serveSocket(path:)``'s tasks.
-    private nonisolated let requests: RequestQueue?
+    nonisolated let requests: RequestQueue?
+    /// With ``init(player:configuration:log:)``: where ``serveConsole(input:output:)`` writes.
+    nonisolated let consoleSink: ConsoleSink
     private nonisolated let serving = Atomic<Bool>(false)
 
     /// A dispatcher driven by its caller: `hub` (nil: no clients) is the caller's, whose
@@ -68,16 +70,18 @@ public actor PlayerControl {
     public init(player: Player, configuration: Configuration = Configuration(), log: @escaping @Sendable (String) -> Void = { _ in }) {
         let requests = RequestQueue()
         self.init(player: player, hub: ControlHub(inbox: requests, log: log), names: LocationNames(),
-                  configuration: configuration, console: { _ in }, requests: requests)
+                  configuration: configuration, console: nil, requests: requests)
     }
 
     private init(player: Player, hub: ControlHub?, names: LocationNames, configuration: Configuration,
-                 console: @escaping @Sendable (String) -> Void, requests: RequestQueue?) {
+                 console: (@Sendable (String) -> Void)?, requests: RequestQueue?) {
+        let sink = ConsoleSink()
+        self.consoleSink = sink
         self.player = player
         self.hub = hub
         self.names = names
         self.configuration = configuration
-        self.console = console
+        self.console = console ?? { line in sink.write(line) }
         self.requests = requests
     }
 
@@ -129,13 +133,16 @@ public actor PlayerControl {
     /// Each player event as its JSON line to every client (an item's end as `eos`), then as mpv events.
     private func forward(_ records: AsyncStream<PlayerEventRecord>) async {
         for await record in records {
-            if let hub, hub.hasClients {
+            if let hub, hub.hasClients || consoleSink.isOpen {
                 var event = record.event
                 if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
                 let queue = record.snapshot.features[QueueSnapshot.self]
                 let item = queue.map { ($0.currentIndex ?? 0, $0.items.count) }
                 let line = WireEvents.line(for: event, item: record.snapshot.uri == nil ? nil : item, loadID: record.loadID)
-                if !line.isEmpty { hub.broadcast(line) }
+                if !line.isEmpty {
+                    hub.broadcast(line)
+                    consoleSink.write(line)
+                }
             }
             report(record)
         }
