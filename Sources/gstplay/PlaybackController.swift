@@ -9,8 +9,8 @@ import Foundation
 /// The CLI actor: the one owner of all CLI state. It consumes the ``Inbox`` (player events,
 /// console lines, keys, signals) one input at a time, hands the items to the Backend's queue
 /// (which walks them, gaplessly), reacts to the end of the queue and to errors, runs console
-/// commands and keys (PlaybackController+Input.swift, QueueCommands.swift), writes events and
-/// replies, and decides the exit code.
+/// commands and keys through the library's dispatcher (``PlayerControl``, whose host it is:
+/// PlaybackController+Input.swift), writes events, and decides the exit code.
 ///
 /// **Thread:** the actor's own executor (Swift's cooperative pool). Player commands issued from
 /// here are queued to the Backend's loop thread; their effects come back as events in the inbox.

@@ -3,7 +3,7 @@ import BackendCore
 import Synchronization
 
 /// `--input-ipc-server PATH`: the control socket, one transport of the ``ControlHub``. A Unix
-/// stream socket (``UnixSocketServer``: GIO on a thread of its own, mode 0600, a stale file
+/// stream socket (`UnixSocketServer`: GIO on a thread of its own, mode 0600, a stale file
 /// replaced, a live one refused, a bounded outbox per client) whose bytes are cut into lines
 /// (``LineSplitter``, 64 KiB a line: a longer one gets an error reply and is skipped). Every
 /// client speaks gstplay's JSON protocol and the mpv IPC subset (``ControlDialect/gstplayAndMpv``).

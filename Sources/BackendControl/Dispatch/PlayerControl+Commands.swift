@@ -105,8 +105,8 @@ extension PlayerControl {
     /// `seek`: refused when nothing plays or is on its way (the player's state, and the queue's
     /// current item whose load a feature defers), for a live stream, and for a fraction while the
     /// duration is unknown. With `awaitingLanding` (console and JSON lines) the reply waits for the
-    /// Backend's ``Player/seekAsync(to:mode:)`` and carries the position the seek landed at; keys
-    /// only ask (``Player/seek(to:mode:)``).
+    /// Backend's `Player/seekAsync(to:mode:)` and carries the position the seek landed at; keys
+    /// only ask (`Player/seek(to:mode:)`).
     public func seek(_ target: SeekArgument, awaitingLanding: Bool) async -> CommandOutcome {
         let snapshot = player.snapshot
         guard snapshot.queueItemPending || ![.idle, .error, .stopping].contains(snapshot.state) else {

@@ -2,7 +2,7 @@ import Backend
 import Synchronization
 
 /// The dispatcher of gstplay's command language: runs console commands, JSON requests and mpv
-/// IPC requests against one ``Player`` (and its queue, tracks, chapters, cast and adaptive
+/// IPC requests against one `Player` (and its queue, tracks, chapters, cast and adaptive
 /// features through their `Player` extensions), and writes each reply as the Codable wire types
 /// (``Reply``, ``WireMpv/Reply``) to the client that asked: `--json` stdin (``ControlClientID/console``)
 /// through the `console` writer, every other client through the ``ControlHub``.
@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// **Thread:** an actor: every command runs on its executor, one at a time, each awaited to its
 /// reply (a seek to its landing) before the next is taken. Player calls are queued to the
-/// player's loop thread; a setter's value is in ``Player/snapshot`` as soon as it returns.
+/// player's loop thread; a setter's value is in `Player/snapshot` as soon as it returns.
 public actor PlayerControl {
     /// What the dispatcher allows and where files go. A plain value; any thread.
     public struct Configuration: Sendable {
@@ -91,7 +91,7 @@ public actor PlayerControl {
     }
 
     /// Waits until every player command issued so far ran on the loop thread (one
-    /// ``Player/currentQueue()`` round trip), so ``Player/snapshot`` shows their effect.
+    /// `Player/currentQueue()` round trip), so `Player/snapshot` shows their effect.
     public func commandsRan() async {
         _ = await player.currentQueue()
     }

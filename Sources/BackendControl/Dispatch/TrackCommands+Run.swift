@@ -102,6 +102,6 @@ extension TrackCommands {
 }
 
 extension TracksEvent {
-    /// The streams or the selection changed (``TracksEvent/tracksChanged(_:selection:)``).
+    /// The streams or the selection changed (`TracksEvent/tracksChanged(_:selection:)`).
     public var isTracksChanged: Bool { if case .tracksChanged = self { true } else { false } }
 }

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// Writing cover art to a file: the console's `cover [path]` (and the CLI's `gstplay cover`).
-/// Naming, encoding (``CoverArt/encoded(as:)``) and one atomic write (``ImageFileWriter``).
+/// Naming, encoding (`CoverArt/encoded(as:)`) and one atomic write (``ImageFileWriter``).
 /// **Thread:** any but a player's loop thread (encoding may decode the picture).
 public enum CoverFile {
     /// JPEG for a `.jpg`/`.jpeg` name, PNG otherwise.
@@ -25,7 +25,7 @@ public enum CoverFile {
     }
 
     /// Encodes `art` for `path`'s extension and writes it (temporary file + rename). Throws
-    /// ``CoverArtError`` or ``ImageFileWriter/Failure``.
+    /// `CoverArtError` or ``ImageFileWriter/Failure``.
     public static func write(_ art: CoverArt, to path: String) throws -> SnapshotFile.Written {
         let encoded = try art.encoded(as: encoding(for: path))
         try ImageFileWriter.write(encoded.bytes, to: path)

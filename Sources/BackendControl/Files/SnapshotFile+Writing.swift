@@ -41,8 +41,8 @@ extension SnapshotFile {
         PathText.isDirectory(path)
     }
 
-    /// Takes the player's current frame (``Player/snapshot(format:maxSize:)``, awaited: no thread
-    /// waits for the loop thread) and writes it (temporary file + rename). Throws ``ImageError``
+    /// Takes the player's current frame (`Player/snapshot(format:maxSize:)`, awaited: no thread
+    /// waits for the loop thread) and writes it (temporary file + rename). Throws `ImageError`
     /// or ``ImageFileWriter/Failure``.
     public static func take(from player: Player, argument: String?, location: String, osd: Bool = false,
                      naming: ScreenshotNaming = ScreenshotNaming()) async throws -> Written {

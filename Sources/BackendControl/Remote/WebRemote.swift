@@ -6,12 +6,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `--remote`: the web remote. An ``HTTPServer`` (libsoup, its own thread) with:
-/// `/` the page (``RemotePage``, no data in it, so no token), `/ws` the WebSocket — one more
-/// transport of the ``ControlHub`` (``RemoteClients``) —, `GET /api/status`, `POST /api/command`
-/// (through the same dispatcher, ``RemoteRequest``), `GET /api/snapshot.png` (the frame on
+/// `--remote`: the web remote. An `HTTPServer` (libsoup, its own thread) with:
+/// `/` the page (`RemotePage`, no data in it, so no token), `/ws` the WebSocket — one more
+/// transport of the ``ControlHub`` (`RemoteClients`) —, `GET /api/status`, `POST /api/command`
+/// (through the same dispatcher, `RemoteRequest`), `GET /api/snapshot.png` (the frame on
 /// screen, `Player.snapshot`) and `GET /api/thumbnail.png?t=SECONDS` (the seek bar's preview,
-/// ``ThumbnailGenerator`` on the current item), each at most two at once (``JobLimit``). Every
+/// `ThumbnailGenerator` on the current item), each at most two at once (`JobLimit`). Every
 /// route but `/` needs the token.
 ///
 /// **Thread:** init and ``close()`` on the CLI's thread; handlers run on the server's thread
@@ -20,7 +20,7 @@ public final class WebRemote: Sendable {
     private let server: HTTPServer
     private let clients: RemoteClients
 
-    /// Starts listening; throws ``HTTPServeError`` (address not an IP, port taken).
+    /// Starts listening; throws `HTTPServeError` (address not an IP, port taken).
     public init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
         let token = settings.token.map(AccessToken.init) ?? AccessToken.random()
         server = try HTTPServer(address: settings.bind, port: settings.port, token: token)

@@ -73,7 +73,7 @@ public enum WireAdaptive {
         }
     }
 
-    /// The line for one ``AdaptiveEvent``.
+    /// The line for one `AdaptiveEvent`.
     public static func line(for event: AdaptiveEvent) -> String {
         switch event {
         case .variantsAvailable(let variants):

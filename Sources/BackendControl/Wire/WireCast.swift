@@ -1,7 +1,7 @@
 import Backend
 
 /// Casting's part of the `--json` protocol: the `renderers`, `cast-started`,
-/// `cast-ended` and `cast-failed` events (``CastEvent``) and the `renderers` / `cast` replies.
+/// `cast-ended` and `cast-failed` events (`CastEvent`) and the `renderers` / `cast` replies.
 /// Pure; any thread.
 public enum WireCast {
     /// One renderer: `{"index":0,"name":"Living room","udn":"uuid:…","model":"gmediarender",…}`.

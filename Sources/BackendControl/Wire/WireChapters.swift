@@ -1,7 +1,7 @@
 import Backend
 
 /// The chapters' part of the `--json` protocol: the `chapters` and `chapter` events
-/// (``ChaptersEvent``) and the `chapters` / `chapter` replies. Pure; any thread.
+/// (`ChaptersEvent`) and the `chapters` / `chapter` replies. Pure; any thread.
 public enum WireChapters {
     /// One chapter: `{"index":2,"title":"Middle, part one","start":2,"end":3,"depth":1,…}`.
     public struct Entry: Encodable, Sendable, Equatable {

@@ -60,7 +60,7 @@ public enum Wire {
         return String(out)
     }
 
-    /// Perceptual volume in percent for a linear volume, one decimal (``VolumeScale/percent(fromLinear:)``).
+    /// Perceptual volume in percent for a linear volume, one decimal (`VolumeScale/percent(fromLinear:)`).
     public static func volumePercent(linear: Double) -> Double { VolumeScale.percent(fromLinear: linear) }
 
     /// `value` rounded to `digits` decimals.

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
-/// structs below), written into the same object, with `load_id` (the Backend's ``LoadID``) when
+/// structs below), written into the same object, with `load_id` (the Backend's `LoadID`) when
 /// the event belongs to the media of one load. A plain value; any thread.
 public struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
     package var event: String
@@ -189,7 +189,7 @@ public struct WireError: Encodable, Equatable, Sendable {
     @Nullable public var uri: String?
     /// The HTTP status, for a failed request (null: none).
     @Nullable public var httpStatus: Int?
-    /// ``PlayerError/Cause``'s raw value; the key is absent when the cause is unknown.
+    /// `PlayerError/Cause`'s raw value; the key is absent when the cause is unknown.
     public var cause: String?
 
     /// The fields of `error`.

@@ -174,7 +174,7 @@ public struct WireStatus: Encodable, Equatable, Sendable {
 }
 
 /// The `seek` reply's data: where the seek landed, in seconds (the Backend's
-/// ``Player/seekAsync(to:mode:)``, the position its `seek-done` event carries). A plain value; any thread.
+/// `Player/seekAsync(to:mode:)`, the position its `seek-done` event carries). A plain value; any thread.
 public struct WireSeek: Encodable, Equatable, Sendable {
     /// Where the seek landed.
     public var position: Seconds
