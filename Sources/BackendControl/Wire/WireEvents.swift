@@ -67,21 +67,33 @@ public enum WireEvents {
     // Queue: `playlist` and `item` events.
     /// One item of the `playlist` event and reply: its URI, title and queue id.
     public struct PlaylistEntry: Encodable, Equatable, Sendable {
-        package var uri: String; @Nullable var title: String?; @Nullable var id: Int?
+        /// The item's URI.
+        public var uri: String
+        /// Its title (the playlist file's, or the media's tag once known; null: none).
+        @Nullable public var title: String?
+        /// Its queue id (null: none).
+        @Nullable public var id: Int?
         /// The item's media info (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
         public var details: PlaylistDetails? = nil
+        /// The entry's keys, with `details` flattened into them (WireQueue.swift).
         public func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
     }
     /// The `playlist` event and reply: the items, the current one, loop, shuffle and gapless.
     public struct Playlist: Encodable, Equatable, Sendable {
-        @Nullable package var current: Int?
-        package var loop: String
-        package var shuffle: Bool
-        package var gapless: Bool
-        package var items: [PlaylistEntry]
+        /// The current item's index (null: none).
+        @Nullable public var current: Int?
+        /// The loop mode: `none`, `one` or `all`.
+        public var loop: String
+        /// Whether shuffle is on.
+        public var shuffle: Bool
+        /// Whether gapless hand-over is on.
+        public var gapless: Bool
+        /// The items, in queue order.
+        public var items: [PlaylistEntry]
         /// The `playlist` reply only (absent while no duration is known).
         public var totalDuration: Seconds? = nil
-        package var knownDurations: Int? = nil
+        /// The `playlist` reply only: how many items' durations are known.
+        public var knownDurations: Int? = nil
     }
     package struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
