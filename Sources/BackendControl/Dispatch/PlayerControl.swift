@@ -130,7 +130,8 @@ public actor PlayerControl {
         }
     }
 
-    /// Each player event as its JSON line to every client (an item's end as `eos`), then as mpv events.
+    /// Each player event as its JSON line to every client (an item's end as `eos`), then as mpv
+    /// events; once the player shut down, mpv's `shutdown` and the end of the request task.
     private func forward(_ records: AsyncStream<PlayerEventRecord>) async {
         for await record in records {
             if let hub, hub.hasClients || consoleSink.isOpen {
@@ -147,6 +148,7 @@ public actor PlayerControl {
             report(record)
         }
         shutdown()
+        requests?.finish()      // the player is gone: the request task ends too
     }
 
     /// Returns once a client asked to `quit` (JSON `quit`, mpv's `quit [code]`) and its reply
@@ -252,4 +254,6 @@ final class RequestQueue: ControlInbox {
     func request(_ line: String, from id: ControlClientID) { continuation.yield(.request(id, line)) }
     func requestTooLong(limit: Int, from id: ControlClientID) { continuation.yield(.tooLong(id, limit)) }
     func clientLeft(_ id: ControlClientID) { continuation.yield(.left(id)) }
+    /// No more requests: the stream ends once the queued ones are taken.
+    func finish() { continuation.finish() }
 }
