@@ -4,9 +4,10 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `PlayerControl.serveConsole(input:output:)` in-process, as an embedding app uses it: gstplay's
-/// JSON protocol on a pair of pipes (the app's stdin and stdout), with a real player on fake sinks.
-final class PlayerControlConsoleTests: XCTestCase {
+/// `PlayerControl`'s transports in-process, as an embedding app uses them, with a real player on
+/// fake sinks: `serveConsole(input:output:)` (gstplay's JSON protocol on a pair of pipes, the app's
+/// stdin and stdout) and `serveWebRemote(settings:)` (its HTTP API from a real client).
+final class PlayerControlTransportTests: XCTestCase {
     func testAConsoleGetsHelloRepliesAndEventsAndQuitEndsUntilQuit() async throws {
         let player = Player.forTesting()
         defer { player.shutdown() }
@@ -34,6 +35,31 @@ final class PlayerControlConsoleTests: XCTestCase {
         let code = await control.untilQuit()
         XCTAssertEqual(code, 0)
         XCTAssertTrue(lines.wait { $0.contains(#"{"data":null,"error":"success","request_id":3}"#) }, "quit is answered: \(lines.all)")
+    }
+}
+
+extension PlayerControlTransportTests {
+    func testAnAppServesTheWebRemoteAndItsAPIRunsCommandsBehindTheToken() throws {
+        VenvScript.assertInstalled()
+        let player = Player.forTesting()
+        defer { player.shutdown() }
+        let control = PlayerControl(player: player)
+        let remote = try control.serveWebRemote(settings: RemoteSettings(port: 0))
+        defer { remote.close() }
+        player.playNow(QueueItem(uri: try MediaLocation.uri(for: GstplayProcess.fixture("h264-aac-10s.mp4"))))
+        let parts = remote.url.components(separatedBy: "/#token=")
+        XCTAssertEqual(parts.count, 2, remote.url)
+        let (base, token) = (parts[0], parts[1])
+
+        let refused = VenvScript.run("remote_clients.py", ["http", "GET", base + "/api/status"]).lastObject
+        XCTAssertEqual(refused?["status"] as? Int, 401, "no token, no answer: \(refused ?? [:])")
+        let volume = VenvScript.run("remote_clients.py", ["http", "POST", base + "/api/command", "--token", token, "--body", "volume 30"]).lastObject
+        XCTAssertEqual(volume?["status"] as? Int, 200, "\(volume ?? [:])")
+        let status = VenvScript.run("remote_clients.py", ["http", "GET", base + "/api/status", "--token", token]).lastObject
+        XCTAssertEqual(status?["status"] as? Int, 200, "\(status ?? [:])")
+        let body = try XCTUnwrap(status?["body"] as? String)
+        let reply = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], body)
+        XCTAssertEqual((reply["data"] as? [String: Any])?["volume"] as? Double, 30, body)
     }
 }
 
