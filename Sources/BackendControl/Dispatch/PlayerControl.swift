@@ -139,7 +139,9 @@ public actor PlayerControl {
                 if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
                 let queue = record.snapshot.features[QueueSnapshot.self]
                 let item = queue.map { ($0.currentIndex ?? 0, $0.items.count) }
-                let line = WireEvents.line(for: event, item: record.snapshot.uri == nil ? nil : item, loadID: record.loadID)
+                var loaded = record.snapshot.uri != nil      // the item an event belongs to: none before the first load
+                if case .uriLoaded = event { loaded = true }
+                let line = WireEvents.line(for: event, item: loaded ? item : nil, loadID: record.loadID)
                 if !line.isEmpty {
                     hub.broadcast(line)
                     consoleSink.write(line)
