@@ -76,9 +76,12 @@ public enum ConsoleCommand: Equatable, Sendable {
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
     public struct Registration: Sendable {
-        package var name: String
-        package var syntax: String
-        package var summary: String
+        /// The command's name (its first word).
+        public var name: String
+        /// Its syntax as `help` shows it, e.g. `seek <[+|-]seconds|percent%>`.
+        public var syntax: String
+        /// One line saying what it does.
+        public var summary: String
         package var parse: @Sendable (Arguments) -> Result<ConsoleCommand, ConsoleError>
     }
 
