@@ -247,15 +247,16 @@ check-embedding: setup
 # `docc convert --analyze` per module in .build-docs/modules, merged (`docc merge`) into
 # .build-docs/Backend.doccarchive. Each module's archive stands alone: a doc comment links
 # (``Name``) only to its own module's symbols and names another module's as a code span (`Player`).
-# `Backend` re-exports the others, so its archive holds their symbols again. The compiler rewrites
+# `Backend` re-exports the others, so its archive holds their symbols again; building
+# BackendControl (the command language, above the umbrella) builds every one of them. The compiler rewrites
 # a module's graph in .build-docs/symbols whenever it compiles the module (its doc comments are in
 # its sources), so the directory is kept between runs. Fails on any
 # documentation warning (broken or ambiguous links, undocumented parameters).
 DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
-	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend BackendTags BackendOSD
+	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend BackendTags BackendOSD BackendControl
 docs-check: setup
 	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
-	$(SWIFT) build --target Backend --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
+	$(SWIFT) build --target BackendControl --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
 	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbols
 	@warned=""; for m in $(DOC_MODULES); do \
 	  [ -e .build-docs/symbols/$$m.symbols.json ] || { echo "docs-check: no symbol graph for $$m (the compiler writes it only when it compiles $$m: rm -rf .build-docs and run again)"; exit 1; }; \

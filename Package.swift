@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "gstplay", targets: ["gstplay"]),
         // Desktop: an app that plays into its own X11 window through the Backend.
         .executable(name: "ExampleX11Player", targets: ["ExampleX11Player"]),
+        // An app that plays a file headless and serves the mpv IPC socket through BackendControl.
+        .executable(name: "ExampleSocketPlayer", targets: ["ExampleSocketPlayer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -165,10 +167,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command language over the Backend, for the CLI and for embedders: the JSON
-        // protocol's wire types (Wire/), the mpv IPC subset (Mpv/), the control clients' values.
+        // protocol's wire types (Wire/), the console grammar (Console/), the mpv IPC subset (Mpv/),
+        // the dispatcher that runs them against a Player (Dispatch/) and its transports: the Unix
+        // socket (Control/) and the web remote (Remote/, on HTTPServe).
         .target(
             name: "BackendControl",
-            dependencies: ["Backend", "BackendCore"],
+            dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -177,7 +181,7 @@ let package = Package(
             dependencies: [
                 "Backend",
                 "BackendControl",
-                "HTTPServe",    // --remote
+                "HTTPServe",    // --remote's errors
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -218,6 +222,12 @@ let package = Package(
         .executableTarget(
             name: "ExampleX11Player",
             dependencies: ["Backend", "CX11"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // An app that embeds Backend and BackendControl: plays a file, serves the mpv socket.
+        .executableTarget(
+            name: "ExampleSocketPlayer",
+            dependencies: ["Backend", "BackendControl"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -6,6 +6,6 @@ public enum GstplayVersion {
     public static let current = "0.1.0"
 
     /// The version of the GStreamer library linked into the process, e.g. "1.22.0"
-    /// (``Player/gstreamerVersionNumber``: `gst_version`, no `gst_init`).
+    /// (`Player/gstreamerVersionNumber`: `gst_version`, no `gst_init`).
     public static let gstreamer = Player.gstreamerVersionNumber
 }

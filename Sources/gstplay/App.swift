@@ -57,7 +57,7 @@ struct App {
         let control = ControlHub(inbox: inbox) { output.err($0) }
         let socket: ControlSocket?
         do {
-            socket = try options.ipcSocket.map { path throws(UnixSocketError) in try ControlSocket(path: path, hub: control) }
+            socket = try options.ipcSocket.map { path throws(ControlSocketError) in try ControlSocket(path: path, hub: control) }
         } catch {
             output.err("gstplay: error: --input-ipc-server: \(error)")
             return ExitStatus.controlSocket

@@ -18,16 +18,11 @@ enum HelpText {
     }
 
     /// Console commands, one per line.
-    static var commands: [String] {
-        columns(ConsoleCommand.usage.map { ($0.syntax, $0.summary) })
-    }
+    static var commands: [String] { ConsoleCommand.usageLines }
 
     /// Two columns, indented by two: the first as wide as its widest entry plus two spaces, so
     /// no entry runs into its summary (never `n / p, > / <next / previous item`).
-    static func columns(_ rows: [(String, String)]) -> [String] {
-        let width = (rows.map(\.0.count).max() ?? 0) + 2
-        return rows.map { "  " + $0.0.padded(toLength: width) + $0.1 }
-    }
+    static func columns(_ rows: [(String, String)]) -> [String] { ConsoleCommand.helpColumns(rows) }
 
     /// The subcommands named by the first argument (``CommandRouting/subcommands``, plus `help`),
     /// each with a summary short enough for one line of an 80-column terminal.

@@ -28,16 +28,6 @@ struct RunPolicy: Equatable, Sendable {
     }
 }
 
-extension PlayerSnapshot {
-    /// The play queue's current item is not the media loaded: its load was asked for and has not
-    /// begun (a feature defers it, e.g. while the media cache revalidates a copy). False without
-    /// a current item.
-    var queueItemPending: Bool {
-        guard let queue = features[QueueSnapshot.self], let index = queue.currentIndex else { return false }
-        return queue.items[index].uri != uri
-    }
-}
-
 extension PlaybackController {
     /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
     /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).

@@ -9,8 +9,8 @@ import Foundation
 /// The CLI actor: the one owner of all CLI state. It consumes the ``Inbox`` (player events,
 /// console lines, keys, signals) one input at a time, hands the items to the Backend's queue
 /// (which walks them, gaplessly), reacts to the end of the queue and to errors, runs console
-/// commands and keys (PlaybackController+Input.swift, QueueCommands.swift), writes events and
-/// replies, and decides the exit code.
+/// commands and keys through the library's dispatcher (``PlayerControl``, whose host it is:
+/// PlaybackController+Input.swift), writes events, and decides the exit code.
 ///
 /// **Thread:** the actor's own executor (Swift's cooperative pool). Player commands issued from
 /// here are queued to the Backend's loop thread; their effects come back as events in the inbox.
@@ -55,8 +55,8 @@ actor PlaybackController {
     let player: Player
     /// The start-up items (handed to the Backend's queue in ``start()``, then not used as a list).
     let setup: QueueSetup
-    /// URI → the location as the user typed it (start-up items and `load`).
-    var names: [String: String]
+    /// URI → the location as the user typed it (start-up items and `load`), shared with ``control``.
+    let names: LocationNames
     /// What only the CLI decides (whether an item failed, whether the input ended). Which item an
     /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
     /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
@@ -69,18 +69,23 @@ actor PlaybackController {
     let resumeNotes = ResumeNotes()
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
-    /// The control clients (`--input-ipc-server`): replies to them, events to all (nil: none).
-    let control: ControlHub?
-    /// mpv IPC state: what events tell, each mpv client's observers (PlaybackController+Mpv.swift).
-    var mpv = MpvState()
+    /// The control clients (`--input-ipc-server`, `--remote`): replies to them, events to all (nil: none).
+    let hub: ControlHub?
+    /// The dispatcher every console line, key and client request runs through, as an embedder's
+    /// would (this actor is its ``PlayerControlHost``: exit status, resume, pending tracks, keys).
+    let control: PlayerControl
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
          showsVideoSize: Bool, output: Output,
          control: ControlHub? = nil) {
         self.player = player
-        self.control = control
+        self.hub = control
         self.setup = setup
-        self.names = setup.names
+        let names = LocationNames(setup.names)
+        self.names = names
+        self.control = PlayerControl(player: player, hub: control, names: names,
+                                     configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot),
+                                     console: { [output] in output.out($0) })
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
@@ -97,6 +102,7 @@ actor PlaybackController {
     /// terminal back), shuts the player down while still reporting its last events (until
     /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
+        await control.setHost(self)
         start()
         await commandsRan()
         var inputs = inbox.stream.makeAsyncIterator()
@@ -105,12 +111,12 @@ actor PlaybackController {
         }
         await saveResumeAtExit()
         await player.stopCastingAndWait()     // the renderer stops too (at most its call timeout)
-        controlShutdown()
+        await control.shutdown()
         stopInput()
         output.closeStatus()
         player.shutdown()
         while let input = await inputs.next() {
-            if case .event(let record) = input { reportLate(record) }
+            if case .event(let record) = input { await reportLate(record) }
             if case .eventsEnded = input { break }
         }
         return finalExitCode
@@ -123,17 +129,17 @@ actor PlaybackController {
         case .event(let record): await handle(record)
         case .eventsEnded: finish(policy.exitCode)              // only at shutdown; never wait for more
         case .line(let line): await handle(line: line)
-        case .lineTooLong(let limit): lineTooLong(limit: limit)
+        case .lineTooLong(let limit): await lineTooLong(limit: limit)
         case .key(let key): await handle(key: key)
         case .inputEnded:                                         // playback goes on to the end
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
         case .request(let client, let line):
-            await dispatch(line, from: client)
-            control?.finished(client)
-        case .requestTooLong(let client, let limit): lineTooLong(limit: limit, from: client)
-        case .clientLeft(let client): mpv.sessions[client] = nil
+            await control.dispatch(line, from: client)
+            hub?.finished(client)
+        case .requestTooLong(let client, let limit): await lineTooLong(limit: limit, from: client)
+        case .clientLeft(let client): await control.clientLeft(client)
         }
     }
 
@@ -174,13 +180,13 @@ actor PlaybackController {
     /// ``Player/currentQueue()`` round trip), so ``Player/snapshot`` shows their effect: a load
     /// asked for is the current load (or, while a feature defers it, the queue's current item).
     func commandsRan() async {
-        _ = await player.currentQueue()
+        await control.commandsRan()
     }
 
     // MARK: Player events
 
     /// The location to show for `uri`: as the user typed it, else the URI.
-    func name(of uri: String) -> String { names[uri] ?? uri }
+    func name(of uri: String) -> String { names.name(of: uri) }
 
     /// Which item `record`'s event belongs to, from the Backend's snapshot as it stood when the
     /// event was raised: the media loaded then (a `uriLoaded`'s own URI) and the queue's current
@@ -209,14 +215,14 @@ actor PlaybackController {
     /// An item that ended and was followed by the next one (gapless or not) gets its `eos` here,
     /// as the protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``,
     /// with the ended item's load ID.
-    private func report(_ record: PlayerEventRecord) {
+    private func report(_ record: PlayerEventRecord) async {
         let event = record.event, item = item(of: record)
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) {
             reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
-            return reportToMpvClients(.endOfStream(position: position), record: record)
+            return await control.report(record)      // the mpv clients' end-file
         }
         reporter.report(event, item: item, loadID: record.loadID)
-        reportToMpvClients(event, record: record)
+        await control.report(record)
         if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
@@ -226,7 +232,7 @@ actor PlaybackController {
     /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with
     /// `--keep-open`), failed items, the queue stopping after a failure.
     private func handle(_ record: PlayerEventRecord) async {
-        report(record)
+        await report(record)
         let event = record.event
         if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent, in: record) }
         switch event {
@@ -282,8 +288,8 @@ actor PlaybackController {
 
     /// An event of the shutdown drain (the exit is decided): reported, and a failed item still
     /// prints its error line and counts for the exit code.
-    private func reportLate(_ record: PlayerEventRecord) {
-        report(record)
+    private func reportLate(_ record: PlayerEventRecord) async {
+        await report(record)
         if case .error(let error) = record.event { failed(error, item: item(of: record)) }
     }
 }

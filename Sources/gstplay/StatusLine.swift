@@ -69,19 +69,7 @@ struct StatusLine: Equatable, Sendable {
 
     /// `1.5`, `0.9`, `-1`, `2`: up to two decimals, no trailing zeros (`printf`'s `%g` for a
     /// rate no player accepts: NaN, infinite or beyond ±1e13, instead of an `Int` trap).
-    static func formatRate(_ rate: Double) -> String {
-        let scaled = (rate * 100).rounded()
-        guard scaled.isFinite, scaled.magnitude < 1e15 else { return CFormat.number("%g", rate) }
-        let hundredths = Int(scaled)
-        let sign = hundredths < 0 ? "-" : ""
-        let magnitude = abs(hundredths)
-        var text = sign + String(magnitude / 100)
-        let fraction = magnitude % 100
-        if fraction != 0 {
-            text += "." + (fraction % 10 == 0 ? String(fraction / 10) : (fraction < 10 ? "0\(fraction)" : String(fraction)))
-        }
-        return text
-    }
+    static func formatRate(_ rate: Double) -> String { RateStep.text(rate) }
 
     /// A bar of `width` columns (brackets included): `[=====>    ]`; empty when the duration is unknown.
     static func bar(width: Int, position: MediaTime?, duration: MediaTime?) -> String {

@@ -111,16 +111,6 @@ struct KeyDecoder: Sendable {
     }
 }
 
-/// Rate steps of `add speed` (keys `+` / `-`). Pure; any thread.
-enum RateStep {
-    /// The rate one step away from `rate`, rounded to a tenth; 0 is skipped (to ±0.1).
-    static func stepped(from rate: Double, by step: Double) -> Double {
-        var next = ((rate + step) * 10).rounded() / 10
-        if next == 0 { next = step > 0 ? 0.1 : -0.1 }
-        return next
-    }
-}
-
 /// The terminal's saved settings and raw-mode switching (`tcgetattr`/`tcsetattr`).
 ///
 /// **Thread:** any thread; the saved `termios` sits behind a `Mutex`. ``restore()`` is

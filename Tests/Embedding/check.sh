@@ -2,6 +2,7 @@
 # An embedder's own package (Tests/Embedding/Package.swift, depending on
 # this repository by path) builds (1) a playback-only program on product `BackendCore` that links
 # no libX11, and (2) README.md's "Embedding the Backend" example, unchanged, on product `Backend`.
+# (3) Sources/ExampleSocketPlayer, copied, on products `Backend` and `BackendControl` (public API only).
 # The example must link libX11 (it has the video window): that proves the `ldd` check can fail.
 # Run by `make check-embedding`; SWIFT overrides the toolchain's `swift`.
 set -euo pipefail
@@ -20,6 +21,11 @@ cmp -s ReadmeExample/main.swift.new ReadmeExample/main.swift 2>/dev/null \
     || mv ReadmeExample/main.swift.new ReadmeExample/main.swift
 rm -f ReadmeExample/main.swift.new
 
+# Sources/ExampleSocketPlayer as an embedder's own program: it must build on the products alone.
+mkdir -p SocketExample
+cmp -s ../../Sources/ExampleSocketPlayer/main.swift SocketExample/main.swift 2>/dev/null \
+    || cp ../../Sources/ExampleSocketPlayer/main.swift SocketExample/main.swift
+
 # SwiftPM does not re-plan a path dependency whose files moved (only its contents changed): when
 # the parent package's list of source files changes, drop the cached build plan (not the objects).
 fingerprint=$(cd ../.. && find Sources Modules Package.swift -type f | LC_ALL=C sort | cksum)
@@ -31,7 +37,7 @@ if ! out=$("$SWIFT" build 2>&1); then
 fi
 mkdir -p .build && echo "$fingerprint" > .build/parent-files
 bin=$("$SWIFT" build --show-bin-path)
-for product in CoreOnly ReadmeExample; do
+for product in CoreOnly ReadmeExample SocketExample; do
     [ -x "$bin/$product" ] || { echo "check-embedding: $product did not build"; exit 1; }
 done
 
@@ -48,4 +54,4 @@ fi
 played=$(timeout 60 "$bin/CoreOnly" ../../Fixtures/h264-aac-10s.mp4)
 echo "$played" >&2
 grep -q '^duration: ' <<<"$played" || { echo "check-embedding: CoreOnly reported no duration"; exit 1; }
-echo "check-embedding: CoreOnly links no libX11 and plays; the README example builds unchanged against Backend"
+echo "check-embedding: CoreOnly links no libX11 and plays; the README example builds unchanged against Backend; ExampleSocketPlayer builds on Backend + BackendControl"

@@ -15,7 +15,7 @@ public struct ConsoleError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// One console command (line console, JSON protocol, and — via ``InputBindings`` — the keys).
+/// One console command (line console, JSON protocol, and — via `InputBindings` — the keys).
 /// Pure parsing; any thread.
 public enum ConsoleCommand: Equatable, Sendable {
     case play
@@ -43,7 +43,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     case variant(Int?)
     /// Writes the frame on screen as PNG (or JPEG for a `.jpg` path); nil: the default name.
     case snapshot(String?, osd: Bool = false)
-    /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (QueueCommands.swift).
+    /// The play queue: `playlist`, `jump`, `remove`, `move`, `clear`, `shuffle`, `loop` (PlayerControl+Queue.swift).
     case queue(QueueConsoleCommand)
     /// Tracks: list; select (nil: subtitles off); add a subtitle file; offsets in ms.
     case tracks
@@ -76,9 +76,12 @@ public enum ConsoleCommand: Equatable, Sendable {
     /// One registered command: its name (the first word), the syntax and summary `help` shows,
     /// and the parser for its arguments. A plain value; any thread.
     public struct Registration: Sendable {
-        package var name: String
-        package var syntax: String
-        package var summary: String
+        /// The command's name (its first word).
+        public var name: String
+        /// Its syntax as `help` shows it, e.g. `seek <[+|-]seconds|percent%>`.
+        public var syntax: String
+        /// One line saying what it does.
+        public var summary: String
         package var parse: @Sendable (Arguments) -> Result<ConsoleCommand, ConsoleError>
     }
 
@@ -257,7 +260,7 @@ public enum ConsoleCommand: Equatable, Sendable {
     }
 
     /// `text` shortened to 40 characters, for error messages; control characters are escaped
-    /// (``TerminalText/escaped(_:)``) before the cut, so a cut never leaves one raw.
+    /// (`TerminalText/escaped(_:)`) before the cut, so a cut never leaves one raw.
     public static func printable(_ text: String) -> String {
         let cleaned = TerminalText.escaped(text)
         return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned

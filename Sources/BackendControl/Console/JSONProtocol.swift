@@ -10,8 +10,10 @@ import Foundation
 public enum JSONProtocol {
     /// A parsed request line (a plain value).
     public struct Request: Equatable, Sendable {
-        package var id: RequestID
-        package var command: Result<ConsoleCommand, ConsoleError>
+        /// The `request_id` to echo in the reply.
+        public var id: RequestID
+        /// The command, or why the line is not one.
+        public var command: Result<ConsoleCommand, ConsoleError>
     }
 
     /// Parses one input line in `--json` mode. A line starting with `{`, `[` or `"` is JSON:

@@ -8,7 +8,7 @@ public struct ControlClientID: Hashable, Sendable, CustomStringConvertible {
     /// The client numbered `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// stdin and stdout: replies go to ``Output``, events to stdout as ever.
+    /// stdin and stdout: replies go to `Output`, events to stdout as ever.
     public static let console = ControlClientID(rawValue: 0)
 
     /// `ipc-N`, the name mpv's `client_name` answers (the console is `console`).

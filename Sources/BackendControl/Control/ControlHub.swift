@@ -2,9 +2,10 @@ import Backend
 import Synchronization
 
 /// The seam "one dispatcher, many clients": every transport registers its clients here and hands
-/// their lines in; the lines reach the one consumer through its ``ControlInbox`` (the CLI: its
-/// actor's `Inbox`, as `CLIInput.request`), tagged with their client, and go through the same
-/// dispatcher as `--json` stdin (the CLI's `PlaybackController.dispatch(_:from:)`). Each reply goes back to the client that asked
+/// their lines in; the lines reach the one consumer through its ``ControlInbox`` (a
+/// ``PlayerControl`` with a hub of its own; the CLI: its actor's `Inbox`, as `CLIInput.request`),
+/// tagged with their client, and go through the same dispatcher as `--json` stdin
+/// (``PlayerControl/dispatch(_:from:)``). Each reply goes back to the client that asked
 /// (``send(_:to:)``); events go to every client (``broadcast(_:dialect:)``) and to stdout.
 ///
 /// A new transport (a web remote) needs only this: ``connect(_:dialect:)`` when a client

@@ -68,12 +68,12 @@ extension MpvCommand {
 }
 
 /// The rule "controlling playback does not grant writing files", applied where every command is
-/// dispatched (``PlaybackController/dispatch(_:from:)``). The local door writes where the user
+/// dispatched (``PlayerControl/dispatch(_:from:)``). The local door writes where the user
 /// names. A remote door may write only with `--client-write-dir DIR`, only a plain file name
 /// (no `/`, not `.` or `..`) taken inside DIR, and never onto anything but a regular file (an
 /// existing symbolic link, directory, FIFO or device there is refused); without a name the
 /// command's default name goes into DIR. Every writer also refuses to replace a non-regular file
-/// (``AtomicFile/requireReplaceable(_:)``), whatever the door. Pure apart from one `lstat`; any thread.
+/// (`AtomicFile/requireReplaceable(_:)`), whatever the door. Pure apart from one `lstat`; any thread.
 public struct FileWriteRule: Sendable, Equatable {
     /// `--client-write-dir`, absolute; nil: remote doors may not write files.
     public var clientDirectory: String?

@@ -35,7 +35,7 @@ public struct MpvView: Sendable {
 }
 
 /// mpv's properties over the player (docs/PROTOCOL.md has the table): reading them from an
-/// ``MpvView``, and which may be set (the setting is the CLI actor's, PlaybackController+Mpv.swift).
+/// ``MpvView``, and which may be set (the setting is the dispatcher's, PlayerControl+Mpv.swift).
 /// Pure; any thread.
 public enum MpvProperties {
     /// Every property answered, as `property-list` gives them.

@@ -154,12 +154,18 @@ public enum MpvRequest {
 /// An mpv command that cannot run, with mpv's error string (`invalid parameter`, `property not
 /// found`, `property unavailable`, …). A plain value; any thread.
 public struct MpvFailure: Error, Equatable, Sendable {
-    package var message: String
-    package init(_ message: String) { self.message = message }
-    package static let notFound = MpvFailure("property not found")
-    package static let unavailable = MpvFailure("property unavailable")
-    package static let badFormat = MpvFailure("unsupported format for accessing property")
-    package static let commandFailed = MpvFailure("error running command")
+    /// mpv's error string, the reply's `error`.
+    public var message: String
+    /// A failure with mpv's error string `message`.
+    public init(_ message: String) { self.message = message }
+    /// A property no client can read or write.
+    public static let notFound = MpvFailure("property not found")
+    /// A property without a value now (or that may not be set).
+    public static let unavailable = MpvFailure("property unavailable")
+    /// A value of the wrong type for the property or command.
+    public static let badFormat = MpvFailure("unsupported format for accessing property")
+    /// A command that ran and failed.
+    public static let commandFailed = MpvFailure("error running command")
 }
 
 /// How the mpv commands read a value from a client (`set_property`'s value, `add`'s amount, a

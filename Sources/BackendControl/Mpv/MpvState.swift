@@ -1,7 +1,7 @@
 import Backend
 
 /// The mpv side of the CLI actor's state: what only events tell (``MpvTracker``) and each mpv
-/// client's observers and event switches (``MpvSession``). Owned by ``PlaybackController``.
+/// client's observers and event switches (``MpvSession``). Owned by `PlaybackController`.
 public struct MpvState: Sendable {
     /// What the events told.
     public var tracker = MpvTracker()

@@ -42,7 +42,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// A whole number within `range`, given as a JSON number or as text (`4`, `4.0`, `"4"`): a
-    /// client's number goes through ``WholeNumber`` (the one checked conversion), so `1e19`,
+    /// client's number goes through `WholeNumber` (the one checked conversion), so `1e19`,
     /// NaN, fractions, values outside `range` and non-numbers all give nil, never a trap.
     public func wholeNumber<T: FixedWidthInteger>(in range: ClosedRange<T>) -> T? {
         switch self {

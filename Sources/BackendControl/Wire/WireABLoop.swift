@@ -4,11 +4,15 @@ import Backend
 /// `{"a": 1.5, "b": 2.5, "count": "inf"}` (points null when unset, count a number or `"inf"`).
 /// A plain value; any thread.
 public struct WireABLoop: Encodable, Equatable, Sendable {
-    package var a: Seconds
-    package var b: Seconds
-    package var count: Int?
+    /// Point A, in seconds (null: unset).
+    public var a: Seconds
+    /// Point B, in seconds (null: unset).
+    public var b: Seconds
+    /// The loops left (nil: without end, `"inf"`).
+    public var count: Int?
 
-    package init(_ loop: ABLoop) {
+    /// The fields of `loop`.
+    public init(_ loop: ABLoop) {
         a = Seconds(loop.a)
         b = Seconds(loop.b)
         count = loop.count
@@ -16,6 +20,7 @@ public struct WireABLoop: Encodable, Equatable, Sendable {
 
     private enum Keys: String, CodingKey { case a, b, count }
 
+    /// `{"a": …, "b": …, "count": …}`, the count `"inf"` when nil.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(a, forKey: .a)

@@ -5,16 +5,25 @@ import Backend
 public enum WireAdaptive {
     /// One variant: index (for `variant N`), label, bitrates, size, codecs, playlist URI.
     public struct Variant: Encodable, Equatable, Sendable {
-        package var index: Int
-        package var label: String
-        package var bandwidth: Int
-        @Nullable package var averageBandwidth: Int?
-        @Nullable package var width: Int?
-        @Nullable package var height: Int?
-        @Nullable package var codecs: String?
-        package var uri: String
+        /// The variant's index (what `variant N` takes).
+        public var index: Int
+        /// Its label, e.g. `480p 1.0 Mb/s`.
+        public var label: String
+        /// Its declared bandwidth, in bits per second.
+        public var bandwidth: Int
+        /// Its average bandwidth (null: not declared).
+        @Nullable public var averageBandwidth: Int?
+        /// Its width in pixels (null: not declared).
+        @Nullable public var width: Int?
+        /// Its height in pixels (null: not declared).
+        @Nullable public var height: Int?
+        /// Its codecs string (null: not declared).
+        @Nullable public var codecs: String?
+        /// Its playlist's URI.
+        public var uri: String
 
-        package init(_ v: Backend.Variant) {
+        /// The fields of `v`.
+        public init(_ v: Backend.Variant) {
             index = v.index
             label = v.label
             bandwidth = v.bandwidth
@@ -42,14 +51,21 @@ public enum WireAdaptive {
     public struct LiveCatchUp: Encodable, Sendable { var latency: Double }
     /// The `variants` reply: the list, the current index, the pin, the estimate.
     public struct Reply: Encodable, Equatable, Sendable {
-        package var variants: [Variant]
-        @Nullable package var current: Int?
-        @Nullable package var pinned: Int?
-        @Nullable package var estimatedBandwidth: Int?
-        @Nullable package var bufferSeconds: Double?
-        package var live: Bool
+        /// Every variant.
+        public var variants: [Variant]
+        /// The variant playing (null: not known yet).
+        @Nullable public var current: Int?
+        /// The variant pinned by `variant N` (null: automatic).
+        @Nullable public var pinned: Int?
+        /// The bandwidth estimate, in bits per second (null: none yet).
+        @Nullable public var estimatedBandwidth: Int?
+        /// Media buffered ahead, in seconds (null: unknown).
+        @Nullable public var bufferSeconds: Double?
+        /// Whether the stream is live.
+        public var live: Bool
 
-        package init(_ info: AdaptiveInfo) {
+        /// The fields of `info`.
+        public init(_ info: AdaptiveInfo) {
             variants = info.variants.map(Variant.init)
             current = info.current
             pinned = info.pinned
@@ -73,7 +89,7 @@ public enum WireAdaptive {
         }
     }
 
-    /// The line for one ``AdaptiveEvent``.
+    /// The line for one `AdaptiveEvent`.
     public static func line(for event: AdaptiveEvent) -> String {
         switch event {
         case .variantsAvailable(let variants):

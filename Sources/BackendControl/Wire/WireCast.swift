@@ -1,20 +1,28 @@
 import Backend
 
 /// Casting's part of the `--json` protocol: the `renderers`, `cast-started`,
-/// `cast-ended` and `cast-failed` events (``CastEvent``) and the `renderers` / `cast` replies.
+/// `cast-ended` and `cast-failed` events (`CastEvent`) and the `renderers` / `cast` replies.
 /// Pure; any thread.
 public enum WireCast {
     /// One renderer: `{"index":0,"name":"Living room","udn":"uuid:…","model":"gmediarender",…}`.
     public struct Entry: Encodable, Sendable, Equatable {
-        package var index: Int
-        package var name: String
-        package var udn: String
-        @Nullable package var model: String?
-        package var location: String
-        package var hostAddress: String
-        package var protocols: [String]
+        /// The renderer's place in the list (what `cast N` takes).
+        public var index: Int
+        /// Its friendly name.
+        public var name: String
+        /// Its unique device name.
+        public var udn: String
+        /// Its model (null: not said).
+        @Nullable public var model: String?
+        /// Its device description's URL.
+        public var location: String
+        /// The address it was found at.
+        public var hostAddress: String
+        /// The protocols it plays (its sink protocol info).
+        public var protocols: [String]
 
-        package init(_ renderer: Renderer, index: Int) {
+        /// The fields of `renderer`, at `index`.
+        public init(_ renderer: Renderer, index: Int) {
             self.index = index
             name = renderer.friendlyName
             udn = renderer.udn
@@ -33,9 +41,12 @@ public enum WireCast {
 
     /// The `renderers` reply: every renderer found, and the UDN of the one cast to (null: none).
     public struct List: Encodable, Sendable, Equatable {
-        package var renderers: [Entry]
-        @Nullable package var casting: String?
-        package init(_ renderers: [Renderer], casting: Renderer?) {
+        /// The renderers found.
+        public var renderers: [Entry]
+        /// The UDN of the renderer cast to (null: playing here).
+        @Nullable public var casting: String?
+        /// The fields of `renderers`, with the one `casting` to.
+        public init(_ renderers: [Renderer], casting: Renderer?) {
             self.renderers = renderers.enumerated().map { Entry($1, index: $0) }
             self.casting = casting?.udn
         }

@@ -60,7 +60,7 @@ public enum Wire {
         return String(out)
     }
 
-    /// Perceptual volume in percent for a linear volume, one decimal (``VolumeScale/percent(fromLinear:)``).
+    /// Perceptual volume in percent for a linear volume, one decimal (`VolumeScale/percent(fromLinear:)`).
     public static func volumePercent(linear: Double) -> Double { VolumeScale.percent(fromLinear: linear) }
 
     /// `value` rounded to `digits` decimals.
@@ -103,9 +103,12 @@ public struct Finite: Encodable, Sendable, Equatable {
 /// A time as seconds rounded to the millisecond (`1.25`, `10.021`, `4`), `null` when unknown.
 /// A plain value; any thread.
 public struct Seconds: Encodable, Sendable, Equatable {
-    package var time: MediaTime?
-    package init(_ time: MediaTime?) { self.time = time }
+    /// The time (nil: unknown).
+    public var time: MediaTime?
+    /// `time` as seconds.
+    public init(_ time: MediaTime?) { self.time = time }
 
+    /// The seconds as a JSON number, or `null`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let time { try container.encode(Double(time.milliseconds) / 1000) } else { try container.encodeNil() }
@@ -114,7 +117,10 @@ public struct Seconds: Encodable, Sendable, Equatable {
 
 /// `{"height": …, "width": …}` for a display size. A plain value; any thread.
 public struct WireSize: Encodable, Sendable, Equatable {
-    package var height: Int
-    package var width: Int
-    package init(_ size: VideoSize) { height = size.height; width = size.width }
+    /// Height in pixels.
+    public var height: Int
+    /// Width in pixels.
+    public var width: Int
+    /// The size of `size`.
+    public init(_ size: VideoSize) { height = size.height; width = size.width }
 }

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// An event line: `{"event": "<name>", …fields}`. The fields come from `payload` (one of the
-/// structs below), written into the same object, with `load_id` (the Backend's ``LoadID``) when
+/// structs below), written into the same object, with `load_id` (the Backend's `LoadID`) when
 /// the event belongs to the media of one load. A plain value; any thread.
 public struct WireEvent<Payload: Encodable & Sendable>: Encodable, Sendable {
     package var event: String
@@ -67,21 +67,33 @@ public enum WireEvents {
     // Queue: `playlist` and `item` events.
     /// One item of the `playlist` event and reply: its URI, title and queue id.
     public struct PlaylistEntry: Encodable, Equatable, Sendable {
-        package var uri: String; @Nullable var title: String?; @Nullable var id: Int?
+        /// The item's URI.
+        public var uri: String
+        /// Its title (the playlist file's, or the media's tag once known; null: none).
+        @Nullable public var title: String?
+        /// Its queue id (null: none).
+        @Nullable public var id: Int?
         /// The item's media info (absent when unknown, and always in the `playlist` event): see WireQueue.swift.
         public var details: PlaylistDetails? = nil
+        /// The entry's keys, with `details` flattened into them (WireQueue.swift).
         public func encode(to encoder: any Encoder) throws { try encodeEntry(to: encoder) }
     }
     /// The `playlist` event and reply: the items, the current one, loop, shuffle and gapless.
     public struct Playlist: Encodable, Equatable, Sendable {
-        @Nullable package var current: Int?
-        package var loop: String
-        package var shuffle: Bool
-        package var gapless: Bool
-        package var items: [PlaylistEntry]
+        /// The current item's index (null: none).
+        @Nullable public var current: Int?
+        /// The loop mode: `none`, `one` or `all`.
+        public var loop: String
+        /// Whether shuffle is on.
+        public var shuffle: Bool
+        /// Whether gapless hand-over is on.
+        public var gapless: Bool
+        /// The items, in queue order.
+        public var items: [PlaylistEntry]
         /// The `playlist` reply only (absent while no duration is known).
         public var totalDuration: Seconds? = nil
-        package var knownDurations: Int? = nil
+        /// The `playlist` reply only: how many items' durations are known.
+        public var knownDurations: Int? = nil
     }
     package struct Item: Encodable, Sendable { var index: Int; var itemId: Int; var reason: String }
 
@@ -173,18 +185,27 @@ public enum WireEvents {
 
 /// The fields of `warning` and `error` events. A plain value; any thread.
 public struct WireError: Encodable, Equatable, Sendable {
-    package var kind: String
-    package var code: Int
-    @Nullable package var element: String?
-    package var message: String
-    @Nullable package var debug: String?
-    package var missingPlugins: [String]
-    @Nullable package var uri: String?
-    @Nullable package var httpStatus: Int?
-    /// ``PlayerError/Cause``'s raw value; the key is absent when the cause is unknown.
+    /// The error's kind (`PlayerError`'s `kind` raw value).
+    public var kind: String
+    /// GStreamer's error code within its domain.
+    public var code: Int
+    /// The element that posted it (null: unknown).
+    @Nullable public var element: String?
+    /// The message for the user.
+    public var message: String
+    /// GStreamer's debug text (null: none).
+    @Nullable public var debug: String?
+    /// The plugins GStreamer said were missing.
+    public var missingPlugins: [String]
+    /// The URI it is about (null: none).
+    @Nullable public var uri: String?
+    /// The HTTP status, for a failed request (null: none).
+    @Nullable public var httpStatus: Int?
+    /// `PlayerError/Cause`'s raw value; the key is absent when the cause is unknown.
     public var cause: String?
 
-    package init(_ error: PlayerError) {
+    /// The fields of `error`.
+    public init(_ error: PlayerError) {
         kind = error.kind.rawValue
         code = Int(error.code)
         element = error.element
@@ -200,30 +221,49 @@ public struct WireError: Encodable, Equatable, Sendable {
 /// Statistics with snake_case keys and times in seconds: the `statistics` event's fields and the
 /// `stats` reply's data. A plain value; any thread.
 public struct WireStatistics: Encodable, Equatable, Sendable {
-    package var renderedFrames: Int64
-    package var droppedFrames: Int64
-    @Nullable package var bitrate: Int64?
-    @Nullable package var averageBitrate: Int64?
-    package var bufferingPercent: Int
-    package var position: Seconds
-    package var duration: Seconds
-    @Finite package var rate: Double
-    package var seekCount: Int
-    @Nullable package var lastSeekLatencyMs: Double?
-    @Finite package var bufferingTimeMs: Double
-    @Nullable package var videoSize: WireSize?
-    @Nullable package var videoCodec: String?
-    @Nullable package var audioCodec: String?
-    package var clockLostRecoveries: Int
-    package var instantRateChanges: Int
-    package var networkRetries: Int
-    package var rejectedStateTransitions: Int
+    /// Video frames rendered.
+    public var renderedFrames: Int64
+    /// Video frames dropped.
+    public var droppedFrames: Int64
+    /// The current bitrate, in bits per second (null: unknown).
+    @Nullable public var bitrate: Int64?
+    /// The average bitrate, in bits per second (null: unknown).
+    @Nullable public var averageBitrate: Int64?
+    /// The buffering level, 0–100.
+    public var bufferingPercent: Int
+    /// The position, in seconds.
+    public var position: Seconds
+    /// The duration, in seconds (null: unknown).
+    public var duration: Seconds
+    /// The playback rate.
+    @Finite public var rate: Double
+    /// Seeks run so far.
+    public var seekCount: Int
+    /// How long the last seek took, in milliseconds (null: none yet).
+    @Nullable public var lastSeekLatencyMs: Double?
+    /// Time spent buffering, in milliseconds.
+    @Finite public var bufferingTimeMs: Double
+    /// The video's size (null: no video).
+    @Nullable public var videoSize: WireSize?
+    /// The video codec's description (null: none).
+    @Nullable public var videoCodec: String?
+    /// The audio codec's description (null: none).
+    @Nullable public var audioCodec: String?
+    /// Times the pipeline recovered from a lost clock.
+    public var clockLostRecoveries: Int
+    /// Rate changes made without a flushing seek.
+    public var instantRateChanges: Int
+    /// Network reads retried.
+    public var networkRetries: Int
+    /// State changes the model refused.
+    public var rejectedStateTransitions: Int
     /// Adaptive streams only (the key is absent otherwise): seed 004's ABR metrics.
     public var abr: WireAdaptive.Metrics?
     /// With a media cache only (absent otherwise): `hit`, `miss`, `storing`, `stored` or `discarded(reason)`.
     public var cache: String?
 
-    package init(_ s: PlayerStatistics) {
+    /// The fields of `s`.
+    public init(_ s: PlayerStatistics) {
         renderedFrames = Int64(clamping: s.renderedFrames)
         droppedFrames = Int64(clamping: s.droppedFrames)
         bitrate = s.bitrate.map { Int64(clamping: $0) }

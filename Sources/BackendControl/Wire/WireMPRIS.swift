@@ -1,6 +1,6 @@
 import Backend
 
-/// MPRIS's part of the `--json` protocol: the `mpris` event (``MPRISEvent``). Pure; any thread.
+/// MPRIS's part of the `--json` protocol: the `mpris` event (`MPRISEvent`). Pure; any thread.
 ///
 /// `{"event":"mpris","state":"exported","bus_name":"org.mpris.MediaPlayer2.gstplay.instance42"}`,
 /// `{"event":"mpris","state":"unavailable","reason":"…"}`, `{"event":"mpris","state":"quit-requested"}`.

@@ -39,14 +39,22 @@ extension WireEvents {
     /// `duration` (discovered, else the playlist file's), `media_title`/`artist`/`album` (its
     /// tags), `has_video`, `has_audio`, `playable` and, when not, `error` (the discoverer's).
     public struct PlaylistDetails: Encodable, Equatable, Sendable {
-        package var duration: Seconds?
-        package var mediaTitle: String?
-        package var artist: String?
-        package var album: String?
-        package var hasVideo: Bool?
-        package var hasAudio: Bool?
-        package var playable: Bool?
-        package var error: String?
+        /// The item's duration (absent: unknown).
+        public var duration: Seconds?
+        /// The media's title tag.
+        public var mediaTitle: String?
+        /// The media's artist tag.
+        public var artist: String?
+        /// The media's album tag.
+        public var album: String?
+        /// Whether it has video.
+        public var hasVideo: Bool?
+        /// Whether it has audio.
+        public var hasAudio: Bool?
+        /// Whether the discoverer found it playable.
+        public var playable: Bool?
+        /// Why it is not playable.
+        public var error: String?
 
         /// Nil when nothing is known about `item`'s media.
         public init?(_ item: QueueItem) {

@@ -9,33 +9,53 @@ import Foundation
 /// replies carry no `request_id` key); JSON requests always get one back (`null` when missing or
 /// unreadable). A plain value; any thread.
 public enum RequestID: Equatable, Sendable {
+    /// No id (a text command): the reply has no `request_id` key.
     case absent
+    /// `"request_id": null` (missing or unreadable in the request).
     case null
+    /// An integer id.
     case int(Int64)
+    /// A number id that is not an integer.
     case double(Double)
+    /// A text id.
     case string(String)
 }
 
 /// The result of a command, as the `data` of its reply. A plain value; any thread.
 public enum ReplyData: Encodable, Equatable, Sendable {
+    /// No data: `"data": null`.
     case none
+    /// `mute`: whether the audio is muted now.
     case muted(Bool)
+    /// `status`: the player's snapshot and the item's place.
     case status(WireStatus)
+    /// `stats`: the player's statistics.
     case statistics(WireStatistics)
+    /// `help`: the commands' syntax and the bound keys.
     case help(commands: [String], keys: [String])
+    /// `variants`: an adaptive stream's variants.
     case variants(WireAdaptive.Reply)
+    /// `snapshot`, `cover`: the file written and its size.
     case snapshot(WireSnapshot)
+    /// `playlist`: the queue with its items' details.
     case playlist(WireEvents.Playlist)
+    /// `tracks`: the streams and the selection.
     case tracks(WireTracks.Tracks)
+    /// `seek`, `frame-step`: where it landed.
     case seek(WireSeek)
+    /// `chapters`: the chapter list and the current one.
     case chapters(WireChapters.List)
+    /// `chapter`: the chapter a seek landed in.
     case chapter(WireChapters.Landing)
+    /// `renderers`: the renderers found and the one cast to.
     case renderers(WireCast.List)
+    /// The A-B loop commands: the loop now in effect.
     case abLoop(WireABLoop)
 
     private struct Muted: Encodable { var muted: Bool }
     private struct Help: Encodable { var commands: [String]; var keys: [String] }
 
+    /// Encodes the case's payload as the reply's `data` object (`null` for ``none``).
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .none:
@@ -97,21 +117,36 @@ public struct Reply: Encodable, Equatable, Sendable {
 /// The `status` reply's data: the player's snapshot plus where we are in the playlist.
 /// A plain value; any thread.
 public struct WireStatus: Encodable, Equatable, Sendable {
-    package var state: String
-    package var position: Seconds
-    package var duration: Seconds
-    @Nullable package var uri: String?
-    @Nullable package var location: String?
-    @Nullable package var index: Int?
-    package var count: Int
-    @Finite package var rate: Double
-    @Finite package var volume: Double
-    package var muted: Bool
-    package var bufferingPercent: Int
-    @Nullable package var mediaSize: WireSize?
-    package var live: Bool
-    package var seekable: Bool
-    @Nullable package var error: String?
+    /// The player's state (`PlayerState`'s raw value: `idle`, `playing`, `paused`…).
+    public var state: String
+    /// The position, in seconds (null before it is known).
+    public var position: Seconds
+    /// The duration, in seconds (null when unknown or live).
+    public var duration: Seconds
+    /// The URI loaded (null: none).
+    @Nullable public var uri: String?
+    /// The current item's location as the user typed it (null: none).
+    @Nullable public var location: String?
+    /// The current item's 0-based place in the playlist (null: none).
+    @Nullable public var index: Int?
+    /// The number of items in the playlist.
+    public var count: Int
+    /// The playback rate (1 = normal).
+    @Finite public var rate: Double
+    /// The volume as a perceptual (cubic) percentage, 0–100 (mpv's scale).
+    @Finite public var volume: Double
+    /// Whether the audio is muted.
+    public var muted: Bool
+    /// The buffering level, 0–100 (100: not buffering).
+    public var bufferingPercent: Int
+    /// The video's size (null: no video, or not known yet).
+    @Nullable public var mediaSize: WireSize?
+    /// Whether the media is a live source.
+    public var live: Bool
+    /// Whether the media can seek.
+    public var seekable: Bool
+    /// The last error's message (null: none).
+    @Nullable public var error: String?
     /// The chapter playing now (index, title, start, end), null when none or without chapters.
     @Nullable public var chapter: WireChapters.Current?
 
@@ -139,7 +174,7 @@ public struct WireStatus: Encodable, Equatable, Sendable {
 }
 
 /// The `seek` reply's data: where the seek landed, in seconds (the Backend's
-/// ``Player/seekAsync(to:mode:)``, the position its `seek-done` event carries). A plain value; any thread.
+/// `Player/seekAsync(to:mode:)`, the position its `seek-done` event carries). A plain value; any thread.
 public struct WireSeek: Encodable, Equatable, Sendable {
     /// Where the seek landed.
     public var position: Seconds

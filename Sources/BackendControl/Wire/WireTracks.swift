@@ -5,24 +5,41 @@ import Backend
 public enum WireTracks {
     /// One stream: `{"index":0,"type":"audio","codec":"Vorbis","language":"en",…}`.
     public struct Track: Encodable, Sendable, Equatable {
-        package var index: Int
-        package var type: String
-        @Nullable package var codec: String?
-        @Nullable package var language: String?
-        @Nullable package var languageName: String?
-        @Nullable package var title: String?
-        package var `default`: Bool
-        @Nullable package var forced: Bool?
-        package var external: Bool
-        @Nullable package var width: Int?
-        @Nullable package var height: Int?
-        @Nullable package var framerate: String?
-        @Nullable package var pixelAspectRatio: String?
-        @Nullable package var channels: Int?
-        @Nullable package var sampleRate: Int?
-        @Nullable package var bitrate: Int?
+        /// The track's index among the tracks of its kind.
+        public var index: Int
+        /// `video`, `audio` or `subtitle`.
+        public var type: String
+        /// The codec's description.
+        @Nullable public var codec: String?
+        /// The language code.
+        @Nullable public var language: String?
+        /// The language's name.
+        @Nullable public var languageName: String?
+        /// The track's title.
+        @Nullable public var title: String?
+        /// Marked as the default track by the container.
+        public var `default`: Bool
+        /// Marked as forced (null: not said).
+        @Nullable public var forced: Bool?
+        /// From a subtitle file added, not the media.
+        public var external: Bool
+        /// Video: width in pixels.
+        @Nullable public var width: Int?
+        /// Video: height in pixels.
+        @Nullable public var height: Int?
+        /// Video: frames per second as a fraction (`30/1`).
+        @Nullable public var framerate: String?
+        /// Video: the pixel aspect ratio (`1/1`).
+        @Nullable public var pixelAspectRatio: String?
+        /// Audio: channels.
+        @Nullable public var channels: Int?
+        /// Audio: samples per second.
+        @Nullable public var sampleRate: Int?
+        /// Audio: bits per second.
+        @Nullable public var bitrate: Int?
 
-        package init(_ track: MediaTrack) {
+        /// The fields of `track`.
+        public init(_ track: MediaTrack) {
             index = track.index
             type = track.kind.rawValue
             codec = track.codec
@@ -48,17 +65,24 @@ public enum WireTracks {
 
     /// The selected index per type (null: none / off).
     public struct Selection: Encodable, Sendable, Equatable {
-        @Nullable package var video: Int?
-        @Nullable package var audio: Int?
-        @Nullable package var subtitle: Int?
-        package init(_ selection: TrackSelection) { video = selection.video; audio = selection.audio; subtitle = selection.subtitle }
+        /// The selected video track (null: none).
+        @Nullable public var video: Int?
+        /// The selected audio track (null: none).
+        @Nullable public var audio: Int?
+        /// The selected subtitle track (null: none).
+        @Nullable public var subtitle: Int?
+        /// The fields of `selection`.
+        public init(_ selection: TrackSelection) { video = selection.video; audio = selection.audio; subtitle = selection.subtitle }
     }
 
     /// `tracks` event / reply data.
     public struct Tracks: Encodable, Sendable, Equatable {
-        package var tracks: [Track]
-        package var selected: Selection
-        package init(_ tracks: [MediaTrack], _ selection: TrackSelection) { self.tracks = tracks.map(Track.init); selected = Selection(selection) }
+        /// Every stream.
+        public var tracks: [Track]
+        /// The selection.
+        public var selected: Selection
+        /// The fields of `tracks` and `selection`.
+        public init(_ tracks: [MediaTrack], _ selection: TrackSelection) { self.tracks = tracks.map(Track.init); selected = Selection(selection) }
     }
 
     package struct Selected: Encodable, Sendable { var type: String; @Nullable var index: Int? }

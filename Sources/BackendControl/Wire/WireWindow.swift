@@ -1,7 +1,7 @@
 import Backend
 
 /// The video window's part of the `--json` protocol: the `window-key`, `fullscreen`,
-/// `window-click`, `window-scroll` and `window-closed` events (``WindowEvent``). Pure; any thread.
+/// `window-click`, `window-scroll` and `window-closed` events (`WindowEvent`). Pure; any thread.
 public enum WireWindow {
     /// `window-key` event: `{"event":"window-key","key":"space"}` (an X keysym name).
     public struct WindowKey: Encodable, Sendable { var key: String }

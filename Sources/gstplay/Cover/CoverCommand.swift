@@ -39,3 +39,29 @@ struct CoverCommand: AsyncParsableCommand {
         Glibc.exit(CoverFile.run(location: location, path: output, output: Output()))
     }
 }
+
+extension CoverFile {
+    /// `gstplay cover`: reads `location`'s picture and writes it to `path`; one line on stdout
+    /// (`<path> (WxH)`) or one error line on stderr. Returns the exit status (see ``CoverCommand``).
+    static func run(location: String, path: String, output: Output) -> Int32 {
+        let art: CoverArt?
+        do {
+            art = try CoverArtReader.read(from: location)
+        } catch {
+            output.err("gstplay: error: \(location): \(error.message)")
+            return ExitStatus.playbackError
+        }
+        guard let art else {
+            output.err("gstplay: error: \(location): the media has no cover art")
+            return ExitStatus.noCoverArt
+        }
+        do {
+            let written = try write(art, to: path)
+            output.out("\(written.path) (\(written.width)x\(written.height))")
+            return ExitStatus.success
+        } catch {
+            output.err("gstplay: error: \(path): \(error)")
+            return ExitStatus.playbackError
+        }
+    }
+}

@@ -1,23 +1,12 @@
 import ArgumentParser
 import Glibc
+import BackendControl
 import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-
-/// What `--remote` asks for: the port (0: a free one), the address to bind and the
-/// token. A plain value; any thread.
-struct RemoteSettings: Equatable, Sendable {
-    var port: UInt16 = 0
-    /// `127.0.0.1` unless `--remote-bind` says otherwise.
-    var bind = "127.0.0.1"
-    /// From `--remote-token-file`; nil: a fresh random one at start.
-    var token: String?
-    /// True when `--remote-bind` was given (a warning is printed).
-    var exposed: Bool { bind != "127.0.0.1" && bind != "::1" }
-}
 
 /// `--remote[=PORT]` (or `--remote PORT`), `--remote-bind ADDR`, `--remote-token-file FILE` (docs/CLI.md, "Web remote").
 /// Parsed by ArgumentParser on the main thread; a plain value.

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -129,5 +130,27 @@ enum ProgressBar {
     /// Removes the bar (`\r` + clear line) when one may be on screen.
     static func clear(enabled: Bool) {
         if enabled { Output.writeAll(STDERR_FILENO, "\r\u{1B}[K") }
+    }
+}
+
+extension ImageFileWriter {
+    /// Refuses, before any decoding, a destination that cannot work: a sheet path that is a
+    /// directory or whose directory is missing or not writable; an output directory that is a
+    /// file or cannot be created.
+    static func checkDestination(_ destination: ThumbnailsRequest.Destination) throws {
+        switch destination {
+        case .sheet(let path):
+            if PathText.isDirectory(path) {
+                throw ImageFileWriter.Failure(path: path, reason: "it is a directory")
+            }
+            try checkWritableDirectory(parent(of: path), for: path)
+        case .directory(let path):
+            if PathText.exists(path) {
+                guard PathText.isDirectory(path) else { throw ImageFileWriter.Failure(path: path, reason: "it is not a directory") }
+                try checkWritableDirectory(path, for: path)
+            } else {
+                try checkWritableDirectory(parent(of: path), for: path)
+            }
+        }
     }
 }

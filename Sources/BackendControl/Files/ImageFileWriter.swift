@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -11,37 +10,26 @@ import Glibc
 /// Writes image files so that a failure leaves nothing behind: each file goes to a temporary
 /// name in its target directory (`open(O_CREAT|O_EXCL)`), then `rename(2)` puts it in place.
 /// Also the naming rules shared by thumbnails and snapshots. Any thread.
-enum ImageFileWriter {
+public enum ImageFileWriter {
     /// A write that failed, naming the path and the system's reason.
-    struct Failure: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "cannot write \(path): \(reason)" }
-    }
+    public struct Failure: Error, CustomStringConvertible {
+        /// The path that could not be written.
+        public var path: String
+        /// The system's reason.
+        public var reason: String
+        /// `cannot write PATH: REASON`.
+        public var description: String { "cannot write \(path): \(reason)" }
 
-    /// Refuses, before any decoding, a destination that cannot work: a sheet path that is a
-    /// directory or whose directory is missing or not writable; an output directory that is a
-    /// file or cannot be created.
-    static func checkDestination(_ destination: ThumbnailsRequest.Destination) throws {
-        switch destination {
-        case .sheet(let path):
-            if PathText.isDirectory(path) {
-                throw Failure(path: path, reason: "it is a directory")
-            }
-            try checkWritableDirectory(parent(of: path), for: path)
-        case .directory(let path):
-            if PathText.exists(path) {
-                guard PathText.isDirectory(path) else { throw Failure(path: path, reason: "it is not a directory") }
-                try checkWritableDirectory(path, for: path)
-            } else {
-                try checkWritableDirectory(parent(of: path), for: path)
-            }
+        /// A failure to write `path` for `reason`.
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
         }
     }
 
     /// Writes `bytes` to `path` through a temporary file and a rename; an existing `path` that
     /// is not a regular file (a device, a FIFO, a symbolic link…) is refused, never replaced.
-    static func write(_ bytes: Data, to path: String) throws {
+    public static func write(_ bytes: Data, to path: String) throws {
         if let kind = AtomicFile.nonRegularKind(path) { throw Failure(path: path, reason: "it is \(kind), not a regular file") }
         let temporary = parent(of: path) + "/." + PathText.lastComponent(path) + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -68,7 +56,7 @@ enum ImageFileWriter {
 
     /// Writes every file into `directory` (created when missing); on a failure removes the
     /// files already written (and the directory if it was created here).
-    static func writeAll(_ files: [(name: String, bytes: Data)], into directory: String) throws {
+    public static func writeAll(_ files: [(name: String, bytes: Data)], into directory: String) throws {
         var created = false
         if !PathText.exists(directory) {
             guard mkdir(directory, 0o777) == 0 else { throw Failure(path: directory, reason: String(cString: strerror(errno))) }
@@ -90,7 +78,7 @@ enum ImageFileWriter {
 
     /// The file name of a location without directories and extension (`clip` for `/a/clip.mp4`,
     /// also for URIs).
-    static func baseName(of location: String) -> String {
+    public static func baseName(of location: String) -> String {
         let last = location.split(separator: "/").last.map(String.init) ?? location
         let stem = PathText.deletingExtension(PathText.removingPercentEncoding(last) ?? last)
         let cleaned = stem.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" }
@@ -99,14 +87,14 @@ enum ImageFileWriter {
 
     /// The file name of a location without directories, with its extension (`clip.mp4` for
     /// `/a/clip.mp4`, also for URIs; percent-decoded; `/` never appears in it).
-    static func fileName(of location: String) -> String {
+    public static func fileName(of location: String) -> String {
         let last = location.split(separator: "/").last.map(String.init) ?? location
         let name = PathText.removingPercentEncoding(last) ?? last
         return name.isEmpty ? "media" : String(name.map { $0 == "/" ? "_" : $0 })
     }
 
     /// `HH-MM-SS.mmm` (mpv's screenshot time format), e.g. `00-01-02.500`.
-    static func timestamp(_ time: MediaTime) -> String {
+    public static func timestamp(_ time: MediaTime) -> String {
         let ms = max(time.milliseconds, 0)
         let h = ms / 3_600_000, m = (ms / 60_000) % 60, s = (ms / 1000) % 60, f = ms % 1000
         func pad(_ value: Int64, _ width: Int) -> String {
@@ -116,12 +104,15 @@ enum ImageFileWriter {
         return "\(pad(h, 2))-\(pad(m, 2))-\(pad(s, 2)).\(pad(f, 3))"
     }
 
-    private static func parent(of path: String) -> String {
+    /// The directory `path` is in (`.` for a bare name).
+    public static func parent(of path: String) -> String {
         let directory = PathText.deletingLastComponent(path)
         return directory.isEmpty ? "." : directory
     }
 
-    private static func checkWritableDirectory(_ directory: String, for path: String) throws {
+    /// Throws unless `directory` exists and this process may create files in it (`path`: the
+    /// file named in the error).
+    public static func checkWritableDirectory(_ directory: String, for path: String) throws {
         guard PathText.isDirectory(directory) else {
             throw Failure(path: path, reason: "no such directory \(directory)")
         }

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -10,10 +9,10 @@ import Foundation
 /// Pure naming plus one atomic write; any thread.
 extension SnapshotFile {
     /// What a written snapshot reports back (the reply's fields).
-    typealias Written = WireSnapshot
+    public typealias Written = WireSnapshot
 
     /// gstplay's own name, `gstplay-<name>-<HH-MM-SS.mmm>.png` (mpv's time format).
-    static func defaultName(location: String, position: MediaTime) -> String {
+    public static func defaultName(location: String, position: MediaTime) -> String {
         "gstplay-\(ImageFileWriter.baseName(of: location))-\(ImageFileWriter.timestamp(position)).png"
     }
 
@@ -22,7 +21,7 @@ extension SnapshotFile {
     /// `argument` names an existing directory, that name in it; any other `argument` is the file
     /// itself. JPEG when the name ends in `.jpg`/`.jpeg`, PNG otherwise. Throws when the
     /// screenshot directory cannot be made.
-    static func target(argument: String?, location: String, position: MediaTime, naming: ScreenshotNaming = ScreenshotNaming(),
+    public static func target(argument: String?, location: String, position: MediaTime, naming: ScreenshotNaming = ScreenshotNaming(),
                        isDirectory: (String) -> Bool = defaultIsDirectory) throws -> (path: String, format: ImageFormat) {
         let path: String
         if let argument, !argument.isEmpty, !isDirectory(argument) {
@@ -38,14 +37,14 @@ extension SnapshotFile {
     }
 
     /// True for an existing directory.
-    static func defaultIsDirectory(_ path: String) -> Bool {
+    public static func defaultIsDirectory(_ path: String) -> Bool {
         PathText.isDirectory(path)
     }
 
-    /// Takes the player's current frame (``Player/snapshot(format:maxSize:)``, awaited: no thread
-    /// waits for the loop thread) and writes it (temporary file + rename). Throws ``ImageError``
+    /// Takes the player's current frame (`Player/snapshot(format:maxSize:)`, awaited: no thread
+    /// waits for the loop thread) and writes it (temporary file + rename). Throws `ImageError`
     /// or ``ImageFileWriter/Failure``.
-    static func take(from player: Player, argument: String?, location: String, osd: Bool = false,
+    public static func take(from player: Player, argument: String?, location: String, osd: Bool = false,
                      naming: ScreenshotNaming = ScreenshotNaming()) async throws -> Written {
         let position = await player.currentPosition() ?? player.position ?? .zero
         let target = try target(argument: argument, location: location, position: position, naming: naming)

@@ -1,4 +1,3 @@
-import BackendControl
 import Dispatch
 import HTTPServe
 import Synchronization

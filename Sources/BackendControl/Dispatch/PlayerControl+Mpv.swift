@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 import CGStreamer
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -7,11 +6,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The mpv IPC subset on the CLI actor: each command runs through the same player calls as
-/// gstplay's own (``PlaybackController/execute(_:)``), with mpv's reply shape (``WireMpv/Reply``).
+/// The mpv IPC subset: each command runs through the same player calls as gstplay's own
+/// (``PlayerControl/execute(_:)``), with mpv's reply shape (``WireMpv/Reply``).
 ///
-/// **Thread:** the ``PlaybackController`` actor.
-extension PlaybackController {
+/// **Thread:** the ``PlayerControl`` actor.
+extension PlayerControl {
     /// The client API version `get_version` answers: mpv 0.35's (2.0), which is what the subset follows.
     static let mpvClientAPIVersion: Int64 = 0x2_0000
 
@@ -80,7 +79,7 @@ extension PlaybackController {
         case .playlistNext: return outcome(await execute(ConsoleCommand.next))
         case .playlistPrevious: return outcome(await execute(ConsoleCommand.prev))
         case .quit(let code):
-            finish(code ?? policy.exitCode)
+            await requestQuit(code: code)
             return .success(.null)
         case .abLoop: return outcome(await execute(ConsoleCommand.abLoop(.cycle)))
         case .frameStep: return outcome(await execute(ConsoleCommand.frameStep(forward: true)))
@@ -181,14 +180,15 @@ extension PlaybackController {
         guard let uri = try? MediaLocation.uri(for: location) else { return .failure(.commandFailed) }
         names[uri] = location
         let idle = !mpvView().loaded
+        let item = await prepared(QueueItem(uri: uri))
         switch mode {
         case .replace:
-            try? player.setQueue([withResumePosition(QueueItem(uri: uri))])
+            try? player.setQueue([item])
         case .append, .appendPlay:
             if mode == .appendPlay && idle {
-                try? player.setQueue(player.queue.items + [withResumePosition(QueueItem(uri: uri))], startingAt: player.queue.items.count)
+                try? player.setQueue(player.queue.items + [item], startingAt: player.queue.items.count)
             } else {
-                player.appendToQueue([withResumePosition(QueueItem(uri: uri))])
+                player.appendToQueue([item])
             }
         }
         await commandsRan()
@@ -196,7 +196,7 @@ extension PlaybackController {
     }
 
     /// A gstplay outcome as mpv's result: `null` data on success, "error running command" otherwise.
-    private func outcome(_ outcome: Outcome) -> Result<MpvValue?, MpvFailure> {
+    private func outcome(_ outcome: CommandOutcome) -> Result<MpvValue?, MpvFailure> {
         outcome.error == nil ? .success(.null) : .failure(.commandFailed)
     }
 }

@@ -1,4 +1,3 @@
-import BackendControl
 import HTTPServe
 import Synchronization
 

@@ -1,11 +1,10 @@
 import Backend
-import BackendControl
 
 /// The `variants` and `variant N|auto` console commands, and the notes printed for adaptive
-/// events. Runs on the CLI actor like the other commands.
+/// events. Runs on the ``PlayerControl`` actor like the other commands.
 extension AdaptiveCommands {
     /// Runs `variants` / `variant`.
-    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+    public static func execute(_ command: ConsoleCommand, player: Player) -> CommandOutcome {
         let info = player.adaptiveInfo
         switch command {
         case .variants:
@@ -16,7 +15,7 @@ extension AdaptiveCommands {
                     + (v.codecs.map { " \($0)" } ?? "") + marks
             }
             let estimate = info.estimatedBandwidth.map { "estimated bandwidth \(Variant.formatBitrate($0))" } ?? "no bandwidth estimate yet"
-            return PlaybackController.Outcome(data: .variants(WireAdaptive.Reply(info)),
+            return CommandOutcome(data: .variants(WireAdaptive.Reply(info)),
                                               text: ["Variants (\(info.pinned == nil ? "automatic" : "pinned"), \(estimate)):"] + lines)
         case .variant(let index):
             guard !info.variants.isEmpty else { return .failure("variant: the media is not an adaptive stream (or its playlist is not read yet)") }
@@ -24,14 +23,14 @@ extension AdaptiveCommands {
                 return .failure("variant: no variant \(index) (there are \(info.variants.count): 0-\(info.variants.count - 1))")
             }
             player.pinVariant(index)
-            return PlaybackController.Outcome(text: [index.map { "Pinned variant \($0): \(info.variants[$0].label)" } ?? "Automatic variant selection"])
+            return CommandOutcome(text: [index.map { "Pinned variant \($0): \(info.variants[$0].label)" } ?? "Automatic variant selection"])
         default:
             return .success
         }
     }
 
     /// A human note for an adaptive event (text mode), nil when the status line says enough.
-    static func note(for event: AdaptiveEvent) -> String? {
+    public static func note(for event: AdaptiveEvent) -> String? {
         switch event {
         case .variantsAvailable(let variants):
             return "Adaptive stream: \(variants.count) variants (\(variants.map(\.label).joined(separator: ", ")))"

@@ -1,28 +1,33 @@
 import Backend
-import BackendControl
 
-/// The one dispatcher of JSON requests — `--json` stdin and every control client — and the way
+/// The one dispatcher of request lines — `--json` stdin and every control client — and the way
 /// back: each reply to the client that asked, events to every client (``ControlHub``).
 ///
-/// **Thread:** the ``PlaybackController`` actor.
-extension PlaybackController {
+/// **Thread:** the ``PlayerControl`` actor.
+extension PlayerControl {
     /// One request line from `client` (``ControlClientID/console``: `--json` stdin). An mpv IPC
     /// request (``MpvRequest``, for clients speaking ``ControlDialect/gstplayAndMpv``) runs as
     /// mpv's and gets mpv's reply; every other line is gstplay's protocol (``JSONProtocol``),
     /// exactly as on stdin. Blank lines are ignored. Every command passes the door's rule first
     /// (``FileWriteRule``, keyed by the command's ``CommandCapability``): a control client's
-    /// command that writes a file is refused, or kept inside `--client-write-dir`.
-    func dispatch(_ line: String, from client: ControlClientID) async {
+    /// command that writes a file is refused, or kept inside the client directory.
+    /// A `quit` among them (without a host) resumes ``untilQuit()`` once its reply is sent.
+    public func dispatch(_ line: String, from client: ControlClientID) async {
+        await dispatchLine(line, from: client)
+        releaseQuitWaiters()
+    }
+
+    private func dispatchLine(_ line: String, from client: ControlClientID) async {
         guard !line.trimmingWhitespaceAndNewlines().isEmpty else { return }
-        if client != .console && control?.isConnected(client) != true { return }     // it left: nobody to answer
-        if client != .console, control?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {
+        if client != .console && hub?.isConnected(client) != true { return }     // it left: nobody to answer
+        if client != .console, hub?.dialect(of: client) == .gstplayAndMpv, let request = MpvRequest.parse(line) {
             if case .success(let command) = request.command, command.capability != .controlsPlayback {
                 return reply(WireMpv.Reply(id: request.id, error: MpvFailure.commandFailed.message, data: nil).line, to: client)
             }
             return await run(request, from: client)
         }
         let request = JSONProtocol.parseRequest(line)
-        switch request.command.flatMap({ settings.fileWriteRule.admit($0, from: CommandDoor(client)) }) {
+        switch request.command.flatMap({ configuration.fileWriteRule.admit($0, from: CommandDoor(client)) }) {
         case .failure(let error):
             reply(Reply(id: request.id, error: error.message).line, to: client)
         case .success(let command):
@@ -32,27 +37,29 @@ extension PlaybackController {
         notifyObservers()
     }
 
-    /// A reply line to `client`: stdout for the console, else through the hub.
+    /// A reply line to `client`: the console writer for the console, else through the hub.
     func reply(_ line: String, to client: ControlClientID) {
         if client == .console {
-            output.out(line)
+            console(line)
         } else {
-            control?.send(line, to: client)
+            hub?.send(line, to: client)
         }
     }
 
-    /// After a Backend event was reported: the mpv events it makes, to the mpv clients that
-    /// want them, then every observer whose property changed.
-    func reportToMpvClients(_ event: PlayerEvent, record: PlayerEventRecord) {
-        guard let control else { return }
+    /// After a player event was reported by the host: the mpv events it makes (an item's end as
+    /// `end-file`), to the mpv clients that want them, then every observer whose property changed.
+    public func report(_ record: PlayerEventRecord) {
+        var event = record.event
+        if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
+        guard let hub else { return }
         let queue = record.snapshot.features[QueueSnapshot.self]
         let entry = queue?.currentIndex.flatMap { queue?.items[$0].id } ?? 0
         let lines = mpv.tracker.lines(for: event, entryID: Int64(entry))
-        let clients = control.clientIDs(speaking: .gstplayAndMpv)
+        let clients = hub.clientIDs(speaking: .gstplayAndMpv)
         guard !clients.isEmpty else { return }
         for line in lines {
             for client in clients where mpv.sessions[client]?.wants(line.name) ?? true {
-                control.send(line.line, to: client)
+                hub.send(line.line, to: client)
             }
         }
         notifyObservers()
@@ -63,13 +70,13 @@ extension PlaybackController {
     /// the new value, as in mpv, whichever door set it), plus the tracker's.
     func mpvView() -> MpvView {
         MpvView(snapshot: player.snapshot, tags: mpv.tracker.tags,
-              eofReached: mpv.tracker.eofReached, names: names)
+              eofReached: mpv.tracker.eofReached, names: names.all)
     }
 
     /// Sends `property-change` for every observed property whose value differs from the one
     /// last sent to that observer (the first evaluation always sends: mpv's initial change).
     func notifyObservers() {
-        guard let control, mpv.sessions.values.contains(where: { !$0.observers.isEmpty }) else { return }
+        guard let hub, mpv.sessions.values.contains(where: { !$0.observers.isEmpty }) else { return }
         let view = mpvView()
         var values: [String: MpvValue?] = [:]
         for client in Array(mpv.sessions.keys) {
@@ -82,7 +89,7 @@ extension PlaybackController {
                 if let last = observer.last, last == data { continue }
                 session.observers[index].last = .some(data)
                 if session.wants("property-change") {
-                    control.send(WireMpv.propertyChange(id: observer.id, name: observer.name, value: data), to: client)
+                    hub.send(WireMpv.propertyChange(id: observer.id, name: observer.name, value: data), to: client)
                 }
             }
             mpv.sessions[client] = session
@@ -90,11 +97,11 @@ extension PlaybackController {
     }
 
     /// On the way out: mpv clients get `end-file` (if a file is open) and `shutdown`.
-    func controlShutdown() {
-        guard let control else { return }
+    public func shutdown() {
+        guard let hub else { return }
         for line in mpv.tracker.shutdownLines() {
-            for client in control.clientIDs(speaking: .gstplayAndMpv) where mpv.sessions[client]?.wants(line.name) ?? true {
-                control.send(line.line, to: client)
+            for client in hub.clientIDs(speaking: .gstplayAndMpv) where mpv.sessions[client]?.wants(line.name) ?? true {
+                hub.send(line.line, to: client)
             }
         }
     }

@@ -1,18 +1,17 @@
 import Backend
-import BackendControl
 
 /// The chapter console commands (`chapters`, `chapter N|next|prev`), the PgUp/PgDn and `[`/`]`
-/// keys, the chapter table and notes. Runs on the CLI actor like the other commands;
+/// keys, the chapter table and notes. Runs on the ``PlayerControl`` actor like the other commands;
 /// the parsing and formatting are pure.
 extension ChapterCommands {
     /// Runs `chapters` or `chapter …`; `chapter` waits for the seek's landing.
-    static func execute(_ command: ConsoleCommand, player: Player) async -> PlaybackController.Outcome {
+    public static func execute(_ command: ConsoleCommand, player: Player) async -> CommandOutcome {
         switch command {
         case .chapters:
             let chapters = player.chapters
             guard !chapters.isEmpty else { return .failure("chapters: the media has no chapters") }
             let current = player.currentChapter?.index
-            return PlaybackController.Outcome(data: .chapters(WireChapters.List(chapters, current: current)), text: table(chapters, current: current))
+            return CommandOutcome(data: .chapters(WireChapters.List(chapters, current: current)), text: table(chapters, current: current))
         case .chapter(let argument):
             do {
                 let landing: ChapterLanding
@@ -21,7 +20,7 @@ extension ChapterCommands {
                 case .next: landing = try await player.nextChapterAsync()
                 case .previous: landing = try await player.previousChapterAsync()
                 }
-                return PlaybackController.Outcome(data: .chapter(WireChapters.Landing(landing)),
+                return CommandOutcome(data: .chapter(WireChapters.Landing(landing)),
                                                   text: ["Chapter \(describe(landing.chapter, of: player.chapters.count))"])
             } catch {
                 return .failure("chapter: \(error.message)")
@@ -32,7 +31,7 @@ extension ChapterCommands {
     }
 
     /// The keys: the next or previous chapter, without waiting for the landing; errors as lines.
-    static func step(forward: Bool, player: Player) -> PlaybackController.Outcome {
+    public static func step(forward: Bool, player: Player) -> CommandOutcome {
         do throws(PlayerError) {
             if forward { try player.nextChapter() } else { try player.previousChapter() }
             return .success
@@ -44,12 +43,12 @@ extension ChapterCommands {
     // MARK: Formatting
 
     /// `3/5: Middle, part one` (1-based, as players show it; pure).
-    static func describe(_ chapter: Chapter, of count: Int) -> String {
+    public static func describe(_ chapter: Chapter, of count: Int) -> String {
         "\(chapter.index + 1)/\(count): \(TerminalText.escaped(chapter.displayTitle))"
     }
 
     /// The chapter table: `* 2  0:00:02-0:00:03    Middle, part one`, indented by depth (pure).
-    static func table(_ chapters: [Chapter], current: Int?) -> [String] {
+    public static func table(_ chapters: [Chapter], current: Int?) -> [String] {
         chapters.map { chapter in
             let span = chapter.start.formatted() + "-" + (chapter.end?.formatted() ?? "?")
             let language = chapter.language.map { " [\($0)]" } ?? ""
@@ -59,7 +58,7 @@ extension ChapterCommands {
     }
 
     /// The note for a chapters event in text mode: `Chapters: 5` / `Chapter 3/5: Middle, part one`.
-    static func note(for event: ChaptersEvent, count: Int) -> String? {
+    public static func note(for event: ChaptersEvent, count: Int) -> String? {
         switch event {
         case .chaptersChanged(let chapters): return chapters.isEmpty ? nil : "Chapters: \(chapters.count) (list them with 'chapters')"
         case .chapterChanged(let chapter): return chapter.map { "Chapter \(describe($0, of: count))" }

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 import HTTPServe
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -7,22 +6,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// `--remote`: the web remote. An ``HTTPServer`` (libsoup, its own thread) with:
-/// `/` the page (``RemotePage``, no data in it, so no token), `/ws` the WebSocket — one more
-/// transport of the ``ControlHub`` (``RemoteClients``) —, `GET /api/status`, `POST /api/command`
-/// (through the same dispatcher, ``RemoteRequest``), `GET /api/snapshot.png` (the frame on
+/// `--remote`: the web remote. An `HTTPServer` (libsoup, its own thread) with:
+/// `/` the page (`RemotePage`, no data in it, so no token), `/ws` the WebSocket — one more
+/// transport of the ``ControlHub`` (`RemoteClients`) —, `GET /api/status`, `POST /api/command`
+/// (through the same dispatcher, `RemoteRequest`), `GET /api/snapshot.png` (the frame on
 /// screen, `Player.snapshot`) and `GET /api/thumbnail.png?t=SECONDS` (the seek bar's preview,
-/// ``ThumbnailGenerator`` on the current item), each at most two at once (``JobLimit``). Every
+/// `ThumbnailGenerator` on the current item), each at most two at once (`JobLimit`). Every
 /// route but `/` needs the token.
 ///
 /// **Thread:** init and ``close()`` on the CLI's thread; handlers run on the server's thread
 /// and hand slow work (snapshots, thumbnails) to tasks.
-final class WebRemote: Sendable {
+public final class WebRemote: Sendable {
     private let server: HTTPServer
     private let clients: RemoteClients
 
-    /// Starts listening; throws ``HTTPServeError`` (address not an IP, port taken).
-    init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
+    /// Starts listening; throws `HTTPServeError` (address not an IP, port taken).
+    public init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
         let token = settings.token.map(AccessToken.init) ?? AccessToken.random()
         server = try HTTPServer(address: settings.bind, port: settings.port, token: token)
         clients = RemoteClients(hub: hub)
@@ -88,12 +87,12 @@ final class WebRemote: Sendable {
 
     /// The URL to print: the page with the token in its fragment (never sent to a server);
     /// a wildcard bind address is shown as 127.0.0.1.
-    var url: String {
+    public var url: String {
         let host = server.address == "0.0.0.0" || server.address == "::" ? "127.0.0.1" : server.address
         let shown = host.contains(":") ? "[\(host)]" : host
         return "http://\(shown):\(server.port)/#token=\(server.token.text)"
     }
 
     /// Closes every client and the listener (joins the server's thread). Idempotent.
-    func close() { server.close() }
+    public func close() { server.close() }
 }

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -25,7 +24,7 @@ struct StatusReport: Equatable, Sendable {
             "state=\(snapshot.state.rawValue)",
             "position=\(snapshot.position?.formatted(fractionDigits: 3) ?? "-")",
             "duration=\(snapshot.duration?.formatted(fractionDigits: 3) ?? "-")",
-            "rate=\(StatusLine.formatRate(snapshot.rate))",
+            "rate=\(RateStep.text(snapshot.rate))",
             "volume=\(CFormat.whole(Wire.volumePercent(linear: snapshot.volume)))%",
             "muted=\(snapshot.muted ? "yes" : "no")",
         ]
@@ -53,7 +52,7 @@ struct StatisticsReport: Equatable, Sendable {
             "dropped=\(s.droppedFrames)",
             "position=\(s.position?.formatted(fractionDigits: 3) ?? "-")",
             "duration=\(s.duration?.formatted(fractionDigits: 3) ?? "-")",
-            "rate=\(StatusLine.formatRate(s.rate))",
+            "rate=\(RateStep.text(s.rate))",
             "seeks=\(s.seekCount)",
             "buffering=\(s.bufferingPercent)%",
             "buffering_time_ms=\(CFormat.whole(s.bufferingTimeMilliseconds))",
@@ -65,5 +64,19 @@ struct StatisticsReport: Equatable, Sendable {
         if let codec = s.videoCodec { fields.append("video_codec=\"\(codec)\"") }
         if let codec = s.audioCodec { fields.append("audio_codec=\"\(codec)\"") }
         return fields.joined(separator: " ")
+    }
+}
+
+extension ConsoleCommand {
+    /// The console commands, one per line: syntax and summary in two columns (`help`, `gstplay help commands`).
+    public static var usageLines: [String] {
+        helpColumns(usage.map { ($0.syntax, $0.summary) })
+    }
+
+    /// Two columns, indented by two: the first as wide as its widest entry plus two spaces, so
+    /// no entry runs into its summary (never `n / p, > / <next / previous item`). Pure.
+    public static func helpColumns(_ rows: [(String, String)]) -> [String] {
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        return rows.map { "  " + $0.0.padded(toLength: width) + $0.1 }
     }
 }

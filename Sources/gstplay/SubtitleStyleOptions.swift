@@ -1,27 +1,5 @@
 import ArgumentParser
 import Backend
-import BackendControl
-
-/// Drawn subtitles and the on-screen display on the console and keys:
-/// `sub-visibility [yes|no|toggle]` (key `v`) and `osd [text]` (key `o`). Parsing is pure; running
-/// is on the CLI actor like the other commands.
-extension OverlayCommands {
-    /// Runs `sub-visibility` or `osd`.
-    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
-        switch command {
-        case .subVisibility(let wanted):
-            let visible = wanted ?? !player.subtitleStyle.visible
-            player.setSubtitlesVisible(visible)
-            let drawn = player.subtitlesDrawn ? "" : " (not drawn: no video window)"
-            return PlaybackController.Outcome(text: [visible ? "Subtitles shown\(drawn)" : "Subtitles hidden\(drawn)"])
-        case .osd(let text):
-            player.showOSD(message: text, progress: text == nil)
-            return PlaybackController.Outcome(text: [])
-        default:
-            return .success
-        }
-    }
-}
 
 /// `--sub-visibility`, `--sub-scale`, `--sub-position`: how drawn subtitles look. Parsed by
 /// ArgumentParser; any thread.

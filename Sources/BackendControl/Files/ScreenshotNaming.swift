@@ -1,6 +1,4 @@
-import ArgumentParser
 import Backend
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,21 +7,27 @@ import Foundation
 
 /// `--screenshot-template` and `--screenshot-directory` (mpv's options): how the `S` key and a
 /// `snapshot` without a path name the file. A plain value; any thread.
-struct ScreenshotNaming: Equatable, Sendable {
+public struct ScreenshotNaming: Equatable, Sendable {
     /// The file name with mpv's fields (``expand(location:position:number:)``); nil: gstplay's
     /// `gstplay-<name>-<HH-MM-SS.mmm>`.
-    var template: String?
+    public var template: String?
     /// Where the files go (made when missing); nil: the current directory. An absolute template ignores it.
-    var directory: String?
+    public var directory: String?
+
+    /// A naming with `template` (nil: gstplay's) in `directory` (nil: the current one).
+    public init(template: String? = nil, directory: String? = nil) {
+        self.template = template
+        self.directory = directory
+    }
 
     /// True when the template numbers its files (`%n`).
-    var isNumbered: Bool { template?.contains("%n") ?? false }
+    public var isNumbered: Bool { template?.contains("%n") ?? false }
 
     /// The template with its fields filled in: `%f` the file name, `%F` without its extension,
     /// `%n` the number padded to 4 digits, `%p` the position as `HH:MM:SS`, `%P` as
     /// `HH:MM:SS.mmm`, `%%` a percent sign; another `%x` stays as typed. `.png` is added unless
     /// the name ends in `.png`, `.jpg` or `.jpeg`.
-    func expand(location: String, position: MediaTime, number: Int) -> String {
+    public func expand(location: String, position: MediaTime, number: Int) -> String {
         let name = ImageFileWriter.fileName(of: location)
         let stamp = String(ImageFileWriter.timestamp(position).map { $0 == "-" ? ":" : $0 })
         var result = ""
@@ -48,8 +52,13 @@ struct ScreenshotNaming: Equatable, Sendable {
     /// The path for the next screenshot: the template's name in the directory, with the lowest
     /// `%n` (from 1) whose file does not exist yet (as mpv); the directory is made when missing
     /// (`makesDirectory`). Throws when it cannot be made.
+    public func nextPath(location: String, position: MediaTime, makesDirectory: Bool = true) throws -> String {
+        try nextPath(location: location, position: position, makesDirectory: makesDirectory, exists: { PathText.exists($0) })
+    }
+
+    /// ``nextPath(location:position:makesDirectory:)`` with `exists` deciding which files exist.
     func nextPath(location: String, position: MediaTime, makesDirectory: Bool = true,
-                  exists: (String) -> Bool = PathText.exists) throws -> String {
+                  exists: (String) -> Bool) throws -> String {
         var number = 1
         while true {
             let name = template == nil ? SnapshotFile.defaultName(location: location, position: position)
@@ -63,18 +72,5 @@ struct ScreenshotNaming: Equatable, Sendable {
             }
             number += 1
         }
-    }
-}
-
-extension OutputOptions {
-    /// `--screenshot-template`, `--screenshot-directory` checked; `ValidationError` (exit 2) for an empty value.
-    func screenshotNaming() throws -> ScreenshotNaming {
-        if let screenshotTemplate, screenshotTemplate.trimmingWhitespace().isEmpty {
-            throw ValidationError("--screenshot-template needs a file name")
-        }
-        if let screenshotDirectory, screenshotDirectory.trimmingWhitespace().isEmpty {
-            throw ValidationError("--screenshot-directory needs a path")
-        }
-        return ScreenshotNaming(template: screenshotTemplate, directory: screenshotDirectory)
     }
 }

@@ -1,5 +1,4 @@
 import Backend
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,13 +8,13 @@ import Foundation
 /// Running the queue commands and `next`/`prev`/`load` against the Backend's queue
 /// (``Player/currentQueue()`` and the `Player+Queue` calls). Each first awaits the commands
 /// before it (without blocking a thread), so a reply always reflects them, and awaits its own
-/// before replying (``PlaybackController/commandsRan()``), so the inputs after it see the
+/// before replying (``PlayerControl/commandsRan()``), so the inputs after it see the
 /// Backend's new load and current item; index errors come back as one line.
 ///
-/// **Thread:** the ``PlaybackController`` actor.
-extension PlaybackController {
+/// **Thread:** the ``PlayerControl`` actor.
+extension PlayerControl {
     /// `next`, `prev`, `load <location>`.
-    func navigate(_ command: ConsoleCommand) async -> Outcome {
+    func navigate(_ command: ConsoleCommand) async -> CommandOutcome {
         let queue = await player.currentQueue()
         switch command {
         case .next:
@@ -34,7 +33,7 @@ extension PlaybackController {
                 return .failure("load: \(error.message)")
             }
             names[uri] = location
-            player.playNow(withResumePosition(QueueItem(uri: uri)))
+            player.playNow(await prepared(QueueItem(uri: uri)))
         default:
             break
         }
@@ -42,8 +41,13 @@ extension PlaybackController {
         return .success
     }
 
+    /// `item` as the host would queue it (``PlayerControlHost/prepare(_:)``: the CLI's resume position).
+    func prepared(_ item: QueueItem) async -> QueueItem {
+        await host?.prepare(item) ?? item
+    }
+
     /// One queue command.
-    func execute(_ command: QueueConsoleCommand) async -> Outcome {
+    public func execute(_ command: QueueConsoleCommand) async -> CommandOutcome {
         let queue = await player.currentQueue()                    // also brings the index checks up to date
         do {
             switch command {
@@ -57,7 +61,7 @@ extension PlaybackController {
                 } catch {
                     return .failure("playlist save: \(error.description)")
                 }
-                return Outcome(text: ["playlist: saved \(items.count) item\(items.count == 1 ? "" : "s") to \(path)"])
+                return CommandOutcome(text: ["playlist: saved \(items.count) item\(items.count == 1 ? "" : "s") to \(path)"])
             case .jump(let index):
                 try player.jumpInQueue(to: index)
             case .remove(let index):
@@ -83,7 +87,7 @@ extension PlaybackController {
     /// item (`>` marks the current one; its title — the media's tag, else the playlist file's —
     /// and its duration once known; `unplayable` when the discoverer found it so), or the
     /// `playlist` event's fields with the items' details as JSON data.
-    func playlistOutcome(_ queue: QueueSnapshot) -> Outcome {
+    public func playlistOutcome(_ queue: QueueSnapshot) -> CommandOutcome {
         let count = queue.items.isEmpty ? "empty" : "\(queue.items.count) item\(queue.items.count == 1 ? "" : "s")"
         var header = "playlist: \(count), loop \(queue.loop.rawValue), shuffle \(queue.shuffled ? "on" : "off"), gapless \(queue.gapless ? "on" : "off")"
         if queue.knownDurationCount > 0 {
@@ -91,12 +95,12 @@ extension PlaybackController {
             header += ", total \(queue.totalDuration.formatted())" + (unknown > 0 ? " (\(unknown) unknown)" : "")
         }
         let lines = queue.items.enumerated().map { index, item in
-            let name = name(of: item.uri)
+            let name = names.name(of: item.uri)
             var line = "\(index == queue.currentIndex ? ">" : " ") \(index): " + (item.knownTitle.map { "\($0) (\(name))" } ?? name)
             if let duration = item.knownDuration { line += "  \(duration.formatted())" }
             if item.info?.isPlayable == false { line += "  unplayable" }
             return line
         }
-        return Outcome(data: .playlist(WireEvents.Playlist(queue, detailed: true)), text: [header] + lines)
+        return CommandOutcome(data: .playlist(WireEvents.Playlist(queue, detailed: true)), text: [header] + lines)
     }
 }

@@ -1,5 +1,5 @@
 import Backend
-import BackendControl
+import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -8,18 +8,20 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The line console's input: reads stdin on its own thread with blocking `read(2)` and hands
+/// A line console's input (the CLI's console, ``PlayerControl/serveConsole(input:output:)``): reads a descriptor (stdin by default) on its own thread with blocking `read(2)` and hands
 /// each line (or too-long notice) to `onItem`, then calls `onEnd` once at EOF or on a read
 /// error. The thread is never joined, so a blocked read cannot hold up shutdown.
 ///
 /// **Thread:** ``start()`` from any thread; the callbacks run on the `gstplay-console` thread.
-final class LineConsole: Sendable {
+public final class LineConsole: Sendable {
     private let fd: Int32
     private let maxLineLength: Int
     private let onItem: @Sendable (LineSplitter.Item) -> Void
     private let onEnd: @Sendable () -> Void
 
-    init(fd: Int32 = STDIN_FILENO, maxLineLength: Int = 64 * 1024,
+    /// A reader of `fd` whose lines (at most `maxLineLength` bytes each) go to `onItem`, and
+    /// whose end (or read error) calls `onEnd`; nothing is read before ``start()``.
+    public init(fd: Int32 = STDIN_FILENO, maxLineLength: Int = 64 * 1024,
          onItem: @escaping @Sendable (LineSplitter.Item) -> Void, onEnd: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.maxLineLength = maxLineLength
@@ -27,7 +29,8 @@ final class LineConsole: Sendable {
         self.onEnd = onEnd
     }
 
-    func start() {
+    /// Starts the reader thread (`gstplay-console`). Call once.
+    public func start() {
         DetachedThread.start(name: "gstplay-console") { [self] in self.run() }   // name visible in /proc
     }
 

@@ -1,12 +1,11 @@
 import Backend
-import BackendControl
 
 /// The A-B loop and frame-step console commands (`ab-loop`, `ab-loop-a`, `ab-loop-b`,
 /// `ab-loop-count`, `frame-step`, `frame-back-step`), their keys (`l`, `.`, `,`) and the
-/// `ab-loop` event and reply. Runs on the CLI actor like the other commands; the parsing is pure.
+/// `ab-loop` event and reply. Runs on the ``PlayerControl`` actor like the other commands; the parsing is pure.
 extension SteppingCommands {
     /// Runs an A-B loop change; the reply carries the loop now in effect.
-    static func execute(_ change: ABLoopChange, player: Player) async -> PlaybackController.Outcome {
+    public static func execute(_ change: ABLoopChange, player: Player) async -> CommandOutcome {
         do {
             let loop: ABLoop
             switch change {
@@ -16,24 +15,24 @@ extension SteppingCommands {
             case .both(let a, let b): loop = try await player.updateABLoop { $0.a = a; $0.b = b }
             case .count(let count): loop = try await player.updateABLoop { $0.count = count }
             }
-            return PlaybackController.Outcome(data: .abLoop(WireABLoop(loop)), text: [describe(loop)])
+            return CommandOutcome(data: .abLoop(WireABLoop(loop)), text: [describe(loop)])
         } catch {
             return .failure("ab-loop: \(error.message)")
         }
     }
 
     /// Runs a frame step; the reply carries the shown frame's timestamp.
-    static func step(forward: Bool, player: Player) async -> PlaybackController.Outcome {
+    public static func step(forward: Bool, player: Player) async -> CommandOutcome {
         do {
             let shown = forward ? try await player.frameStepAsync() : try await player.frameBackStepAsync()
-            return PlaybackController.Outcome(data: .seek(WireSeek(position: Seconds(shown))), text: ["Frame at \(shown.formatted(fractionDigits: 3))"])
+            return CommandOutcome(data: .seek(WireSeek(position: Seconds(shown))), text: ["Frame at \(shown.formatted(fractionDigits: 3))"])
         } catch {
             return .failure("\(forward ? "frame-step" : "frame-back-step"): \(error.message)")
         }
     }
 
     /// One line for the terminal: `A-B loop: 0:01.000 - 0:02.500 (inf)`, `A-B loop: A 0:01.000`, `A-B loop off`.
-    static func describe(_ loop: ABLoop) -> String {
+    public static func describe(_ loop: ABLoop) -> String {
         let count = loop.count.map(String.init) ?? "inf"
         switch (loop.a, loop.b) {
         case (nil, nil): return "A-B loop off" + (loop.count == nil ? "" : " (count \(count))")

@@ -1,18 +1,17 @@
 import Backend
-import BackendControl
 
 /// The cast console commands (`renderers`, `cast <N|off|name|auto>`), the `c` key, the notes for
-/// cast events. Runs on the CLI actor like the other commands; parsing and formatting are pure.
+/// cast events. Runs on the ``PlayerControl`` actor like the other commands; parsing and formatting are pure.
 extension CastCommands {
     /// Runs `renderers` (starts discovery; lists what was found so far) or `cast …` (asks: the
     /// `cast-started` / `cast-failed` event tells what happened).
-    static func execute(_ command: ConsoleCommand, player: Player) -> PlaybackController.Outcome {
+    public static func execute(_ command: ConsoleCommand, player: Player) -> CommandOutcome {
         switch command {
         case .renderers:
             player.discoverRenderers()
             let renderers = player.renderers, casting = player.castingRenderer
             let text = renderers.isEmpty ? ["No renderers found yet (looking; 'renderers' again lists them)"] : table(renderers, casting: casting)
-            return PlaybackController.Outcome(data: .renderers(WireCast.List(renderers, casting: casting)), text: text)
+            return CommandOutcome(data: .renderers(WireCast.List(renderers, casting: casting)), text: text)
         case .cast(.off):
             player.stopCasting()
         case .cast(.index(let index)):
@@ -32,11 +31,11 @@ extension CastCommands {
 
     /// The `c` key: the first renderer, then each next one, then off (back to local playback).
     /// Without renderers it starts looking and says so.
-    static func cycle(player: Player) -> PlaybackController.Outcome {
+    public static func cycle(player: Player) -> CommandOutcome {
         let renderers = player.renderers
         guard !renderers.isEmpty else {
             player.discoverRenderers()
-            return PlaybackController.Outcome(text: ["Looking for renderers… (press c again once one is found)"])
+            return CommandOutcome(text: ["Looking for renderers… (press c again once one is found)"])
         }
         let current = player.castingRenderer.flatMap { casting in renderers.firstIndex { $0.udn == casting.udn } }
         switch current {
@@ -50,7 +49,7 @@ extension CastCommands {
     // MARK: Formatting
 
     /// `* 0  Living room  uuid:…  gmediarender` (`*`: cast to now; pure).
-    static func table(_ renderers: [Renderer], casting: Renderer?) -> [String] {
+    public static func table(_ renderers: [Renderer], casting: Renderer?) -> [String] {
         renderers.enumerated().map { index, renderer in
             (renderer.udn == casting?.udn ? "* " : "  ") + "\(index)".padded(toLength: 3) + TerminalText.escaped(renderer.friendlyName)
                 + "  " + TerminalText.escaped(renderer.udn) + "  " + TerminalText.escaped(renderer.model ?? "-")
@@ -58,12 +57,12 @@ extension CastCommands {
     }
 
     /// The `--list-renderers` line: `NAME  UDN  MODEL` (two spaces) (`-` without a model; pure).
-    static func listingLine(_ renderer: Renderer) -> String {
+    public static func listingLine(_ renderer: Renderer) -> String {
         [renderer.friendlyName, renderer.udn, renderer.model ?? "-"].map(TerminalText.escaped).joined(separator: "  ")
     }
 
-    /// The note for a cast event in text mode (a failure is an error line instead: ``PlaybackController``).
-    static func note(for event: CastEvent) -> String? {
+    /// The note for a cast event in text mode (a failure is the host's error line instead).
+    public static func note(for event: CastEvent) -> String? {
         switch event {
         case .renderersChanged(let renderers):
             return renderers.isEmpty ? "Renderers: none" : "Renderers: " + renderers.map { TerminalText.escaped($0.friendlyName) }.joined(separator: ", ")
@@ -72,31 +71,5 @@ extension CastCommands {
             return "Casting to \(TerminalText.escaped(renderer.friendlyName)) off; playing here" + (position.map { " from \($0.formatted(fractionDigits: 1))" } ?? "")
         case .castFailed: return nil
         }
-    }
-}
-
-/// `gstplay --list-renderers`: discovery for `--discover-time` seconds on a player that plays
-/// nothing (no sinks), then one line per renderer (or one `renderers` JSON line with `--json`).
-/// Exit 0 when one was found, ``ExitStatus/noRenderers`` otherwise.
-enum RendererListing {
-    static func run(options: RunOptions, output: Output) async -> Int32 {
-        var configuration = PlayerConfiguration()
-        configuration.videoSink = .disabled
-        configuration.audioSink = .disabled
-        configuration.positionInterval = .zero
-        var standard = StandardFeatures()
-        standard.cast = options.cast.castSettings
-        let player = Player(configuration: configuration, standard: standard)
-        player.discoverRenderers()
-        try? await Task.sleep(for: .seconds(options.cast.discoverSeconds))
-        let renderers = player.renderers
-        player.shutdown()
-        if options.json {
-            output.out(WireCast.line(for: .renderersChanged(renderers)))
-        } else {
-            output.out(lines: renderers.map(CastCommands.listingLine))
-            if renderers.isEmpty && !options.quiet { output.err("gstplay: no renderers found within \(options.cast.discoverSeconds) s") }
-        }
-        return renderers.isEmpty ? ExitStatus.noRenderers : ExitStatus.success
     }
 }
