@@ -11,7 +11,7 @@ import CGStreamer
 ///
 /// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); `@unchecked
 /// Sendable` because `Player` holds it, while its state is only touched there.
-public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
+public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecked Sendable {
     let monitor: AdaptiveMonitor
     private(set) var context: FeatureContext?
     private var timer: TimerSource?
@@ -19,9 +19,11 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// A feature that starts with `policy` (changeable later with `Player.setAdaptivePolicy(_:)`).
     public init(policy: AdaptivePolicy = AdaptivePolicy()) { monitor = AdaptiveMonitor(policy: policy) }
 
-    /// Connects the element and bus signals (the `AdaptiveMonitor`) and starts the refresh timer.
+    /// Intercepts bus messages (``ExtensionOrder/adaptiveStreaming``), connects the element
+    /// signals (the `AdaptiveMonitor`) and starts the refresh timer.
     public func attach(to context: FeatureContext) {
         self.context = context
+        context.interceptMessages(self, order: .adaptiveStreaming)
         monitor.attach(to: context)
         timer = context.addTimer(every: .milliseconds(250)) { [unowned self] in
             self.tick()
@@ -45,7 +47,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// of a variant switch (``isHandOverBuffering(_:)``); notes STREAM_START (the live edge's
     /// catch-up waits for it after a switch); reports a failed segment request
     /// seen in an `http-headers` message as a warning and passes that message on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if CGStreamer_message_type(message) == GST_MESSAGE_BUFFERING {
             return isHandOverBuffering(message) ? .consumed : .proceed
         }
@@ -168,4 +170,10 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
 
     /// Monotonic seconds (`FeatureContext.now()`).
     static func seconds() -> Double { Double(FeatureContext.now()) / 1e9 }
+}
+
+public extension ExtensionOrder {
+    /// Adaptive streaming's rank among the message interceptors (after the media cache): it
+    /// consumes the demuxer's statistics and a variant switch's hand-over buffering levels.
+    static let adaptiveStreaming = ExtensionOrder(300)
 }

@@ -6,7 +6,7 @@ import Glibc
 /// Hits, and downloads into the cache (loop thread): see ``CacheFeature``.
 extension CacheFeature {
     /// The URI playbin gets for the http(s) `uri` (`lookup`: the cache's answer for it, made by
-    /// ``willLoad(_:)``): the cached file's `file://` URI on a hit,
+    /// ``resolve(_:)``): the cached file's `file://` URI on a hit,
     /// else `uri` with a download into the cache. The verdict (`hit` or `miss`) follows the
     /// load's `uriLoaded`. Without a usable cache (no writable directory, an unreadable index or
     /// one of a newer version) the download file is not kept

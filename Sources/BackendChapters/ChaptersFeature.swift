@@ -65,15 +65,14 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// `GST_MESSAGE_TOC` (posted by each sink the TOC event reached, so usually more than once):
     /// the chapters, published when they differ from the last ones. While the media plays, a new
     /// table (not an update of this one) is the next media's, handed over gaplessly: it is held
-    /// until that media is announced. Every message passes on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard let chapters = TocReader.chapters(in: message), chapters != published.chapters else { return .proceed }
+    /// until that media is announced.
+    public func observe(message: UnsafeMutablePointer<GstMessage>) {
+        guard let chapters = TocReader.chapters(in: message), chapters != published.chapters else { return }
         if phase == .playing, !TocReader.isUpdate(message) {
             upcoming = chapters
-            return .proceed
+            return
         }
         adopt(chapters)
-        return .proceed
     }
 
     /// Publishes `chapters` as the media's and the chapter playing: at the start for media just

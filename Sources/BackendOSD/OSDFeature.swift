@@ -39,7 +39,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
         let overlay = OSDOverlay(settings: settings)
         guard let element = overlay.element else { return }
-        context.addVideoOverlay(element) // after the filters; snapshots leave it out unless asked
+        context.addVideoOverlay(element, order: .onScreenDisplay) // after the filters; snapshots leave it out unless asked
         self.overlay = overlay
     }
 
@@ -139,4 +139,9 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         if overlay?.show("") == true { redrawIfPaused() }
         context?.setVideoOverlaysDrawing(false)
     }
+}
+
+public extension ExtensionOrder {
+    /// The on-screen display's rank among the video overlays (the only one of the standard features).
+    static let onScreenDisplay = ExtensionOrder(100)
 }

@@ -7,14 +7,15 @@ import Glibc
 /// section of the player's snapshot (``QueueSnapshot``). Its API is the `Player` extension in
 /// `Player+Queue.swift`; its events are ``QueueEvent``s.
 ///
-/// It moves the queue along at the core's fixed points: a gapless hand-over (the feeder's
-/// application message, then `GST_MESSAGE_STREAM_START`), the end of stream
-/// (``endOfStream()``: the next item) and errors (``failed(with:)``: reported, then the next item).
+/// It moves the queue along at the core's extension points: a gapless hand-over (the feeder's
+/// application message, intercepted, then `GST_MESSAGE_STREAM_START`), and, as the player's
+/// end-of-item policy, the end of stream (``endOfStream()``: the next item) and errors
+/// (``failed(with:)``: reported, then the next item).
 ///
 /// **Thread:** every member runs on the player's loop thread (`PlayerFeature` calls and
 /// `Player.withFeature(_:_:)` bodies); the `feeder` is shared with playbin's streaming
 /// thread through its own lock. `@unchecked Sendable` because `Player` (any thread) holds it.
-public final class QueueFeature: PlayerFeature, @unchecked Sendable {
+public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageInterceptor, @unchecked Sendable {
     /// The items and where playback is in them.
     var queue = PlayQueue()
     /// True once the queue API was used: end of stream and errors then move through the queue.
@@ -42,10 +43,13 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
 
     // MARK: PlayerFeature
 
-    /// Connects the feeder to playbin's `about-to-finish` (`g_signal_connect_data`, tracked by
-    /// the core, which disconnects it at teardown).
+    /// Owns the end-of-item policy and intercepts its hand-over messages
+    /// (``ExtensionOrder/playQueue``); connects the feeder to playbin's `about-to-finish`
+    /// (`g_signal_connect_data`, tracked by the core, which disconnects it at teardown).
     public func attach(to context: FeatureContext) {
         self.context = context
+        context.provideEndOfItemPolicy(self)
+        context.interceptMessages(self, order: .playQueue)
         guard let playbin = context.playbin else { return }
         let instance = UnsafeMutableRawPointer(playbin)
         context.track(handler: feeder.connect(to: instance), on: instance)
@@ -60,7 +64,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
 
     /// The feeder's hand-over message (consumed): remember which URIs playbin now has queued.
     /// `GST_MESSAGE_STREAM_START` (passed on): a handed-over item may have reached the sinks.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if GaplessFeeder.isHandover(message) {
             pending += feeder.takeHandedOver()
             return .consumed
@@ -192,4 +196,9 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
         guard let path = FileURI.path(of: uri) else { return true }
         return FIFOSource.isRegularFile(path) && access(path, R_OK) == 0
     }
+}
+
+public extension ExtensionOrder {
+    /// The play queue's rank among the message interceptors: first (its own hand-over messages).
+    static let playQueue = ExtensionOrder(100)
 }

@@ -56,16 +56,15 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
     public func willPreroll(uri: String) { picture.prepare() }
 
     /// `GST_MESSAGE_TAG`: global lists are merged into the media's tags; after preroll every
-    /// list (a stream's too) re-reads the tags and publishes a change. Passed on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
+    /// list (a stream's too) re-reads the tags and publishes a change.
+    public func observe(message: UnsafeMutablePointer<GstMessage>) {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return }
         withTags(of: message) { list in
             guard TagReader.isGlobal(list) else { return }
             TagReader.absorb(list, into: &global)
             if let art = TagReader.coverArt(in: list) { globalArt = art }
         }
         if context?.progress.prerolled == true { refresh() }
-        return .proceed
     }
 
     /// Publishes the tags known at preroll (before the core's media info, which carries them).

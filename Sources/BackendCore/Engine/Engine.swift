@@ -216,7 +216,7 @@ final class Engine: @unchecked Sendable {
         featuresObserve(event)      // after: what a feature publishes from here follows `event`
     }
 
-    /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).
+    /// Fails with `error` unless a feature acts on it (``EndOfItemPolicy/failed(with:)``).
     func failUnlessFeatureActs(_ error: PlayerError) {
         switch featuresFailed(with: error) {
         case .proceed: fail(error)

@@ -29,7 +29,7 @@ public extension FeatureContext {
     func routeSeekDone(at position: MediaTime) { engine.routeSeekDone(at: position) }
 
     /// The route played the item to its end: the same path as a local end of stream (features'
-    /// ``PlayerFeature/endOfStream()`` — the queue moves on — else ``PlayerEvent/endOfStream(position:)``).
+    /// ``EndOfItemPolicy/endOfStream()`` — the queue moves on — else ``PlayerEvent/endOfStream(position:)``).
     func routeEnded() { engine.routeEnded() }
 
     /// Takes playback back: `playbin` is released from PAUSED and seeks to `resumeAt` (default:

@@ -48,8 +48,8 @@ public final class FeatureContext: @unchecked Sendable {
     public var lastHTTPStatus: Int? { engine.facts.lastHTTPStatus }
     /// A seek waits for preroll (the start position, say).
     public var hasPendingSeek: Bool { engine.seeks.pending != nil }
-    /// The start position of the load being decided, during ``PlayerFeature/willLoad(_:)`` (nil
-    /// otherwise): a feature that answers ``LoadDecision/wait`` passes it to ``load(_:start:)``.
+    /// The start position of the load being decided, during ``URIResolver/resolve(_:)`` (nil
+    /// otherwise): a resolver that answers ``LoadDecision/wait`` passes it to ``load(_:start:)``.
     public internal(set) var loadingStart: StartPosition?
     /// The target of the last HTTP redirect the core followed for this load, nil before any: an
     /// `http-headers` message about another URI is a late answer to an earlier hop (the core
@@ -85,8 +85,7 @@ public final class FeatureContext: @unchecked Sendable {
         engine.hub.updateSnapshot { $0.features[Section.self] = section }
     }
 
-    /// Loads `uri` as ``Player/load(_:startAt:)`` does (every feature's ``PlayerFeature/willLoad(_:)``
-    /// is asked again). The play/pause intent becomes the autoplay default; restore it with ``intent``.
+    /// Loads `uri` as ``Player/load(_:startAt:)`` does (every ``URIResolver`` is asked again). The play/pause intent becomes the autoplay default; restore it with ``intent``.
     public func load(_ uri: String, start: StartPosition? = nil) {
         engine.load(.success(uri), original: uri, start: start)
     }
@@ -124,8 +123,8 @@ public final class FeatureContext: @unchecked Sendable {
         try configuration.checkRate(rate)
         engine.setRate(rate)
     }
-    /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. Features'
-    /// ``PlayerFeature/failed(with:)`` are not asked again.
+    /// Fails the current load: pipeline to NULL, state `error`, ``PlayerEvent/error(_:)``. The
+    /// ``EndOfItemPolicy`` is not asked again.
     public func fail(_ error: PlayerError) { engine.fail(error) }
     /// Seeks as ``Player/seek(to:mode:)`` (kept until preroll, throttled). Asked for from
     /// ``PlayerFeature/prerolled()``, it becomes the load's start seek (replacing a start
@@ -137,10 +136,8 @@ public final class FeatureContext: @unchecked Sendable {
 
     /// Set while the features' ``PlayerFeature/prerolled()`` run (``seek(_:mode:)`` keeps the seek then).
     var inPrerolled = false
-    /// The elements features gave ``addVideoFilter(_:)`` during attach (the engine chains them).
-    var videoFilters: [UnsafeMutablePointer<GstElement>] = []
-    /// The elements features gave ``addVideoOverlay(_:)`` during attach (chained after the filters).
-    var videoOverlays: [UnsafeMutablePointer<GstElement>] = []
+    /// What features registered at the extension points (FeatureContext+Extensions.swift).
+    var extensions = FeatureExtensions()
     /// The frames before the overlays, kept for snapshots (set when an overlay was added).
     var framesUnderOverlays: FramesUnderOverlays?
 
@@ -165,7 +162,7 @@ public final class FeatureContext: @unchecked Sendable {
 
     // MARK: Download file
 
-    /// For the load being decided (from ``PlayerFeature/willLoad(_:)``, for the http(s) URI it
+    /// For the load being decided (from ``URIResolver/resolve(_:)``, for the http(s) URI it
     /// plays): playbin buffers the download to a file (its `download` flag, also when
     /// ``PlayerConfiguration/progressiveDownload`` is off) made from the `mkstemp` template
     /// `template`, and the `downloadbuffer` keeps the file when it stops (`temp-remove` off), for
