@@ -7,7 +7,7 @@ import CGStreamer
 /// in the statistics, and marks a sliding-window stream live so that seeks stay in its window.
 ///
 /// The work is done by an `AdaptiveMonitor`; this class routes the core's calls to it and owns
-/// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.addTimer(every:_:)`).
+/// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.loop.addTimer(every:_:)`).
 ///
 /// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); `@unchecked
 /// Sendable` because `Player` holds it, while its state is only touched there.
@@ -25,7 +25,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
         self.context = context
         context.interceptMessages(self, order: .adaptiveStreaming)
         monitor.attach(to: context)
-        timer = context.addTimer(every: .milliseconds(250)) { [unowned self] in
+        timer = context.loop.addTimer(every: .milliseconds(250)) { [unowned self] in
             self.tick()
             return true
         }
@@ -66,7 +66,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
             if let failure = monitor.failedSegment(structure) {
                 context.publish(.warning(PlayerError(kind: .network, element: CGStreamer_message_src_name(message).map { String(cString: $0) },
                                                      message: "segment request failed (HTTP \(failure.status)): \(failure.uri); the demuxer retries or skips it",
-                                                     uri: context.uri, httpStatus: failure.status)))
+                                                     uri: context.media.uri, httpStatus: failure.status)))
             }
             return .proceed
         default:
@@ -77,7 +77,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
     /// Preroll: an adaptive stream without a duration is live (a sliding-window playlist).
     public func prerolled() {
         emit(monitor.tick(now: Self.seconds()))
-        if monitor.isAdaptive { monitor.setLive(context?.duration == nil) }
+        if monitor.isAdaptive { monitor.setLive(context?.media.duration == nil) }
         markLiveIfNeeded()
     }
 
@@ -130,24 +130,24 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
     private func watchFrozenPosition(_ context: FeatureContext) {
         let progress = context.progress
         guard monitor.isAdaptive, progress.prerolled, !progress.ended, !progress.seeking, !progress.failed,
-              let playbin = context.playbin else { monitor.watch = .idle; return }
+              let playbin = context.pipeline.playbin else { monitor.watch = .idle; return }
         let now = Self.seconds()
-        let position = context.queryPosition()
-        let remaining = context.duration.flatMap { d in position.map { (d - $0).seconds } }
+        let position = context.media.queryPosition()
+        let remaining = context.media.duration.flatMap { d in position.map { (d - $0).seconds } }
         let minBuffer = monitor.policy.effectiveMinBuffer
         let buffered = monitor.info.bufferSeconds ?? 0
         let level: Int?
         switch monitor.watch {
         case .holding(let posted):
-            guard progress.buffering, context.lastBufferingPercent == posted else { monitor.watch = .moving(position, since: now); return }
+            guard progress.buffering, context.media.lastBufferingPercent == posted else { monitor.watch = .moving(position, since: now); return }
             level = StallTracker.watchLevel(frozenFor: 0, bufferSeconds: buffered, minBuffer: minBuffer, holding: true, remaining: remaining)
-        case .moving(let last, let since) where last == position && context.pipelineState == GST_STATE_PLAYING && !progress.buffering:
+        case .moving(let last, let since) where last == position && context.media.pipelineState == GST_STATE_PLAYING && !progress.buffering:
             level = StallTracker.watchLevel(frozenFor: now - since, bufferSeconds: buffered, minBuffer: minBuffer, holding: false, remaining: remaining)
         default:
             monitor.watch = .moving(position, since: now)
             return
         }
-        guard let level, level != context.lastBufferingPercent else { return }
+        guard let level, level != context.media.lastBufferingPercent else { return }
         monitor.watch = level < 100 ? .holding(level) : .moving(position, since: now)
         if let message = gst_message_new_buffering(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), gint(level)) {
             _ = gst_element_post_message(playbin, message)
@@ -164,8 +164,8 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
 
     /// A live adaptive stream becomes live media for the core (no duration, seeks in its window).
     private func markLiveIfNeeded() {
-        guard let context, monitor.info.isLive, !context.isLive else { return }
-        context.markLive()
+        guard let context, monitor.info.isLive, !context.media.isLive else { return }
+        context.media.markLive()
     }
 
     /// Monotonic seconds (`FeatureContext.now()`).

@@ -53,21 +53,21 @@ final class AdaptiveMonitor {
 
     /// Connects `deep-element-added` / `deep-element-removed` on `playbin` and
     /// `sync-message::element` on its bus; the core disconnects them at teardown
-    /// (`FeatureContext.track(handler:on:)`).
+    /// (`FeatureContext.loop.track(handler:on:)`).
     func attach(to context: FeatureContext) {
         self.context = context
-        guard let element = context.playbin else { return }
+        guard let element = context.pipeline.playbin else { return }
         let playbin = UnsafeMutableRawPointer(element)
         let added = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, parent, element, data in
             guard let element, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent)
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: added, on: playbin)
+        context.loop.track(handler: added, on: playbin)
         let removed = CGStreamer_signal_connect_3(playbin, "deep-element-removed", { _, _, element, data in
             guard let element, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.removed(element.assumingMemoryBound(to: GstElement.self))
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: removed, on: playbin)
+        context.loop.track(handler: removed, on: playbin)
         // The ABR decision runs where the statistics are posted (``VariantSelector``).
         guard let bus = gst_element_get_bus(element) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
@@ -76,7 +76,7 @@ final class AdaptiveMonitor {
             guard let message, let data else { return }
             CallbackBox<AdaptiveElements>.from(data).value.messagePosted(message.assumingMemoryBound(to: GstMessage.self))
         }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: posted, on: UnsafeMutableRawPointer(bus))
+        context.loop.track(handler: posted, on: UnsafeMutableRawPointer(bus))
     }
 
     /// Player teardown: drops every element reference and keeps none offered later (the signals

@@ -3,7 +3,7 @@ import CGStreamer
 
 /// The media cache in the player (seed 001), a `PlayerFeature`: a hit plays the
 /// cached file; a miss plays over http with download buffering into the cache's `partial/`
-/// directory (`FeatureContext.keepDownload(in:)`) and is stored only when every byte arrived,
+/// directory (`FeatureContext.download.keep(in:)`) and is stored only when every byte arrived,
 /// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one
 /// conditional request first (`LoadDecision.wait`), then loads again. It resolves URIs and
 /// intercepts bus messages at ``ExtensionOrder/mediaCache``.

@@ -17,7 +17,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     private var published = ChaptersSnapshot()
     /// `Player.setStartChapter(_:)`: the chapter every load starts at, nil for none.
     var startChapter: Int?
-    /// The URI the chapters were read for (``FeatureContext/uri`` when the TOC arrived).
+    /// The URI the chapters were read for (``FeatureMedia/uri`` when the TOC arrived).
     private var chaptersURI: String?
     /// Where the media is: loading (its TOC is its own), just handed over gaplessly (its TOC is its
     /// own, the position starts at 0) or playing (a new TOC belongs to the next media).
@@ -82,10 +82,10 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         upcoming = nil
         published.chapters = chapters
         published.current = nil
-        chaptersURI = context?.uri
+        chaptersURI = context?.media.uri
         context?.updateSnapshot(published)
         context?.publish(ChaptersEvent.chaptersChanged(chapters))
-        let position = phase == .handedOver ? .zero : context?.queryPosition() ?? context?.snapshot.position ?? .zero
+        let position = phase == .handedOver ? .zero : context?.media.queryPosition() ?? context?.snapshot.position ?? .zero
         updateCurrent(at: position, withList: true)
     }
 
@@ -96,10 +96,10 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         guard let startChapter, let context else { return }
         switch ChapterNavigation.chapter(startChapter, in: published.chapters) {
         case .success(let chapter):
-            context.seek(.absolute(chapter.start), mode: .accurate)
+            context.transport.seek(.absolute(chapter.start), mode: .accurate)
         case .failure(let error):
             context.publish(.warning(PlayerError(kind: .invalidArgument, message: "start chapter: \(error.message); playing from the start",
-                                                 uri: context.uri)))
+                                                 uri: context.media.uri)))
         }
     }
 
@@ -148,7 +148,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// The chapter `request` goes to from the position now (the target of a seek in flight, else
     /// a pipeline query), or why there is none.
     func target(_ request: ChapterRequest) -> Result<Chapter, PlayerError> {
-        let position = seekingTo ?? context?.queryPosition() ?? context?.snapshot.position ?? .zero
+        let position = seekingTo ?? context?.media.queryPosition() ?? context?.snapshot.position ?? .zero
         switch request {
         case .index(let index): return ChapterNavigation.chapter(index, in: published.chapters)
         case .next: return ChapterNavigation.next(in: published.chapters, at: position)
@@ -160,7 +160,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// dropped (the fire-and-forget form; the async forms return them).
     func go(_ request: ChapterRequest) {
         guard case .success(let chapter) = target(request) else { return }
-        context?.seek(.absolute(chapter.start), mode: .accurate)
+        context?.transport.seek(.absolute(chapter.start), mode: .accurate)
     }
 }
 

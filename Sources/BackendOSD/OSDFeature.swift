@@ -5,10 +5,10 @@ import CGStreamer
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
 /// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden — while
 /// paused, `Paused` and the bar stay instead, and every change is drawn at once on the paused
-/// picture (``FeatureContext/redrawPausedFrame()``).
-/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
+/// picture (``FeatureVideo/redrawPausedFrame()``).
+/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.video.addOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
-/// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
+/// draws into a window (`FeatureContext.video.sinkDrawsIntoWindow`): headless players get none.
 ///
 /// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
 /// queues its work there. `@unchecked Sendable` because `Player` holds it.
@@ -36,10 +36,10 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// Adds the `textoverlay` to the video filter chain when the video sink draws into a window.
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
+        guard settings.enabled, context.video.sinkDrawsIntoWindow else { return }
         let overlay = OSDOverlay(settings: settings)
         guard let element = overlay.element else { return }
-        context.addVideoOverlay(element, order: .onScreenDisplay) // after the filters; snapshots leave it out unless asked
+        context.video.addOverlay(element, order: .onScreenDisplay) // after the filters; snapshots leave it out unless asked
         self.overlay = overlay
     }
 
@@ -98,7 +98,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         showsProgress = progress
         refresh()
         hideTimer?.destroy()
-        hideTimer = context.addTimer(every: settings.duration) { [unowned self] in
+        hideTimer = context.loop.addTimer(every: settings.duration) { [unowned self] in
             self.hideTimer = nil
             self.settle()
             return false
@@ -108,7 +108,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// After a message's time: while paused the pause note stays on the paused picture (as the
     /// player's state, until playing on), else the OSD hides.
     private func settle() {
-        guard context?.state == .paused else { return hide() }
+        guard context?.media.state == .paused else { return hide() }
         message = Self.pausedNote
         showsProgress = true
         refresh()
@@ -118,17 +118,17 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     var shownText: String { overlay?.text ?? "" }
 
     /// Sets the text; while paused a changed text has the paused picture drawn again
-    /// (``FeatureContext/redrawPausedFrame()``), or it would wait for the next frame.
+    /// (``FeatureVideo/redrawPausedFrame()``), or it would wait for the next frame.
     private func refresh() {
-        let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
-        context?.setVideoOverlaysDrawing(true)   // first: every frame drawn on is kept
+        let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.media.duration) : nil
+        context?.video.setOverlaysDrawing(true)   // first: every frame drawn on is kept
         if overlay?.show(OSDText.markup(message: message, progress: progress)) == true { redrawIfPaused() }
     }
 
     /// A new text while the player rests paused: the picture is drawn again so it shows (a seek
     /// draws its own frame; playing on draws every frame).
     private func redrawIfPaused() {
-        if context?.state == .paused { context?.redrawPausedFrame() }
+        if context?.media.state == .paused { context?.video.redrawPausedFrame() }
     }
 
     private func hide() {
@@ -137,7 +137,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         message = nil
         showsProgress = false
         if overlay?.show("") == true { redrawIfPaused() }
-        context?.setVideoOverlaysDrawing(false)
+        context?.video.setOverlaysDrawing(false)
     }
 }
 

@@ -50,9 +50,9 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
         self.context = context
         context.provideEndOfItemPolicy(self)
         context.interceptMessages(self, order: .playQueue)
-        guard let playbin = context.playbin else { return }
+        guard let playbin = context.pipeline.playbin else { return }
         let instance = UnsafeMutableRawPointer(playbin)
-        context.track(handler: feeder.connect(to: instance), on: instance)
+        context.loop.track(handler: feeder.connect(to: instance), on: instance)
     }
 
     /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).
@@ -91,7 +91,7 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     }
 
     /// An error while a queue plays: the failing item (the handed-over one if a hand-over is in
-    /// flight) is reported (`FeatureContext.fail(_:)`), then the one after it is loaded; stops
+    /// flight) is reported (`FeatureContext.transport.fail(_:)`), then the one after it is loaded; stops
     /// once every item failed in a row. `EndDisposition.advance` either way (the queue reported
     /// the error itself); `EndDisposition.proceed` when the queue is not in use.
     public func failed(with error: PlayerError) -> EndDisposition {
@@ -102,16 +102,16 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
             reported.uri = failing
             announce(index, reason: .ended, ended: ended)
         }
-        let intent = context.intent
+        let intent = context.transport.intent
         reset()
-        context.fail(reported)
+        context.transport.fail(reported)
         consecutiveFailures += 1
         guard consecutiveFailures < queue.count, let next = queue.advance(reason: .error) else {
             context.publish(QueueEvent.queueChanged(publishSnapshot()))
             return .advance
         }
         loadItem(next, reason: .error, ended: nil)
-        if intent != .none { context.intent = intent }
+        if intent != .none { context.transport.intent = intent }
         return .advance
     }
 
@@ -127,7 +127,7 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     }
 
     /// `GST_MESSAGE_STREAM_START`: a handed-over item reached the sinks — it is the current item
-    /// now (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``).
+    /// now (``FeatureTransport/continueWithHandedOverMedia(uri:stalePositionsFrom:)``).
     private func streamStarted() {
         guard isActive, let context else { return }
         guard !pending.isEmpty else { consecutiveFailures = 0; return }
@@ -140,9 +140,9 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
             index = found
         }
         // Position queries may answer from the old item's segment for a moment.
-        let stale = context.duration.map { $0 - MediaTime(seconds: 0.3) } ?? context.snapshot.position
+        let stale = context.media.duration.map { $0 - MediaTime(seconds: 0.3) } ?? context.snapshot.position
         if let index { announce(index, reason: .ended, ended: ended) }
-        context.continueWithHandedOverMedia(uri: uri, stalePositionsFrom: stale)
+        context.transport.continueWithHandedOverMedia(uri: uri, stalePositionsFrom: stale)
         prepareHandover()
         context.publish(QueueEvent.queueChanged(publishSnapshot()))
     }
@@ -151,7 +151,7 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     /// (its duration when known, else its last position), nil when no item is current.
     func currentItemEnd() -> QueueEvent? {
         guard let context, let index = queue.currentIndex, let id = try? queue.item(at: index).id else { return nil }
-        return .itemEnded(index: index, id: id, position: context.duration ?? context.snapshot.position ?? .zero)
+        return .itemEnded(index: index, id: id, position: context.media.duration ?? context.snapshot.position ?? .zero)
     }
 
     /// Publishes that the item at `index` became current for `reason`, after the end of the one

@@ -43,14 +43,14 @@ final class AudioPicture: @unchecked Sendable {
     /// Before a load prerolls (playbin in READY): with a mode other than `.none` and a window
     /// sink, sets the `vis` flag and our bin as `vis-plugin` (once per player; playbin keeps it).
     func prepare() {
-        guard mode != .none, !unavailable, let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init),
-              Self.hasWindow(context.videoSink) else { return }
+        guard mode != .none, !unavailable, let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init),
+              Self.hasWindow(context.video.sink) else { return }
         if bin == nil {
             guard let made = makeBin() else {
                 unavailable = true
                 context.publish(.warning(PlayerError(kind: .missingPlugin, element: nil,
                                                      message: "no visualiser to show for audio-only media (\(visualizerName)): install gstreamer1.0-plugins-good",
-                                                     uri: context.uri)))
+                                                     uri: context.media.uri)))
                 return
             }
             bin = made

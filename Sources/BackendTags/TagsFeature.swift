@@ -79,7 +79,7 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
         guard let context else { return }
         var merged = global
         var art = globalArt
-        if let playbin = context.playbin, let stream = Self.soleAudioStreamTags(of: playbin) {
+        if let playbin = context.pipeline.playbin, let stream = Self.soleAudioStreamTags(of: playbin) {
             defer { gst_tag_list_unref(stream) }
             var streamTags = MediaTags()
             TagReader.absorb(stream, into: &streamTags)

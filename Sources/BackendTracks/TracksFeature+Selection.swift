@@ -8,7 +8,7 @@ extension TracksFeature {
     /// Switches `kind` to `index` (nil: subtitles off). Indices were checked by ``Player``;
     /// a stream that vanished since gets a warning and changes nothing.
     func selectTrack(_ kind: TrackKind, _ index: Int?) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init), context.progress.prerolled else { return }
+        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init), context.progress.prerolled else { return }
         let count = Int(CGStreamer_get_int(playbin, StreamInspector.countProperty(kind)))
         if let error = TrackSelectionRule.check(kind, index, available: count) {
             context.publish(.warning(error))
@@ -23,9 +23,9 @@ extension TracksFeature {
         // second of audio; for a small file every subtitle, and the EOS of the new subtitle
         // stream, which then never comes: see docs/ADR-001-playbin.md) goes out first. An
         // accurate flushing seek to the current position drops it.
-        guard let index, index != current, kind == .subtitle || flushOnTrackSwitch, !context.isLive,
-              let position = context.queryPosition() else { return }
-        context.seek(.absolute(position), mode: .accurate)
+        guard let index, index != current, kind == .subtitle || flushOnTrackSwitch, !context.media.isLive,
+              let position = context.media.queryPosition() else { return }
+        context.transport.seek(.absolute(position), mode: .accurate)
     }
 
     /// Adds `uri` as the external subtitle (replacing an earlier one: playbin has one `suburi`).
@@ -33,11 +33,11 @@ extension TracksFeature {
     func addSubtitleFile(_ uri: String) {
         guard let context else { return }
         let progress = context.progress
-        guard let mediaURI = context.uri, progress.loaded, !progress.failed else {
+        guard let mediaURI = context.media.uri, progress.loaded, !progress.failed else {
             tracks.deferredSubtitle = uri // set as `suburi` by the next load
             return
         }
-        let position = progress.prerolled ? context.queryPosition() : nil
+        let position = progress.prerolled ? context.media.queryPosition() : nil
         let paused = progress.intent == .pause
         tracks.restoreSelection = tracks.published.selection
         tracks.restoreSelection?.subtitle = nil
@@ -46,13 +46,13 @@ extension TracksFeature {
         tracks.published.subtitleFile = uri
         tracks.awaitingExternal = true
         let ended = progress.ended
-        context.load(mediaURI, start: ended ? nil : position.map { .time($0) })
-        if paused || ended { context.pause() }
+        context.transport.load(mediaURI, start: ended ? nil : position.map { .time($0) })
+        if paused || ended { context.transport.pause() }
     }
 
     /// Sets playbin `text-offset` (ns) from milliseconds.
     func setSubtitleOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
         tracks.published.subtitleOffset = milliseconds
         context.updateSnapshot(tracks.published)
         CGStreamer_set_int64(playbin, "text-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
@@ -60,7 +60,7 @@ extension TracksFeature {
 
     /// Sets playbin `av-offset` (ns) from milliseconds.
     func setAudioOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
         tracks.published.audioOffset = milliseconds
         context.updateSnapshot(tracks.published)
         CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
@@ -96,7 +96,7 @@ extension TracksFeature {
     func restyleSubtitles(_ change: (inout SubtitleStyle) -> Void) {
         change(&tracks.published.subtitleStyle)
         context?.updateSnapshot(tracks.published)
-        guard let overlayTap, let playbin = context?.playbin else { return }
+        guard let overlayTap, let playbin = context?.pipeline.playbin else { return }
         let wanted = tracks.published.subtitleStyle
         overlayTap.restyle({ $0 = wanted }, playbin: playbin, hidden: tracks.subtitlesOff)
     }

@@ -58,8 +58,8 @@ public final class WindowFeature: PlayerFeature, MessageInterceptor, @unchecked 
     public func attach(to context: FeatureContext) {
         self.context = context
         context.interceptMessages(self, order: .videoWindow)
-        guard let video = context.videoSink, window.attach(sink: video), let crop = window.makeCropFilter() else { return }
-        context.addVideoFilter(crop, order: .videoWindow)
+        guard let video = context.video.sink, window.attach(sink: video), let crop = window.makeCropFilter() else { return }
+        context.video.addFilter(crop, order: .videoWindow)
     }
 
     /// Lets the screensaver go, removes the timers and the display watch, drops the overlay and

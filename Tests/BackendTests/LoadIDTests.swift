@@ -35,7 +35,7 @@ final class LoadIDTests: XCTestCase {
         let records = player.records
         // What a queue feature does when the next item it handed to playbin reaches the sinks.
         let next = try MediaLocation.uri(for: TestMedia.theora)
-        player.command { engine in engine.context.continueWithHandedOverMedia(uri: next, stalePositionsFrom: nil) }
+        player.command { engine in engine.context.transport.continueWithHandedOverMedia(uri: next, stalePositionsFrom: nil) }
         var handedOver: PlayerEventRecord?
         for await record in records {
             if case .uriLoaded(next) = record.event { handedOver = record; break }
@@ -79,7 +79,7 @@ final class LoadIDTests: XCTestCase {
         func resolve(_ uri: String) -> LoadDecision {
             guard uri.hasPrefix("file:"), deferred.withLock({ $0 == 0 }), let context = context.withLock({ $0 }) else { return .play(uri) }
             deferred.withLock { $0 += 1 }
-            context.runOnLoop { context.load(uri) }
+            context.runOnLoop { context.transport.load(uri) }
             return .wait
         }
     }

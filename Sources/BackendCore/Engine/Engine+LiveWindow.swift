@@ -2,7 +2,7 @@ import CGStreamer
 import Dispatch
 
 /// Seeking in live media that has a DVR window (a sliding-window HLS or DASH stream a feature
-/// marked live with ``FeatureContext/markLive()``): targets land inside the seekable range
+/// marked live with ``FeatureMedia/markLive()``): targets land inside the seekable range
 /// `playbin` answers to `GST_QUERY_SEEKING`. Loop thread.
 extension Engine {
     /// A seek on live media inside its window (`GST_QUERY_SEEKING` start…end): absolute targets
@@ -32,7 +32,7 @@ extension Engine {
     }
 
     /// The seekable range in stream time, nil when not seekable: the window a feature read off
-    /// the loop thread (``FeatureContext/updateLiveWindow(_:)``) when there is one, else
+    /// the loop thread (``FeatureMedia/updateLiveWindow(_:)``) when there is one, else
     /// `GST_QUERY_SEEKING` on playbin. 1.22's adaptive demuxers answer that query under the lock
     /// their live playlist refresh holds while it downloads: asked here in an outage, it held the
     /// loop thread until the request gave up (`LiveOutageLoopTests`).

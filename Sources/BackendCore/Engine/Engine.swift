@@ -47,7 +47,7 @@ final class Engine: @unchecked Sendable {
     var results = CommandResults()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
     let features: [any PlayerFeature]
-    /// The route playing the media instead of `playbin` (``FeatureContext/beginRoute(_:)``), nil when local.
+    /// The route playing the media instead of `playbin` (``FeatureRoute/begin(_:)``), nil when local.
     var routing: RouteState?
     /// The redraw of the paused picture in flight, if any (``redrawPausedFrame()``).
     var redraw = PausedRedraw()

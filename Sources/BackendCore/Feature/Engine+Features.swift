@@ -14,7 +14,7 @@ extension Engine {
 
     /// The URI `playbin` gets after every ``URIResolver`` had its say, in order; nil when one
     /// waits (it loads again itself); a refusal as a failure. `start` is the load's
-    /// (``FeatureContext/loadingStart``).
+    /// (``FeatureMedia/loadingStart``).
     func featuresResolve(_ uri: String, start: StartPosition? = nil) -> Result<String, PlayerError>? {
         context.loadingStart = start
         defer { context.loadingStart = nil }
@@ -93,7 +93,7 @@ extension Engine {
         return sections
     }
 
-    /// Sets the user's intent and the matching target state (``FeatureContext/intent``).
+    /// Sets the user's intent and the matching target state (``FeatureTransport/intent``).
     func restore(intent: PlaybackProgress.Intent) {
         switch intent {
         case .none: playback.inputs.intent = .none
@@ -105,7 +105,7 @@ extension Engine {
 }
 
 extension Engine {
-    /// A gapless hand-over reached the sinks (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
+    /// A gapless hand-over reached the sinks (``FeatureTransport/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
     /// the old media's facts, statistics and A-B loop points go — no field of the snapshot keeps
     /// the previous item's value — the new URI is announced, its duration asked, and its
     /// seekability and media size read again (the size from the video sink's caps, nil when the

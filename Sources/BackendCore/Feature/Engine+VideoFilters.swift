@@ -1,6 +1,6 @@
 import CGStreamer
 
-/// The video filter slot features share (``FeatureContext/addVideoFilter(_:order:)``): playbin has one
+/// The video filter slot features share (``FeatureVideo/addFilter(_:order:)``): playbin has one
 /// `video-filter`, placed by playsink between the decoded video and its subtitle overlay and
 /// sink. Several features want an element there (the window's crop, an on-screen display), so
 /// the core chains them in one bin once every feature attached.
@@ -45,20 +45,5 @@ extension Engine {
 
     private static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
         String(takingGLibString: gst_object_get_name(CGStreamer_as_object(UnsafeMutableRawPointer(element)))) ?? "?"
-    }
-}
-
-extension FeatureContext {
-    /// Whether the video sink draws into a window: it, or an element of its bin, implements
-    /// `GstVideoOverlay` (`gst_bin_get_by_interface`); false for fake and disabled sinks. A feature
-    /// that draws on the picture (subtitles, an on-screen display) is only worth its cost then.
-    public var videoSinkDrawsIntoWindow: Bool {
-        guard let sink = videoSink else { return false }
-        let object = UnsafeMutableRawPointer(sink)
-        let overlayType = gst_video_overlay_get_type()
-        if g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), overlayType) != 0 { return true }
-        guard CGStreamer_is_bin(object) != 0, let found = gst_bin_get_by_interface(CGStreamer_as_bin(object), overlayType) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(found))
-        return true
     }
 }

@@ -20,7 +20,7 @@ public struct ExtensionOrder: Sendable, Hashable, Comparable {
 /// back (``LoadDecision/wait``: it loads again itself later) or refuse it. Each sees the URI the
 /// one before chose. **Thread:** loop thread.
 public protocol URIResolver: AnyObject, Sendable {
-    /// The resolver's answer for `uri` (``FeatureContext/loadingStart`` is the load's start).
+    /// The resolver's answer for `uri` (``FeatureMedia/loadingStart`` is the load's start).
     func resolve(_ uri: String) -> LoadDecision
 }
 
@@ -52,7 +52,7 @@ public protocol MessageInterceptor: AnyObject, Sendable {
 public enum LoadDecision: Sendable, Hashable {
     /// Go on with this URI (the same, or a replacement such as a cached file's `file://` URI).
     case play(String)
-    /// Do nothing now: the resolver loads again itself (``FeatureContext/load(_:start:)``) later.
+    /// Do nothing now: the resolver loads again itself (``FeatureTransport/load(_:start:)``) later.
     case wait
     /// Fail the load with this error.
     case refuse(PlayerError)

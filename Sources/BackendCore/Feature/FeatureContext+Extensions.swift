@@ -21,21 +21,4 @@ public extension FeatureContext {
     func interceptMessages(_ interceptor: any MessageInterceptor, order: ExtensionOrder) {
         extensions.add(interceptor: interceptor, order: order)
     }
-
-    /// Adds `element` to the chain of video filters in playbin's `video-filter`, at `order` among
-    /// the filters: before the overlays, the subtitle overlay and the sink, so whatever it does is
-    /// seen with every video sink. From ``PlayerFeature/attach(to:)`` only (the chain is built
-    /// once every feature attached); a floating `element` goes to the chain, else the feature
-    /// keeps its own reference (the chain takes one of its own). Ignored when video is disabled.
-    func addVideoFilter(_ element: UnsafeMutablePointer<GstElement>, order: ExtensionOrder) {
-        extensions.add(videoFilter: element, order: order)
-    }
-
-    /// Adds `element` to the video filter chain after every filter (``addVideoFilter(_:order:)``),
-    /// at `order` among the overlays: something drawn on the picture (an on-screen display) that
-    /// snapshots can leave out (``sampleUnderOverlays(matching:)``). From
-    /// ``PlayerFeature/attach(to:)`` only, as for the filters.
-    func addVideoOverlay(_ element: UnsafeMutablePointer<GstElement>, order: ExtensionOrder) {
-        extensions.add(videoOverlay: element, order: order)
-    }
 }

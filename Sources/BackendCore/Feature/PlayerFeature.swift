@@ -10,8 +10,8 @@ import CGStreamer
 /// A feature that must change what the core does registers at a named extension point from
 /// ``attach(to:)``, each with one owner or an explicit ``ExtensionOrder``: URI resolution
 /// (``FeatureContext/provideURIResolver(_:order:)``), the video filter and overlay slots
-/// (``FeatureContext/addVideoFilter(_:order:)``), the playback route
-/// (``FeatureContext/beginRoute(_:)``), the end-of-item policy
+/// (``FeatureVideo/addFilter(_:order:)``), the playback route
+/// (``FeatureRoute/begin(_:)``), the end-of-item policy
 /// (``FeatureContext/provideEndOfItemPolicy(_:)``) and bus message interception
 /// (``FeatureContext/interceptMessages(_:order:)``). A feature talks back only through the
 /// ``FeatureContext`` it gets in ``attach(to:)`` — publish, load, seek, timers — never through
@@ -23,7 +23,7 @@ import CGStreamer
 /// mutable state must be touched on the loop thread only (or behind its own lock).
 public protocol PlayerFeature: AnyObject, Sendable {
     /// Called once when the player is created, after `playbin` and its sinks exist and before the
-    /// bus is watched: connect signals here (``FeatureContext/track(handler:on:)``), keep `context`.
+    /// bus is watched: connect signals here (``FeatureLoop/track(handler:on:)``), keep `context`.
     func attach(to context: FeatureContext)
 
     /// Player shutdown (and after an init failure): release what the feature holds. The core then
