@@ -129,8 +129,10 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
     /// started by decodebin's own buffering is left to it.
     private func watchFrozenPosition(_ context: FeatureContext) {
         let progress = context.progress
-        guard monitor.isAdaptive, progress.prerolled, !progress.ended, !progress.seeking, !progress.failed,
-              let playbin = context.pipeline.playbin else { monitor.watch = .idle; return }
+        guard monitor.isAdaptive, progress.prerolled, !progress.ended, !progress.seeking, !progress.failed else {
+            monitor.watch = .idle
+            return
+        }
         let now = Self.seconds()
         let position = context.media.queryPosition()
         let remaining = context.media.duration.flatMap { d in position.map { (d - $0).seconds } }
@@ -149,9 +151,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecke
         }
         guard let level, level != context.media.lastBufferingPercent else { return }
         monitor.watch = level < 100 ? .holding(level) : .moving(position, since: now)
-        if let message = gst_message_new_buffering(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), gint(level)) {
-            _ = gst_element_post_message(playbin, message)
-        }
+        context.pipeline.postBuffering(percent: level)
     }
 
     // MARK: Helpers

@@ -24,4 +24,10 @@ public struct FeatureLoop {
     public func watchInput(on fd: Int32, _ body: @escaping () -> Bool) -> TimerSource {
         engine.loop.addReadWatch(fileDescriptor: fd, body)
     }
+
+    /// Runs `work` off the loop thread on the player's one worker (a `GThreadPool` of one thread,
+    /// tasks in the order given, live-window seeks among them), for a call that may block (a
+    /// query an adaptive demuxer answers under its playlist lock); come back with
+    /// ``FeatureContext/runOnLoop(_:)``. **Thread:** any.
+    public func runOffLoop(_ work: @escaping @Sendable () -> Void) { engine.worker.run(work) }
 }

@@ -13,6 +13,15 @@ public struct FeaturePipeline {
     /// The audio sink (nil when audio is disabled), borrowed.
     public var audioSink: UnsafeMutablePointer<GstElement>? { engine.sinks.audio }
 
+    /// Posts a buffering level on playbin's bus as a buffering element would
+    /// (`gst_message_new_buffering`, 0…100), so the core's buffering rule pauses and resumes for it as
+    /// for any BUFFERING message (a stall the demuxer does not report).
+    public func postBuffering(percent: Int) {
+        guard let playbin else { return }
+        guard let message = gst_message_new_buffering(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), gint(percent)) else { return }
+        _ = gst_element_post_message(playbin, message)
+    }
+
     /// Answers position queries from these sinks instead of playbin (whose answer can lag behind
     /// when a sink of the feature's own, such as a text sink, holds the pipeline's position back).
     public func queryPositionFromSinks(_ sinks: [UnsafeMutablePointer<GstElement>]) { engine.pipeline?.positionSinks = sinks }
