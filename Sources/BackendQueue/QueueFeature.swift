@@ -44,15 +44,15 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     // MARK: PlayerFeature
 
     /// Owns the end-of-item policy and intercepts its hand-over messages
-    /// (``ExtensionOrder/playQueue``); connects the feeder to playbin's `about-to-finish`
-    /// (`g_signal_connect_data`, tracked by the core, which disconnects it at teardown).
+    /// (``ExtensionOrder/playQueue``); the feeder answers playbin's `about-to-finish`
+    /// (`FeatureContext.pipeline.handOverOnAboutToFinish`, disconnected by the core at teardown).
     public func attach(to context: FeatureContext) {
         self.context = context
         context.provideEndOfItemPolicy(self)
         context.interceptMessages(self, order: .playQueue)
-        guard let playbin = context.pipeline.playbin else { return }
-        let instance = UnsafeMutableRawPointer(playbin)
-        context.loop.track(handler: feeder.connect(to: instance), on: instance)
+        context.pipeline.handOverOnAboutToFinish(messageName: GaplessFeeder.messageName) { [feeder] videoStreams in
+            feeder.next(videoStreams: videoStreams)
+        }
     }
 
     /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).

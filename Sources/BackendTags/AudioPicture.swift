@@ -43,8 +43,7 @@ final class AudioPicture: @unchecked Sendable {
     /// Before a load prerolls (playbin in READY): with a mode other than `.none` and a window
     /// sink, sets the `vis` flag and our bin as `vis-plugin` (once per player; playbin keeps it).
     func prepare() {
-        guard mode != .none, !unavailable, let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init),
-              Self.hasWindow(context.video.sink) else { return }
+        guard mode != .none, !unavailable, let context, Self.hasWindow(context.video.sink) else { return }
         if bin == nil {
             guard let made = makeBin() else {
                 unavailable = true
@@ -54,10 +53,9 @@ final class AudioPicture: @unchecked Sendable {
                 return
             }
             bin = made
-            CGStreamer_set_object(playbin, "vis-plugin", UnsafeMutableRawPointer(made))
+            context.pipeline.setVisualizer(made)
         }
-        let flags = CGStreamer_get_uint(playbin, "flags")
-        if flags & Self.visFlag == 0 { CGStreamer_set_flags(playbin, "flags", flags | Self.visFlag) }
+        context.pipeline.enableVisualization()
     }
 
     /// Shows `art` (decoded on a worker thread, then drawn from the loop thread), or the
@@ -86,8 +84,6 @@ final class AudioPicture: @unchecked Sendable {
         let raw: CoverArtDecoder.Raw
         init(_ raw: CoverArtDecoder.Raw) { self.raw = raw }
     }
-
-    private static let visFlag: UInt32 = 0x8
 
     private var visualizerName: String {
         switch mode {
