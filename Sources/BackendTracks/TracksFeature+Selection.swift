@@ -8,15 +8,15 @@ extension TracksFeature {
     /// Switches `kind` to `index` (nil: subtitles off). Indices were checked by ``Player``;
     /// a stream that vanished since gets a warning and changes nothing.
     func selectTrack(_ kind: TrackKind, _ index: Int?) {
-        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init), context.progress.prerolled else { return }
-        let count = Int(CGStreamer_get_int(playbin, StreamInspector.countProperty(kind)))
+        guard let context, context.progress.prerolled else { return }
+        let count = context.pipeline.streamCount(kind.streamKind)
         if let error = TrackSelectionRule.check(kind, index, available: count) {
             context.publish(.warning(error))
             return
         }
         if kind == .subtitle { setSubtitlesOn(index != nil) }
-        let current = Int(CGStreamer_get_int(playbin, StreamInspector.currentProperty(kind)))
-        if let index { CGStreamer_set_int(playbin, StreamInspector.currentProperty(kind), gint(index)) }
+        let current = context.pipeline.currentStream(kind.streamKind)
+        if let index { context.pipeline.selectStream(kind.streamKind, index: index) }
         context.publish(TracksEvent.trackSelected(kind, index: index))
         publishTracks()
         // playbin's input-selector switches in place, but what is queued after it (about a
@@ -50,20 +50,18 @@ extension TracksFeature {
         if paused || ended { context.transport.pause() }
     }
 
-    /// Sets playbin `text-offset` (ns) from milliseconds.
+    /// Sets playbin `text-offset` from milliseconds (`FeatureContext.pipeline.setTextOffset`).
     func setSubtitleOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, context.pipeline.setTextOffset(.milliseconds(milliseconds)) else { return }
         tracks.published.subtitleOffset = milliseconds
         context.updateSnapshot(tracks.published)
-        CGStreamer_set_int64(playbin, "text-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
-    /// Sets playbin `av-offset` (ns) from milliseconds.
+    /// Sets playbin `av-offset` from milliseconds (`FeatureContext.pipeline.setAudioVideoOffset`).
     func setAudioOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, context.pipeline.setAudioVideoOffset(.milliseconds(milliseconds)) else { return }
         tracks.published.audioOffset = milliseconds
         context.updateSnapshot(tracks.published)
-        CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
     /// A cue reached the text sink (or the drawn subtitles' tap): published with the subtitle

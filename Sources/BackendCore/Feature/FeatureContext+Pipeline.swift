@@ -6,8 +6,8 @@ public struct FeaturePipeline {
     private var engine: Engine { context.engine }
 
     /// `playbin`, nil when it could not be created. Borrowed: ref it to keep it. What features
-    /// still read and set directly (the tracks feature's selection, offsets and subtitle taps;
-    /// snapshots) until each has a named operation (FeaturePipeline+Operations.swift,
+    /// still read and set directly (the tracks feature's stream pads, subtitle taps, text sink
+    /// and `suburi`; snapshots) until each has a named operation (FeaturePipeline+Operations.swift,
     /// FeaturePipeline+Watches.swift).
     public var playbin: UnsafeMutablePointer<GstElement>? { engine.pipeline?.element }
 

@@ -28,6 +28,38 @@ public extension FeaturePipeline {
         return CGStreamer_playbin_stream_tags(playbin, kind.tagsSignal, gint(index))
     }
 
+    /// The stream of `kind` playing (playbin's `current-video`, `current-audio`, `current-text`),
+    /// -1 when none; -1 without playbin.
+    func currentStream(_ kind: PipelineStreamKind) -> Int {
+        guard let playbin else { return -1 }
+        return Int(CGStreamer_get_int(UnsafeMutableRawPointer(playbin), kind.currentProperty))
+    }
+
+    /// Makes stream `index` of `kind` the one playing (sets playbin's `current-…`; playbin's
+    /// input-selector switches in place).
+    func selectStream(_ kind: PipelineStreamKind, index: Int) {
+        guard let playbin else { return }
+        CGStreamer_set_int(UnsafeMutableRawPointer(playbin), kind.currentProperty, gint(index))
+    }
+
+    /// Shifts the subtitles by `offset` (playbin's `text-offset`; positive: later). False
+    /// without playbin (nothing changed).
+    @discardableResult
+    func setTextOffset(_ offset: MediaTime) -> Bool {
+        guard let playbin else { return false }
+        CGStreamer_set_int64(UnsafeMutableRawPointer(playbin), "text-offset", gint64(offset.nanoseconds))
+        return true
+    }
+
+    /// Shifts the audio against the video by `offset` (playbin's `av-offset`; positive: audio
+    /// later). False without playbin (nothing changed).
+    @discardableResult
+    func setAudioVideoOffset(_ offset: MediaTime) -> Bool {
+        guard let playbin else { return false }
+        CGStreamer_set_int64(UnsafeMutableRawPointer(playbin), "av-offset", gint64(offset.nanoseconds))
+        return true
+    }
+
     /// Makes `element` what playbin shows for audio-only media (its `vis-plugin`; playbin keeps
     /// a reference). Takes effect once ``enableVisualization()`` set the `vis` flag.
     func setVisualizer(_ element: UnsafeMutablePointer<GstElement>) {
@@ -99,6 +131,14 @@ private extension PipelineStreamKind {
         case .video: "n-video"
         case .audio: "n-audio"
         case .text: "n-text"
+        }
+    }
+
+    var currentProperty: String {
+        switch self {
+        case .video: "current-video"
+        case .audio: "current-audio"
+        case .text: "current-text"
         }
     }
 
