@@ -94,4 +94,29 @@ final class ExtensionPointTests: XCTestCase {
         XCTAssertEqual(uris, items.map(\.uri), "every item played, handed over in order")
         XCTAssertEqual(recorder.events.filter(\.isEndOfStream).count, 1, "one end of stream, after the last item")
     }
+
+    /// A resolver that keeps its context, as every real feature does.
+    private final class KeepingResolver: PlayerFeature, URIResolver {
+        let context = Mutex<FeatureContext?>(nil)
+
+        func attach(to context: FeatureContext) {
+            self.context.withLock { $0 = context }
+            context.provideURIResolver(self, order: ExtensionOrder(10))
+        }
+
+        func resolve(_ uri: String) -> LoadDecision { .play(uri) }
+    }
+
+    func testAFeatureRegisteredAtAnExtensionPointGoesWithThePlayer() {
+        weak var released: KeepingResolver?
+        do {
+            let feature = KeepingResolver()
+            released = feature
+            let player = Player(configuration: .fakeSinks(sync: true), features: [feature])
+            player.shutdown()
+        }
+        // The context registers the feature and the feature keeps the context: the registration
+        // must go at teardown, or both (and the player's loop thread) outlive the player.
+        XCTAssertTrue(eventually(timeout: .seconds(10)) { released == nil }, "the feature outlived its player")
+    }
 }

@@ -74,8 +74,11 @@ extension Engine {
     func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }
 
     /// Tears every feature down (player shutdown).
+    /// The extension points' registrations go with them: a feature keeps its context, which
+    /// would otherwise keep the feature (and the loop thread the context holds) alive.
     func teardownFeatures() {
         for feature in features { feature.teardown() }
+        context.extensions.removeAll()
         context.framesUnderOverlays?.clear()
     }
 

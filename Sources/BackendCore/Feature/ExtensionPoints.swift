@@ -121,6 +121,9 @@ struct FeatureExtensions {
         return (videoFilters, videoOverlays)
     }
 
+    /// Drops every registration (teardown).
+    mutating func removeAll() { self = FeatureExtensions() }
+
     /// Sets the one end-of-item policy; a second owner is a programming error.
     mutating func set(endOfItemPolicy policy: any EndOfItemPolicy) {
         precondition(endOfItemPolicy == nil, "a player has one end-of-item policy")
