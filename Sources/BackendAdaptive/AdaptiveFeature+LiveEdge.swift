@@ -37,10 +37,10 @@ extension AdaptiveFeature {
         monitor.liveWindowReader.request(context, elements: monitor.elements) { [weak self, weak context] window in
             self?.monitor.setLiveWindow(window)
             self?.monitor.liveWindowFresh = true
-            context?.updateLiveWindow(window)  // the core's live seeks resolve against it, not a query on the loop thread
+            context?.media.updateLiveWindow(window)  // the core's live seeks resolve against it, not a query on the loop thread
         }
         if progress.intent == .pause { monitor.liveEdge.userTimeShifted() }
-        guard !progress.ended, !progress.failed, let position = context.queryPosition() else { return }
+        guard !progress.ended, !progress.failed, let position = context.media.queryPosition() else { return }
         guard monitor.liveWindowFresh else {
             // A seek landed, no window read since: its timeline is the target's.
             if monitor.liveEdge.latencyWhileSeeking(now: Self.seconds(), position: position.seconds) != nil { monitor.publishLiveEdge() }
@@ -64,7 +64,7 @@ extension AdaptiveFeature {
             context.trace("live edge: \(latency) s behind \(monitor.info.liveWindowEnd?.seconds ?? -1), seeking to it")
             monitor.elements.selector.restartForCatchUp()
             context.publish(AdaptiveEvent.liveCatchUp(latency: latency))
-            context.seek(.fraction(1), mode: .keyUnit)
+            context.transport.seek(.fraction(1), mode: .keyUnit)
             forgetLiveWindow()
         }
     }

@@ -7,11 +7,11 @@ import CGStreamer
 /// in the statistics, and marks a sliding-window stream live so that seeks stay in its window.
 ///
 /// The work is done by an `AdaptiveMonitor`; this class routes the core's calls to it and owns
-/// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.addTimer(every:_:)`).
+/// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.loop.addTimer(every:_:)`).
 ///
 /// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); `@unchecked
 /// Sendable` because `Player` holds it, while its state is only touched there.
-public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
+public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecked Sendable {
     let monitor: AdaptiveMonitor
     private(set) var context: FeatureContext?
     private var timer: TimerSource?
@@ -19,11 +19,13 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// A feature that starts with `policy` (changeable later with `Player.setAdaptivePolicy(_:)`).
     public init(policy: AdaptivePolicy = AdaptivePolicy()) { monitor = AdaptiveMonitor(policy: policy) }
 
-    /// Connects the element and bus signals (the `AdaptiveMonitor`) and starts the refresh timer.
+    /// Intercepts bus messages (``ExtensionOrder/adaptiveStreaming``), connects the element
+    /// signals (the `AdaptiveMonitor`) and starts the refresh timer.
     public func attach(to context: FeatureContext) {
         self.context = context
+        context.interceptMessages(self, order: .adaptiveStreaming)
         monitor.attach(to: context)
-        timer = context.addTimer(every: .milliseconds(250)) { [unowned self] in
+        timer = context.loop.addTimer(every: .milliseconds(250)) { [unowned self] in
             self.tick()
             return true
         }
@@ -45,7 +47,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// of a variant switch (``isHandOverBuffering(_:)``); notes STREAM_START (the live edge's
     /// catch-up waits for it after a switch); reports a failed segment request
     /// seen in an `http-headers` message as a warning and passes that message on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if CGStreamer_message_type(message) == GST_MESSAGE_BUFFERING {
             return isHandOverBuffering(message) ? .consumed : .proceed
         }
@@ -64,7 +66,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
             if let failure = monitor.failedSegment(structure) {
                 context.publish(.warning(PlayerError(kind: .network, element: CGStreamer_message_src_name(message).map { String(cString: $0) },
                                                      message: "segment request failed (HTTP \(failure.status)): \(failure.uri); the demuxer retries or skips it",
-                                                     uri: context.uri, httpStatus: failure.status)))
+                                                     uri: context.media.uri, httpStatus: failure.status)))
             }
             return .proceed
         default:
@@ -75,7 +77,7 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// Preroll: an adaptive stream without a duration is live (a sliding-window playlist).
     public func prerolled() {
         emit(monitor.tick(now: Self.seconds()))
-        if monitor.isAdaptive { monitor.setLive(context?.duration == nil) }
+        if monitor.isAdaptive { monitor.setLive(context?.media.duration == nil) }
         markLiveIfNeeded()
     }
 
@@ -127,29 +129,29 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
     /// started by decodebin's own buffering is left to it.
     private func watchFrozenPosition(_ context: FeatureContext) {
         let progress = context.progress
-        guard monitor.isAdaptive, progress.prerolled, !progress.ended, !progress.seeking, !progress.failed,
-              let playbin = context.playbin else { monitor.watch = .idle; return }
+        guard monitor.isAdaptive, progress.prerolled, !progress.ended, !progress.seeking, !progress.failed else {
+            monitor.watch = .idle
+            return
+        }
         let now = Self.seconds()
-        let position = context.queryPosition()
-        let remaining = context.duration.flatMap { d in position.map { (d - $0).seconds } }
+        let position = context.media.queryPosition()
+        let remaining = context.media.duration.flatMap { d in position.map { (d - $0).seconds } }
         let minBuffer = monitor.policy.effectiveMinBuffer
         let buffered = monitor.info.bufferSeconds ?? 0
         let level: Int?
         switch monitor.watch {
         case .holding(let posted):
-            guard progress.buffering, context.lastBufferingPercent == posted else { monitor.watch = .moving(position, since: now); return }
+            guard progress.buffering, context.media.lastBufferingPercent == posted else { monitor.watch = .moving(position, since: now); return }
             level = StallTracker.watchLevel(frozenFor: 0, bufferSeconds: buffered, minBuffer: minBuffer, holding: true, remaining: remaining)
-        case .moving(let last, let since) where last == position && context.pipelineState == GST_STATE_PLAYING && !progress.buffering:
+        case .moving(let last, let since) where last == position && context.media.pipelineState == GST_STATE_PLAYING && !progress.buffering:
             level = StallTracker.watchLevel(frozenFor: now - since, bufferSeconds: buffered, minBuffer: minBuffer, holding: false, remaining: remaining)
         default:
             monitor.watch = .moving(position, since: now)
             return
         }
-        guard let level, level != context.lastBufferingPercent else { return }
+        guard let level, level != context.media.lastBufferingPercent else { return }
         monitor.watch = level < 100 ? .holding(level) : .moving(position, since: now)
-        if let message = gst_message_new_buffering(CGStreamer_as_object(UnsafeMutableRawPointer(playbin)), gint(level)) {
-            _ = gst_element_post_message(playbin, message)
-        }
+        context.pipeline.postBuffering(percent: level)
     }
 
     // MARK: Helpers
@@ -162,10 +164,16 @@ public final class AdaptiveFeature: PlayerFeature, @unchecked Sendable {
 
     /// A live adaptive stream becomes live media for the core (no duration, seeks in its window).
     private func markLiveIfNeeded() {
-        guard let context, monitor.info.isLive, !context.isLive else { return }
-        context.markLive()
+        guard let context, monitor.info.isLive, !context.media.isLive else { return }
+        context.media.markLive()
     }
 
     /// Monotonic seconds (`FeatureContext.now()`).
     static func seconds() -> Double { Double(FeatureContext.now()) / 1e9 }
+}
+
+public extension ExtensionOrder {
+    /// Adaptive streaming's rank among the message interceptors (after the media cache): it
+    /// consumes the demuxer's statistics and a variant switch's hand-over buffering levels.
+    static let adaptiveStreaming = ExtensionOrder(300)
 }

@@ -51,32 +51,15 @@ final class AdaptiveMonitor {
     /// True once the loaded media turned out to be adaptive (a master playlist was read).
     var isAdaptive: Bool { !current.variants.isEmpty }
 
-    /// Connects `deep-element-added` / `deep-element-removed` on `playbin` and
-    /// `sync-message::element` on its bus; the core disconnects them at teardown
-    /// (`FeatureContext.track(handler:on:)`).
+    /// Watches the elements playbin adds and removes and, where the ABR decision runs
+    /// (``VariantSelector``), the element messages as they are posted
+    /// (`FeatureContext.pipeline.watchElements` / `watchElementMessagesSync`; the core
+    /// disconnects them at teardown).
     func attach(to context: FeatureContext) {
         self.context = context
-        guard let element = context.playbin else { return }
-        let playbin = UnsafeMutableRawPointer(element)
-        let added = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, parent, element, data in
-            guard let element, let data else { return }
-            CallbackBox<AdaptiveElements>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent)
-        }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: added, on: playbin)
-        let removed = CGStreamer_signal_connect_3(playbin, "deep-element-removed", { _, _, element, data in
-            guard let element, let data else { return }
-            CallbackBox<AdaptiveElements>.from(data).value.removed(element.assumingMemoryBound(to: GstElement.self))
-        }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: removed, on: playbin)
-        // The ABR decision runs where the statistics are posted (``VariantSelector``).
-        guard let bus = gst_element_get_bus(element) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_bus_enable_sync_message_emission(bus)
-        let posted = CGStreamer_signal_connect_2(bus, "sync-message::element", { _, message, data in
-            guard let message, let data else { return }
-            CallbackBox<AdaptiveElements>.from(data).value.messagePosted(message.assumingMemoryBound(to: GstMessage.self))
-        }, CallbackBox(elements).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: posted, on: UnsafeMutableRawPointer(bus))
+        context.pipeline.watchElements(added: { [elements] element, parent in elements.added(element, parent: parent) },
+                                       removed: { [elements] element in elements.removed(element) })
+        context.pipeline.watchElementMessagesSync { [elements] message in elements.messagePosted(message) }
     }
 
     /// Player teardown: drops every element reference and keeps none offered later (the signals

@@ -10,7 +10,8 @@ import CGStreamer
 /// for any of its properties (`n-audio`, read by the tags feature on a tag message), so a query
 /// through `playbin` waiting for the playlist froze the loop all the same (9 s in the outage).
 ///
-/// One query at a time, each on a ``DetachedThread`` holding a reference to the demuxer
+/// One query at a time, on the player's worker (`FeatureContext.loop.runOffLoop(_:)`: one
+/// thread kept for every query, not a thread per query), holding a reference to the demuxer
 /// (`gst_object_ref`, dropped when the query returns); the answer comes back to the loop thread
 /// through `FeatureContext.runOnLoop(_:)` and is dropped when a new load (``reset()``) came in between.
 ///
@@ -32,7 +33,7 @@ final class LiveWindowReader: @unchecked Sendable {
         inFlight = true
         let asked = generation
         let job = Job(element: demuxer, reader: self, generation: asked, deliver: deliver)
-        DetachedThread.start(name: "gstplay-livewin") { [weak context] in
+        context.loop.runOffLoop { [weak context] in
             let window = SeekingQuery.range(of: job.element)
             gst_object_unref(UnsafeMutableRawPointer(job.element))
             _ = context?.runOnLoop { job.finish(window) }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// The download of the current URI into the cache: what the server said about the body, and the
 /// revalidation of a cache hit under way. The `downloadbuffer` writing the body belongs to the
-/// core (``FeatureContext/downloadBuffer``).
+/// core (``FeatureDownload/buffer``).
 ///
 /// **Threads:** the loop thread, and the revalidation worker (its ``Validation``). All state sits
 /// behind `Mutex`es.

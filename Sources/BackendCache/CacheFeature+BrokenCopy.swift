@@ -30,12 +30,12 @@ extension CacheFeature {
         context.trace("cache copy broken: \(reason)")
         context.publish(.warning(PlayerError(kind: .other, message: note, uri: uri)))
         let position = context.snapshot.position.flatMap { $0 > .zero ? StartPosition.time($0) : nil }
-        let start = position ?? context.loadingStart
+        let start = position ?? context.media.loadingStart
         _ = context.runOnLoop { [weak self, context] in
             guard let self, self.refetchPending else { return }
-            let intent = context.intent
-            context.reloadFromScratch(uri, start: start)
-            context.intent = intent
+            let intent = context.transport.intent
+            context.transport.reloadFromScratch(uri, start: start)
+            context.transport.intent = intent
         }
     }
 

@@ -6,15 +6,15 @@ import Glibc
 /// Hits, and downloads into the cache (loop thread): see ``CacheFeature``.
 extension CacheFeature {
     /// The URI playbin gets for the http(s) `uri` (`lookup`: the cache's answer for it, made by
-    /// ``willLoad(_:)``): the cached file's `file://` URI on a hit,
+    /// ``resolve(_:)``): the cached file's `file://` URI on a hit,
     /// else `uri` with a download into the cache. The verdict (`hit` or `miss`) follows the
     /// load's `uriLoaded`. Without a usable cache (no writable directory, an unreadable index or
     /// one of a newer version) the download file is not kept
-    /// (``FeatureContext/downloadWithoutKeeping(because:)``: one warning). What a repair of a
+    /// (``FeatureDownload/withoutKeeping(because:)``: one warning). What a repair of a
     /// damaged index dropped is one warning after the `uriLoaded`.
     func resolve(_ uri: String, lookup: MediaCache.PlayLookup) -> String {
         if let unusable = lookup.unusable {
-            context?.downloadWithoutKeeping(because: "media cache: \(unusable.description)")
+            context?.download.withoutKeeping(because: "media cache: \(unusable.description)")
             return uri
         }
         do {
@@ -30,11 +30,11 @@ extension CacheFeature {
             }
             let template = try cache.partialTemplate(for: uri)
             download.begin(uri: uri)
-            context?.keepDownload(in: template)
+            context?.download.keep(in: template)
             setStatus(CacheStatus(state: .miss), deferred: true)
-            checkTimer = context?.addTimer(every: .milliseconds(500)) { [weak self] in self?.checkDownload() ?? false }
+            checkTimer = context?.loop.addTimer(every: .milliseconds(500)) { [weak self] in self?.checkDownload() ?? false }
         } catch {
-            context?.downloadWithoutKeeping(because: "media cache: \(error.description)")
+            context?.download.withoutKeeping(because: "media cache: \(error.description)")
         }
         return uri
     }
@@ -53,10 +53,10 @@ extension CacheFeature {
     /// a `Location` (not the media's response).
     func absorbHeaders(_ structure: UnsafePointer<GstStructure>) {
         guard let context, download.current.uri != nil else { return }
-        if let target = context.redirectTarget, let answered = gst_structure_get_string(structure, "uri"),
+        if let target = context.media.redirectTarget, let answered = gst_structure_get_string(structure, "uri"),
            String(cString: answered) != target { return }
         var code: guint = 0
-        let status = gst_structure_get_uint(structure, "http-status-code", &code) != 0 ? Int(code) : context.lastHTTPStatus
+        let status = gst_structure_get_uint(structure, "http-status-code", &code) != 0 ? Int(code) : context.media.lastHTTPStatus
         var headers: UnsafePointer<GstStructure>?
         if let value = gst_structure_get_value(structure, "response-headers") { headers = gst_value_get_structure(value) }
         let field = { (name: String) in headers.flatMap { Self.header($0, name) } }
@@ -92,7 +92,7 @@ extension CacheFeature {
             return
         }
         let location = partialLocation()
-        let verdict = Self.completeness(current, element: context?.downloadBuffer, location: location)
+        let verdict = Self.completeness(current, element: context?.download.buffer, location: location)
         if verdict != nil && !final { return }
         _ = download.finish()
         guard let location, let length = current.contentLength ?? Self.decodedSize(current, location: location), verdict == nil else {
@@ -113,7 +113,7 @@ extension CacheFeature {
 
     /// The downloadbuffer's `temp-location`, nil before it opened its file.
     private func partialLocation() -> String? {
-        guard let element = context?.downloadBuffer else { return nil }
+        guard let element = context?.download.buffer else { return nil }
         return String(takingGLibString: CGStreamer_get_string(UnsafeMutableRawPointer(element), "temp-location"))
     }
 

@@ -10,14 +10,14 @@ import Dispatch
 /// (a warning says so). Within the interval, and with ``MediaCache/offline``, no request is made.
 extension CacheFeature {
     /// Starts a revalidation of `uri` when its cached copy (`cached`) needs one; afterwards the
-    /// same load runs again (``FeatureContext/load(_:start:)``, same start position) on the loop
+    /// same load runs again (``FeatureTransport/load(_:start:)``, same start position) on the loop
     /// thread, unless another load, a stop or teardown came first. Returns false when `uri` can
     /// be loaded now.
     func validateFirst(_ uri: String, cached: MediaCache.Entry?) -> Bool {
         guard let context, !download.takeValidated(uri), let entry = cached, cache.needsValidation(entry) else { return false }
         let (generation, cancellable) = download.beginValidation()
         let timeout = UInt32(clamping: max(1, context.configuration.networkTimeout.components.seconds))
-        let start = context.loadingStart
+        let start = context.media.loadingStart
         let cache = self.cache
         context.trace("cache revalidating \(uri)")
         DispatchQueue.global(qos: .userInitiated).async { [weak self, context] in
@@ -39,7 +39,7 @@ extension CacheFeature {
                 guard let self, self.download.endValidation(generation, uri: uri) else { return }
                 context.trace("cache revalidated \(uri): \(outcome)")
                 if let note { context.publish(.warning(PlayerError(kind: .other, message: note, uri: uri))) }
-                context.load(uri, start: start)
+                context.transport.load(uri, start: start)
             }
         }
         return true

@@ -3,9 +3,10 @@ import CGStreamer
 
 /// The media cache in the player (seed 001), a `PlayerFeature`: a hit plays the
 /// cached file; a miss plays over http with download buffering into the cache's `partial/`
-/// directory (`FeatureContext.keepDownload(in:)`) and is stored only when every byte arrived,
+/// directory (`FeatureContext.download.keep(in:)`) and is stored only when every byte arrived,
 /// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one
-/// conditional request first (`LoadDecision.wait`), then loads again.
+/// conditional request first (`LoadDecision.wait`), then loads again. It resolves URIs and
+/// intercepts bus messages at ``ExtensionOrder/mediaCache``.
 ///
 /// Completion is judged from three facts, since none is reliable alone in 1.22: the
 /// downloadbuffer's `GST_QUERY_BUFFERING` ranges (one range 0…length: no gap left by a seek),
@@ -18,7 +19,7 @@ import CGStreamer
 /// **Thread:** every `PlayerFeature` call runs on the player's loop thread, and so does every
 /// use of its mutable state (hence `@unchecked Sendable`); the revalidation runs on a worker
 /// thread and comes back through `FeatureContext.runOnLoop(_:)`.
-public final class CacheFeature: PlayerFeature, @unchecked Sendable {
+public final class CacheFeature: PlayerFeature, URIResolver, MessageInterceptor, @unchecked Sendable {
     /// The cache it reads and stores into.
     public let cache: MediaCache
     /// The player's context (``attach(to:)``).
@@ -27,7 +28,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     let download = CacheDownload()
     /// The verdict on the current media (the statistics' `cache` section), nil for none.
     var status: CacheStatus?
-    /// A load was decided here (``willLoad(_:)``) and its `uriLoaded` has not been published yet.
+    /// A load was decided here (``resolve(_:)``) and its `uriLoaded` has not been published yet.
     var loading = false
     /// The verdict made while deciding the load, published right after its `uriLoaded`.
     var announcePending = false
@@ -47,8 +48,12 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// A feature storing into and playing from `cache`.
     public init(cache: MediaCache) { self.cache = cache }
 
-    /// Keeps `context`.
-    public func attach(to context: FeatureContext) { self.context = context }
+    /// Keeps `context`; registers as a URI resolver and a message interceptor.
+    public func attach(to context: FeatureContext) {
+        self.context = context
+        context.provideURIResolver(self, order: .mediaCache)
+        context.interceptMessages(self, order: .mediaCache)
+    }
 
     /// Cancels the revalidation under way and removes the completion check.
     public func teardown() {
@@ -59,7 +64,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
 
     /// An http(s) URI: `LoadDecision.wait` while a cached copy is revalidated, else the cached
     /// file's `file://` URI on a hit, or `uri` with a download into the cache on a miss.
-    public func willLoad(_ uri: String) -> LoadDecision {
+    public func resolve(_ uri: String) -> LoadDecision {
         let network = URIScheme.isHTTP(uri)
         playingCopyOf = nil
         refetchPending = false
@@ -78,7 +83,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
         return .play(resolve(uri, lookup: lookup))
     }
 
-    /// A load that did not come through ``willLoad(_:)`` (one that failed before) has no verdict.
+    /// A load that did not come through ``resolve(_:)`` (one that failed before) has no verdict.
     public func resetForNewMedia(uri: String?) {
         if !loading { status = nil }
     }
@@ -86,7 +91,7 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
     /// `GstCacheDownloadComplete` and the `http-headers` of the download (passed on: the core
     /// still sees them); an error of a broken cached copy (consumed: the URI is fetched again,
     /// ``consumeErrorOfBrokenCopy(_:)``).
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if consumeErrorOfBrokenCopy(message) { return .consumed }
         if CGStreamer_message_type(message) == GST_MESSAGE_EOS, download.current.uri != nil { download.update { $0.endOfStream = true } }
         guard CGStreamer_message_type(message) == GST_MESSAGE_ELEMENT, let structure = gst_message_get_structure(message) else { return .proceed }
@@ -137,4 +142,10 @@ public final class CacheFeature: PlayerFeature, @unchecked Sendable {
             context?.publish(CacheEvent.status(status))
         }
     }
+}
+
+public extension ExtensionOrder {
+    /// The media cache's rank among the URI resolvers (it replaces an http(s) URI by its cached
+    /// copy) and among the message interceptors (after the play queue).
+    static let mediaCache = ExtensionOrder(200)
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Casting to UPnP AV / DLNA MediaRenderers as a ``PlayerFeature``: discovery
 /// (``RendererDiscovery``) started only when asked for, and one ``CastSession`` at a time that
-/// takes over playback through the core's route (``FeatureContext/beginRoute(_:)``).
+/// takes over playback through the core's route (``FeatureRoute/begin(_:)``).
 ///
 /// Nothing is sent on the network until ``discover()`` or ``cast(to:)``: no SSDP, no HTTP
 /// server. **Thread:** every method on the player's loop thread (the public API is
@@ -95,7 +95,7 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         waiting = nil
         if let renderer = target.match(in: discovery?.renderers ?? []) { return begin(renderer) }
         guard let context else { return }
-        let timer = context.addTimer(every: settings.findTimeout) { [unowned self] in
+        let timer = context.loop.addTimer(every: settings.findTimeout) { [unowned self] in
             guard let waiting = self.waiting else { return false }
             self.waiting = nil
             let found = self.section.renderers.map(\.friendlyName)
@@ -114,15 +114,15 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         waiting = nil
         deferred = nil
         guard let session else { done?(); return }
-        let position = context?.routePosition
+        let position = context?.route.position
         end(session, done: done)
-        context?.endRoute(resumeAt: position)
+        context?.route.end(resumeAt: position)
         context?.publish(CastEvent.castEnded(session.renderer, position: position))
     }
 
     private func begin(_ renderer: Renderer) {
         guard let context else { return }
-        guard context.uri != nil, context.progress.isActive else {
+        guard context.media.uri != nil, context.progress.isActive else {
             deferred = renderer              // nothing loaded (yet): the next media is cast
             return
         }
@@ -130,14 +130,14 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         guard let control = discovery?.makeControl(for: renderer, timeout: settings.callTimeout) else {
             return publishFailure(renderer, "\(renderer.friendlyName): the renderer has no AVTransport service")
         }
-        let start = context.routePosition ?? context.queryPosition() ?? context.snapshot.position
+        let start = context.route.position ?? context.media.queryPosition() ?? context.snapshot.position
         if let old = session { end(old) }     // another renderer: the route is replaced, not ended
         let session = CastSession(renderer: renderer, control: control, feature: self)
         self.session = session
         section.casting = renderer
         context.updateSnapshot(section)
-        context.beginRoute(session)
-        session.loadCurrent(start: start, andPlay: context.intent != .pause)
+        context.route.begin(session)
+        session.loadCurrent(start: start, andPlay: context.transport.intent != .pause)
     }
 
     /// The session accepted the media and was told to play: announced once per session.
@@ -150,9 +150,9 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     /// Ends `session` for a reason: one `castFailed` event, local playback back at the last position.
     func fail(_ session: CastSession, _ message: String) {
         guard session === self.session else { return }
-        let position = context?.routePosition
+        let position = context?.route.position
         end(session)
-        context?.endRoute(resumeAt: position)
+        context?.route.end(resumeAt: position)
         publishFailure(session.renderer, message)
     }
 
@@ -198,8 +198,8 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
         }
         guard let session, session.currentURI != info.uri else { return }
         later { [weak self] in
-            guard let self, let context = self.context, session === self.session, session.currentURI != context.uri else { return }
-            session.loadCurrent(start: nil, andPlay: context.intent != .pause)
+            guard let self, let context = self.context, session === self.session, session.currentURI != context.media.uri else { return }
+            session.loadCurrent(start: nil, andPlay: context.transport.intent != .pause)
         }
     }
 

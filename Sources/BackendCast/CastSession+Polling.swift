@@ -8,7 +8,7 @@ import BackendCore
 extension CastSession {
     func startPolling() {
         guard poll == nil, !closed, let context else { return }
-        poll = context.addTimer(every: feature.settings.pollInterval) { [weak self] in
+        poll = context.loop.addTimer(every: feature.settings.pollInterval) { [weak self] in
             guard let self, !self.closed else { return false }
             self.pollOnce()
             return true
@@ -48,13 +48,13 @@ extension CastSession {
                     // A renderer still on the previous URI reports that one's position.
                     if let track = info.trackURI, let served = self.servedURL, track != served, !self.playedItem { return }
                     // Until the start seek, the renderer's position (from 0) is not the item's.
-                    self.context?.routeReported(position: self.startAt == nil ? info.position.map { MediaTime(seconds: $0) } : nil,
+                    self.context?.route.reported(position: self.startAt == nil ? info.position.map { MediaTime(seconds: $0) } : nil,
                                                 duration: info.duration.flatMap { $0 > 0 ? MediaTime(seconds: $0) : nil })
                     // A cast begun mid-item: seek once the renderer really plays (its position
                     // moved; renderers ignore a Seek while still opening the stream).
                     if let start = self.startAt, self.playedItem, (info.position ?? 0) > 0 {
                         self.startAt = nil
-                        self.context?.seek(.absolute(start))     // through the core: `seeking`, then seekDone
+                        self.context?.transport.seek(.absolute(start))     // through the core: `seeking`, then seekDone
                     }
                 case .failure(let error): self.pollFailed(error, doing: "GetPositionInfo")
                 }
@@ -84,16 +84,16 @@ extension CastSession {
         case .playing:
             expectingStop = false
             playedItem = true
-            context.routeReported(playing: true)
-            if context.intent == .pause, fromRenderer { follow { context.play() } }      // played on the TV itself
+            context.route.reported(playing: true)
+            if context.transport.intent == .pause, fromRenderer { follow { context.transport.play() } }      // played on the TV itself
         case .paused:
-            context.routeReported(playing: false)
-            if context.intent == .play, fromRenderer { follow { context.pause() } }      // paused on the TV itself
+            context.route.reported(playing: false)
+            if context.transport.intent == .play, fromRenderer { follow { context.transport.pause() } }      // paused on the TV itself
         case .stopped, .noMedia:
-            context.routeReported(playing: false)
+            context.route.reported(playing: false)
             if playedItem, !expectingStop, !endReported {
                 endReported = true
-                context.routeEnded()
+                context.route.ended()
             }
         case .transitioning, .other:
             break

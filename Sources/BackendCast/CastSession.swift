@@ -58,7 +58,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     /// Gives the renderer the player's current item (`SetAVTransportURI` with DIDL-Lite: title,
     /// duration, protocolInfo), then `Play` unless `andPlay` is false; `start` is sought once it plays.
     func loadCurrent(start: MediaTime?, andPlay: Bool) {
-        guard let context, let uri = context.uri, !closed else { return }
+        guard let context, let uri = context.media.uri, !closed else { return }
         currentURI = uri
         commandSentAt = FeatureContext.now()
         playedItem = false
@@ -71,7 +71,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
         case .refused(let message): return feature.fail(self, message)
         }
         servedURL = media.url
-        let metadata = CastMetadata(title: title(for: uri), duration: context.duration?.seconds, mimeType: media.mime,
+        let metadata = CastMetadata(title: title(for: uri), duration: context.media.duration?.seconds, mimeType: media.mime,
                                     protocolInfo: protocolInfo(for: media.mime))
         context.trace("cast \(media.url) (\(media.mime)) to \(renderer.friendlyName)")
         control.setURI(media.url, metadata: metadata) { [weak self] result in
@@ -148,7 +148,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     func routePlay() {
         if followingRenderer { return followingRenderer = false }    // the renderer plays already
         commandSentAt = FeatureContext.now()
-        if endReported, let context, context.uri == currentURI {     // play again after the end
+        if endReported, let context, context.media.uri == currentURI {     // play again after the end
             return loadCurrent(start: nil, andPlay: true)
         }
         control.play { [weak self] in self?.report($0, doing: "Play") }
@@ -165,10 +165,10 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
             self?.feature.later {
                 guard let self, !self.closed else { return }
                 switch result {
-                case .success: self.context?.routeSeekDone(at: position)
+                case .success: self.context?.route.seekDone(at: position)
                 case .failure(.renderer(let code, let text)):   // a refused seek is not the end of the cast
                     self.context?.publish(.warning(PlayerError(kind: .other, message: "\(self.renderer.friendlyName): Seek: UPnP error \(code): \(text)")))
-                    self.context?.routeSeekDone(at: self.context?.routePosition ?? position)
+                    self.context?.route.seekDone(at: self.context?.route.position ?? position)
                 case .failure(let error): self.feature.fail(self, error, doing: "Seek")
                 }
             }

@@ -17,7 +17,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     private var published = ChaptersSnapshot()
     /// `Player.setStartChapter(_:)`: the chapter every load starts at, nil for none.
     var startChapter: Int?
-    /// The URI the chapters were read for (``FeatureContext/uri`` when the TOC arrived).
+    /// The URI the chapters were read for (``FeatureMedia/uri`` when the TOC arrived).
     private var chaptersURI: String?
     /// Where the media is: loading (its TOC is its own), just handed over gaplessly (its TOC is its
     /// own, the position starts at 0) or playing (a new TOC belongs to the next media).
@@ -65,15 +65,14 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// `GST_MESSAGE_TOC` (posted by each sink the TOC event reached, so usually more than once):
     /// the chapters, published when they differ from the last ones. While the media plays, a new
     /// table (not an update of this one) is the next media's, handed over gaplessly: it is held
-    /// until that media is announced. Every message passes on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard let chapters = TocReader.chapters(in: message), chapters != published.chapters else { return .proceed }
+    /// until that media is announced.
+    public func observe(message: UnsafeMutablePointer<GstMessage>) {
+        guard let chapters = TocReader.chapters(in: message), chapters != published.chapters else { return }
         if phase == .playing, !TocReader.isUpdate(message) {
             upcoming = chapters
-            return .proceed
+            return
         }
         adopt(chapters)
-        return .proceed
     }
 
     /// Publishes `chapters` as the media's and the chapter playing: at the start for media just
@@ -83,10 +82,10 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         upcoming = nil
         published.chapters = chapters
         published.current = nil
-        chaptersURI = context?.uri
+        chaptersURI = context?.media.uri
         context?.updateSnapshot(published)
         context?.publish(ChaptersEvent.chaptersChanged(chapters))
-        let position = phase == .handedOver ? .zero : context?.queryPosition() ?? context?.snapshot.position ?? .zero
+        let position = phase == .handedOver ? .zero : context?.media.queryPosition() ?? context?.snapshot.position ?? .zero
         updateCurrent(at: position, withList: true)
     }
 
@@ -97,10 +96,10 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
         guard let startChapter, let context else { return }
         switch ChapterNavigation.chapter(startChapter, in: published.chapters) {
         case .success(let chapter):
-            context.seek(.absolute(chapter.start), mode: .accurate)
+            context.transport.seek(.absolute(chapter.start), mode: .accurate)
         case .failure(let error):
             context.publish(.warning(PlayerError(kind: .invalidArgument, message: "start chapter: \(error.message); playing from the start",
-                                                 uri: context.uri)))
+                                                 uri: context.media.uri)))
         }
     }
 
@@ -149,7 +148,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// The chapter `request` goes to from the position now (the target of a seek in flight, else
     /// a pipeline query), or why there is none.
     func target(_ request: ChapterRequest) -> Result<Chapter, PlayerError> {
-        let position = seekingTo ?? context?.queryPosition() ?? context?.snapshot.position ?? .zero
+        let position = seekingTo ?? context?.media.queryPosition() ?? context?.snapshot.position ?? .zero
         switch request {
         case .index(let index): return ChapterNavigation.chapter(index, in: published.chapters)
         case .next: return ChapterNavigation.next(in: published.chapters, at: position)
@@ -161,7 +160,7 @@ public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
     /// dropped (the fire-and-forget form; the async forms return them).
     func go(_ request: ChapterRequest) {
         guard case .success(let chapter) = target(request) else { return }
-        context?.seek(.absolute(chapter.start), mode: .accurate)
+        context?.transport.seek(.absolute(chapter.start), mode: .accurate)
     }
 }
 

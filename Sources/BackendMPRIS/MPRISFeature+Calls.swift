@@ -8,16 +8,16 @@ extension MPRISFeature: DBusObjectHandler {
         switch (interface, method) {
         case (MPRISIntrospection.root, "Raise"): return .success([])
         case (MPRISIntrospection.root, "Quit"): act { $0.context?.publish(MPRISEvent.quitRequested) }
-        case (MPRISIntrospection.player, "Play"): act { $0.context?.play() }
-        case (MPRISIntrospection.player, "Pause"): act { $0.context?.pause() }
-        case (MPRISIntrospection.player, "PlayPause"): act { $0.context?.togglePause() }
-        case (MPRISIntrospection.player, "Stop"): act { $0.context?.stop() }
+        case (MPRISIntrospection.player, "Play"): act { $0.context?.transport.play() }
+        case (MPRISIntrospection.player, "Pause"): act { $0.context?.transport.pause() }
+        case (MPRISIntrospection.player, "PlayPause"): act { $0.context?.transport.togglePause() }
+        case (MPRISIntrospection.player, "Stop"): act { $0.context?.transport.stop() }
         case (MPRISIntrospection.player, "Next"): act { $0.queueControl?.next() }
         case (MPRISIntrospection.player, "Previous"): act { $0.queueControl?.previous() }
         case (MPRISIntrospection.player, "Seek"):
             guard case .int64(let offset)? = arguments.first else { return .failure(.invalidArgs("Seek takes an offset (x)")) }
             guard canSeek else { break }
-            act { $0.context?.seek(.relative(.microseconds(offset))) }      // saturating: Int64.max is "to the end"
+            act { $0.context?.transport.seek(.relative(.microseconds(offset))) }      // saturating: Int64.max is "to the end"
         case (MPRISIntrospection.player, "SetPosition"):
             guard arguments.count == 2, let track = arguments[0].stringValue, case .int64(let position) = arguments[1] else {
                 return .failure(.invalidArgs("SetPosition takes a track id (o) and a position (x)"))
@@ -25,11 +25,11 @@ extension MPRISFeature: DBusObjectHandler {
             // The spec: a stale track id, or a position outside 0…length, is ignored.
             let duration = context?.snapshot.duration?.microseconds
             guard canSeek, track == currentTrackID, position >= 0, duration.map({ position <= $0 }) ?? true else { break }
-            act { $0.context?.seek(.absolute(.microseconds(position))) }   // saturating when the length is unknown
+            act { $0.context?.transport.seek(.absolute(.microseconds(position))) }   // saturating when the length is unknown
         case (MPRISIntrospection.player, "OpenUri"):
             guard let uri = arguments.first?.stringValue, !uri.isEmpty else { return .failure(.invalidArgs("OpenUri takes a URI (s)")) }
             act { feature in
-                if let queue = feature.queueControl { queue.open(uri: uri) } else { feature.context?.load(uri) }
+                if let queue = feature.queueControl { queue.open(uri: uri) } else { feature.context?.transport.load(uri) }
             }
         case (MPRISIntrospection.trackList, "GetTracksMetadata"):
             guard case .array(_, let ids)? = arguments.first else { return .failure(.invalidArgs("GetTracksMetadata takes ao")) }
@@ -71,15 +71,15 @@ extension MPRISFeature: DBusObjectHandler {
         case ("Shuffle", .bool(let on)):
             act { $0.queueControl?.setShuffle(on) }
         case ("Volume", .double(let volume)):
-            act { $0.context?.setVolume(volume) }
+            act { $0.context?.transport.setVolume(volume) }
         case ("Rate", .double(let rate)):
             guard rate.isFinite else { return .invalidArgs("Rate must be finite") }
-            guard rate != 0 else { act { $0.context?.pause() }; break }
+            guard rate != 0 else { act { $0.context?.transport.pause() }; break }
             guard let range = context?.configuration.rateRange else { return .invalidArgs("the player is shut down") }
             if let problem = PlaybackRate.problem(with: rate, allowed: range) {
                 return .invalidArgs("Rate: \(problem)")   // outside MinimumRate…MaximumRate, or too close to 0
             }
-            act { try? $0.context?.setRate(rate) }
+            act { try? $0.context?.transport.setRate(rate) }
         default:
             return .invalidArgs("\(name) cannot be set to \(value)")
         }

@@ -45,7 +45,7 @@ extension MPRISFeature {
 
     /// `Position` in microseconds: a position query, else the last reported position.
     func position() -> Int64 {
-        (context?.queryPosition() ?? context?.snapshot.position)?.microseconds ?? 0
+        (context?.media.queryPosition() ?? context?.snapshot.position)?.microseconds ?? 0
     }
 
     /// `PlaybackStatus`: Playing, Paused or Stopped. A state on its way somewhere (opening,

@@ -5,10 +5,10 @@ import CGStreamer
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
 /// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden — while
 /// paused, `Paused` and the bar stay instead, and every change is drawn at once on the paused
-/// picture (``FeatureContext/redrawPausedFrame()``).
-/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.addVideoOverlay`:
+/// picture (``FeatureVideo/redrawPausedFrame()``).
+/// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.video.addOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
-/// draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`): headless players get none.
+/// draws into a window (`FeatureContext.video.sinkDrawsIntoWindow`): headless players get none.
 /// With ``OSDSettings/seekPreview`` and a picture source, a seek that jumps, or the pointer over
 /// the bottom strip of the picture (``pointerMoved(x:y:)``), also shows a bar along the bottom
 /// and a picture of the target time above it (``SeekPreview``, an `overlaycomposition`).
@@ -46,15 +46,15 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// Adds the `textoverlay` to the video filter chain when the video sink draws into a window.
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard settings.enabled, context.videoSinkDrawsIntoWindow else { return }
+        guard settings.enabled, context.video.sinkDrawsIntoWindow else { return }
         if settings.seekPreview, let previewSource, let preview = SeekPreview(makeSource: previewSource, fillColour: settings.colour),
            let element = preview.element {
-            context.addVideoOverlay(element)
+            context.video.addOverlay(element, order: .seekPreview)
             self.preview = preview
         }
         let overlay = OSDOverlay(settings: settings)
         guard let element = overlay.element else { return }
-        context.addVideoOverlay(element) // after the filters; snapshots leave it out unless asked
+        context.video.addOverlay(element, order: .onScreenDisplay) // after the filters; snapshots leave it out unless asked
         self.overlay = overlay
     }
 
@@ -86,7 +86,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         self.position = position
         show(message: message, progress: true)
         let started: Set<PlayerState> = [.playing, .paused, .seeking, .buffering]
-        if abs((position - from).nanoseconds) >= Self.previewJump.nanoseconds, let state = context?.state, started.contains(state) {
+        if abs((position - from).nanoseconds) >= Self.previewJump.nanoseconds, let state = context?.media.state, started.contains(state) {
             showPreview(at: position)
         }
     }
@@ -100,7 +100,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// of the time it points at (the bar's place) with that time; elsewhere a preview it showed
     /// goes. Does nothing without a preview or a duration. Loop thread.
     public func pointerMoved(x: Double, y: Double) {
-        guard let preview, overlay != nil, let total = duration ?? context?.duration, total > .zero else { return }
+        guard let preview, overlay != nil, let total = duration ?? context?.media.duration, total > .zero else { return }
         guard let fraction = preview.fraction(pointerX: x, y: y) else {
             if hovering {
                 hovering = false
@@ -118,14 +118,14 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     private var hovering = false
 
     private func showPreview(at time: MediaTime) {
-        guard let preview, let total = duration ?? context?.duration else { return }
-        context?.setVideoOverlaysDrawing(true)
+        guard let preview, let total = duration ?? context?.media.duration else { return }
+        context?.video.setOverlaysDrawing(true)
         if preview.show(time, of: total) { redrawIfPaused() }
     }
 
     /// A new picture of the media: drawn at once if it is nearer to the time shown.
     private func previewPictureArrived() {
-        if preview?.pictureArrived(duration: duration ?? context?.duration) == true { redrawIfPaused() }
+        if preview?.pictureArrived(duration: duration ?? context?.media.duration) == true { redrawIfPaused() }
     }
 
     /// State (paused/playing), seek landings, volume, rate, positions while shown, and messages
@@ -162,7 +162,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         showsProgress = progress
         refresh()
         hideTimer?.destroy()
-        hideTimer = context.addTimer(every: settings.duration) { [unowned self] in
+        hideTimer = context.loop.addTimer(every: settings.duration) { [unowned self] in
             self.hideTimer = nil
             self.settle()
             return false
@@ -172,7 +172,7 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     /// After a message's time: while paused the pause note stays on the paused picture (as the
     /// player's state, until playing on), else the OSD hides.
     private func settle() {
-        guard context?.state == .paused else { return hide() }
+        guard context?.media.state == .paused else { return hide() }
         hidePreview()
         message = Self.pausedNote
         showsProgress = true
@@ -183,17 +183,17 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
     var shownText: String { overlay?.text ?? "" }
 
     /// Sets the text; while paused a changed text has the paused picture drawn again
-    /// (``FeatureContext/redrawPausedFrame()``), or it would wait for the next frame.
+    /// (``FeatureVideo/redrawPausedFrame()``), or it would wait for the next frame.
     private func refresh() {
-        let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.duration) : nil
-        context?.setVideoOverlaysDrawing(true)   // first: every frame drawn on is kept
+        let progress = showsProgress ? OSDText.progress(position: position, duration: duration ?? context?.media.duration) : nil
+        context?.video.setOverlaysDrawing(true)   // first: every frame drawn on is kept
         if overlay?.show(OSDText.markup(message: message, progress: progress)) == true { redrawIfPaused() }
     }
 
     /// A new text while the player rests paused: the picture is drawn again so it shows (a seek
     /// draws its own frame; playing on draws every frame).
     private func redrawIfPaused() {
-        if context?.state == .paused { context?.redrawPausedFrame() }
+        if context?.media.state == .paused { context?.video.redrawPausedFrame() }
     }
 
     private func hidePreview() {
@@ -208,6 +208,13 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         message = nil
         showsProgress = false
         if overlay?.show("") == true { redrawIfPaused() }
-        context?.setVideoOverlaysDrawing(false)
+        context?.video.setOverlaysDrawing(false)
     }
+}
+
+public extension ExtensionOrder {
+    /// The on-screen display's rank among the video overlays (the only one of the standard features).
+    static let onScreenDisplay = ExtensionOrder(100)
+    /// The seek preview's rank: before the on-screen display's text, which is drawn over it.
+    static let seekPreview = ExtensionOrder(90)
 }

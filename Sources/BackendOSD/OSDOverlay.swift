@@ -1,7 +1,7 @@
 import BackendCore
 import CGStreamer
 
-/// The OSD's element: a `textoverlay` in the video filter chain, as an overlay (`FeatureContext.addVideoOverlay`),
+/// The OSD's element: a `textoverlay` in the video filter chain, as an overlay (`FeatureContext.video.addOverlay`),
 /// top left, in ``OSDSettings/colour`` on a shaded box, scaled with the picture (`auto-resize`).
 /// Drawn by GStreamer into the frames, so it shows with every video sink; while paused nothing
 /// flows, so a new text needs the paused picture drawn again (``OSDFeature``).

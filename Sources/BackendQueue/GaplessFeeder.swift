@@ -3,8 +3,8 @@ import CGStreamer
 import Synchronization
 
 /// Gapless hand-over from one queue item to the next, the way `gst-play-1.0 --gapless` does it:
-/// when `playbin` emits `about-to-finish` (the current stream's data is all queued), its handler
-/// sets `playbin.uri` to the next item, and playbin plays it back to back with no gap.
+/// when `playbin` emits `about-to-finish` (the current stream's data is all queued), the next
+/// item becomes `playbin.uri`, and playbin plays it back to back with no gap.
 ///
 /// **Threads:** `about-to-finish` is emitted on a GStreamer streaming thread, so the decision is
 /// made ahead of time: the loop thread stores the next URIs with ``prepare(upcoming:)`` (two, so a
@@ -13,8 +13,8 @@ import Synchronization
 /// application message (``messageName``) on the bus, which brings the news back to the loop
 /// thread; the new item is actually playing at the next `GST_MESSAGE_STREAM_START`.
 ///
-/// **Lifetime:** ``connect(to:)`` returns the handler id; the caller disconnects it (the
-/// engine's ``PlaybinPipeline`` tracks it) and the box is released by the closure's destroy-notify.
+/// The signal itself is connected by the core (`FeatureContext.pipeline.handOverOnAboutToFinish`),
+/// which sets `playbin.uri` to what ``next(videoStreams:)`` answers and posts the message.
 final class GaplessFeeder: Sendable {
     /// Name of the application message posted when the next URI was handed to playbin.
     static let messageName = "gstplay-gapless-handover"
@@ -29,16 +29,6 @@ final class GaplessFeeder: Sendable {
 
     /// Creates an idle feeder (nothing prepared).
     init() {}
-
-    /// Connects `about-to-finish` on `playbin` (`g_signal_connect_data`); returns the handler id.
-    /// Loop thread (or any thread before the pipeline runs).
-    func connect(to playbin: UnsafeMutableRawPointer) -> gulong {
-        let box = CallbackBox<GaplessFeeder>(self)
-        return CGStreamer_signal_connect_1(playbin, "about-to-finish", { instance, data in
-            guard let instance, let data else { return }
-            CallbackBox<GaplessFeeder>.from(data).value.aboutToFinish(playbin: instance)
-        }, box.retainedPointer, callbackBoxClosureRelease)
-    }
 
     /// The URIs to play after the current item, in order (empty: let the stream end). Any thread.
     func prepare(upcoming uris: [String]) { state.withLock { $0.upcoming = uris } }
@@ -67,23 +57,18 @@ final class GaplessFeeder: Sendable {
     /// Forgets what was prepared and handed over (a new load, a stop).
     func reset() { state.withLock { $0.upcoming = []; $0.handedOver = [] } }
 
-    /// The signal handler (streaming thread): takes the prepared URI, sets `playbin.uri`
-    /// (`g_object_set`) and posts the hand-over message (`gst_element_post_message`).
-    private func aboutToFinish(playbin: UnsafeMutableRawPointer) {
+    /// The URI to hand to playbin at `about-to-finish` (streaming thread, through
+    /// `FeatureContext.pipeline.handOverOnAboutToFinish`), nil to let the stream end: the first
+    /// prepared one, remembered as handed over.
+    func next(videoStreams: Int) -> String? {
         // Audio only: a hand-over while a video stream plays was seen to stall playbin (1.22) and
         // hang its shutdown; such items end with EOS and the next one is loaded afresh.
-        guard CGStreamer_get_int(playbin, "n-video") == 0 else { return }
-        let uri: String? = state.withLock { s in
+        guard videoStreams == 0 else { return nil }
+        return state.withLock { s in
             guard s.enabled, !s.upcoming.isEmpty else { return nil }
             let next = s.upcoming.removeFirst()
             s.handedOver.append(next)
             return next
-        }
-        guard let uri else { return }
-        CGStreamer_set_string(playbin, "uri", uri)
-        let structure = gst_structure_new_empty(GaplessFeeder.messageName)
-        if let message = gst_message_new_application(CGStreamer_as_object(playbin), structure) {
-            _ = gst_element_post_message(CGStreamer_as_element(playbin), message)
         }
     }
 

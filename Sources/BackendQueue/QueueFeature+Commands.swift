@@ -41,7 +41,7 @@ extension QueueFeature {
                 consecutiveFailures = 0
                 if let start { try queue.jump(to: start) } else { queue.advance(reason: .skipped) }
                 if let index = queue.currentIndex { return loadItem(index, reason: skip) }
-                context.stop()
+                context.transport.stop()
             case .append(let items):
                 let first = queue.count
                 for item in items { queue.append(item) }
@@ -60,7 +60,7 @@ extension QueueFeature {
                 context.publish(QueueEvent.itemsRemoved(index: index, count: 1))
                 if removed.currentRemoved {
                     if let next = queue.currentIndex { return loadItem(next, reason: skip) }
-                    context.stop()
+                    context.transport.stop()
                 }
             case .move(let from, let to):
                 try queue.move(from: from, to: to)
@@ -68,14 +68,14 @@ extension QueueFeature {
             case .clear:
                 if !queue.isEmpty { context.publish(QueueEvent.itemsRemoved(index: 0, count: queue.count)) }
                 queue.clear()
-                context.stop()
+                context.transport.stop()
             case .jump(let index):
                 try queue.jump(to: index)
                 return loadItem(index, reason: skip)
             case .next, .previous:
                 let target = command.isNext ? queue.advance(reason: .skipped) : queue.previous()
                 if let target { return loadItem(target, reason: skip) }
-                if command.isNext, before != nil { context.stop() }
+                if command.isNext, before != nil { context.transport.stop() }
             case .loop(let mode): queue.loop = mode
             case .shuffle(let on, let seed):
                 if let seed, on {
@@ -105,14 +105,14 @@ extension QueueFeature {
     func loadItem(_ index: Int, reason: ItemChangeReason?, ended: QueueEvent? = nil) {
         guard let context, let item = try? queue.item(at: index) else { return }
         let wasLoaded = context.progress.isActive
-        let intent = context.intent
+        let intent = context.transport.intent
         reset()
         let announced: QueueSnapshot? = reason == nil ? publishSnapshot() : nil
         if let reason { announce(index, reason: reason, ended: ended) }
         if let announced { context.publish(QueueEvent.queueChanged(announced)) }
-        context.load(item.uri, start: item.start.map { .time($0) } ?? itemStart)
+        context.transport.load(item.uri, start: item.start.map { .time($0) } ?? itemStart)
         if item.start != nil { try? queue.setStart(nil, at: index) }
-        if wasLoaded && intent != .none { context.intent = intent }
+        if wasLoaded && intent != .none { context.transport.intent = intent }
         prepareHandover()
         let snapshot = publishSnapshot()
         if snapshot != announced { context.publish(QueueEvent.queueChanged(snapshot)) }
@@ -125,7 +125,7 @@ extension QueueFeature {
     /// media info (handed over after audio shown with a visualiser, playbin stalled or failed
     /// `not-linked`).
     func prepareHandover() {
-        guard let context, isActive, gapless, autoAdvance, itemStart == nil, context.rate > 0, !context.isLive else {
+        guard let context, isActive, gapless, autoAdvance, itemStart == nil, context.media.rate > 0, !context.media.isLive else {
             return feeder.prepare(upcoming: [])
         }
         let queued = queue, inFlight = pending

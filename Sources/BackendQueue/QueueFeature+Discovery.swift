@@ -106,7 +106,7 @@ extension QueueFeature {
             }
         }
         discovery.pause?.destroy()
-        discovery.pause = context.addTimer(every: QueueDiscovery.gap) { [weak self] in
+        discovery.pause = context.loop.addTimer(every: QueueDiscovery.gap) { [weak self] in
             self?.refreshDiscovery()
             return false
         }

@@ -7,14 +7,15 @@ import Glibc
 /// section of the player's snapshot (``QueueSnapshot``). Its API is the `Player` extension in
 /// `Player+Queue.swift`; its events are ``QueueEvent``s.
 ///
-/// It moves the queue along at the core's fixed points: a gapless hand-over (the feeder's
-/// application message, then `GST_MESSAGE_STREAM_START`), the end of stream
-/// (``endOfStream()``: the next item) and errors (``failed(with:)``: reported, then the next item).
+/// It moves the queue along at the core's extension points: a gapless hand-over (the feeder's
+/// application message, intercepted, then `GST_MESSAGE_STREAM_START`), and, as the player's
+/// end-of-item policy, the end of stream (``endOfStream()``: the next item) and errors
+/// (``failed(with:)``: reported, then the next item).
 ///
 /// **Thread:** every member runs on the player's loop thread (`PlayerFeature` calls and
 /// `Player.withFeature(_:_:)` bodies); the `feeder` is shared with playbin's streaming
 /// thread through its own lock. `@unchecked Sendable` because `Player` (any thread) holds it.
-public final class QueueFeature: PlayerFeature, @unchecked Sendable {
+public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageInterceptor, @unchecked Sendable {
     /// The items and where playback is in them.
     var queue = PlayQueue()
     /// True once the queue API was used: end of stream and errors then move through the queue.
@@ -42,13 +43,16 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
 
     // MARK: PlayerFeature
 
-    /// Connects the feeder to playbin's `about-to-finish` (`g_signal_connect_data`, tracked by
-    /// the core, which disconnects it at teardown).
+    /// Owns the end-of-item policy and intercepts its hand-over messages
+    /// (``ExtensionOrder/playQueue``); the feeder answers playbin's `about-to-finish`
+    /// (`FeatureContext.pipeline.handOverOnAboutToFinish`, disconnected by the core at teardown).
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard let playbin = context.playbin else { return }
-        let instance = UnsafeMutableRawPointer(playbin)
-        context.track(handler: feeder.connect(to: instance), on: instance)
+        context.provideEndOfItemPolicy(self)
+        context.interceptMessages(self, order: .playQueue)
+        context.pipeline.handOverOnAboutToFinish(messageName: GaplessFeeder.messageName) { [feeder] videoStreams in
+            feeder.next(videoStreams: videoStreams)
+        }
     }
 
     /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).
@@ -60,7 +64,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
 
     /// The feeder's hand-over message (consumed): remember which URIs playbin now has queued.
     /// `GST_MESSAGE_STREAM_START` (passed on): a handed-over item may have reached the sinks.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if GaplessFeeder.isHandover(message) {
             pending += feeder.takeHandedOver()
             return .consumed
@@ -87,7 +91,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// An error while a queue plays: the failing item (the handed-over one if a hand-over is in
-    /// flight) is reported (`FeatureContext.fail(_:)`), then the one after it is loaded; stops
+    /// flight) is reported (`FeatureContext.transport.fail(_:)`), then the one after it is loaded; stops
     /// once every item failed in a row. `EndDisposition.advance` either way (the queue reported
     /// the error itself); `EndDisposition.proceed` when the queue is not in use.
     public func failed(with error: PlayerError) -> EndDisposition {
@@ -98,16 +102,16 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
             reported.uri = failing
             announce(index, reason: .ended, ended: ended)
         }
-        let intent = context.intent
+        let intent = context.transport.intent
         reset()
-        context.fail(reported)
+        context.transport.fail(reported)
         consecutiveFailures += 1
         guard consecutiveFailures < queue.count, let next = queue.advance(reason: .error) else {
             context.publish(QueueEvent.queueChanged(publishSnapshot()))
             return .advance
         }
         loadItem(next, reason: .error, ended: nil)
-        if intent != .none { context.intent = intent }
+        if intent != .none { context.transport.intent = intent }
         return .advance
     }
 
@@ -123,7 +127,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// `GST_MESSAGE_STREAM_START`: a handed-over item reached the sinks — it is the current item
-    /// now (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``).
+    /// now (``FeatureTransport/continueWithHandedOverMedia(uri:stalePositionsFrom:)``).
     private func streamStarted() {
         guard isActive, let context else { return }
         guard !pending.isEmpty else { consecutiveFailures = 0; return }
@@ -136,9 +140,9 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
             index = found
         }
         // Position queries may answer from the old item's segment for a moment.
-        let stale = context.duration.map { $0 - MediaTime(seconds: 0.3) } ?? context.snapshot.position
+        let stale = context.media.duration.map { $0 - MediaTime(seconds: 0.3) } ?? context.snapshot.position
         if let index { announce(index, reason: .ended, ended: ended) }
-        context.continueWithHandedOverMedia(uri: uri, stalePositionsFrom: stale)
+        context.transport.continueWithHandedOverMedia(uri: uri, stalePositionsFrom: stale)
         prepareHandover()
         context.publish(QueueEvent.queueChanged(publishSnapshot()))
     }
@@ -147,7 +151,7 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
     /// (its duration when known, else its last position), nil when no item is current.
     func currentItemEnd() -> QueueEvent? {
         guard let context, let index = queue.currentIndex, let id = try? queue.item(at: index).id else { return nil }
-        return .itemEnded(index: index, id: id, position: context.duration ?? context.snapshot.position ?? .zero)
+        return .itemEnded(index: index, id: id, position: context.media.duration ?? context.snapshot.position ?? .zero)
     }
 
     /// Publishes that the item at `index` became current for `reason`, after the end of the one
@@ -192,4 +196,9 @@ public final class QueueFeature: PlayerFeature, @unchecked Sendable {
         guard let path = FileURI.path(of: uri) else { return true }
         return FIFOSource.isRegularFile(path) && access(path, R_OK) == 0
     }
+}
+
+public extension ExtensionOrder {
+    /// The play queue's rank among the message interceptors: first (its own hand-over messages).
+    static let playQueue = ExtensionOrder(100)
 }

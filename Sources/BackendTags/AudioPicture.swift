@@ -43,21 +43,19 @@ final class AudioPicture: @unchecked Sendable {
     /// Before a load prerolls (playbin in READY): with a mode other than `.none` and a window
     /// sink, sets the `vis` flag and our bin as `vis-plugin` (once per player; playbin keeps it).
     func prepare() {
-        guard mode != .none, !unavailable, let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init),
-              Self.hasWindow(context.videoSink) else { return }
+        guard mode != .none, !unavailable, let context, Self.hasWindow(context.video.sink) else { return }
         if bin == nil {
             guard let made = makeBin() else {
                 unavailable = true
                 context.publish(.warning(PlayerError(kind: .missingPlugin, element: nil,
                                                      message: "no visualiser to show for audio-only media (\(visualizerName)): install gstreamer1.0-plugins-good",
-                                                     uri: context.uri)))
+                                                     uri: context.media.uri)))
                 return
             }
             bin = made
-            CGStreamer_set_object(playbin, "vis-plugin", UnsafeMutableRawPointer(made))
+            context.pipeline.setVisualizer(made)
         }
-        let flags = CGStreamer_get_uint(playbin, "flags")
-        if flags & Self.visFlag == 0 { CGStreamer_set_flags(playbin, "flags", flags | Self.visFlag) }
+        context.pipeline.enableVisualization()
     }
 
     /// Shows `art` (decoded on a worker thread, then drawn from the loop thread), or the
@@ -86,8 +84,6 @@ final class AudioPicture: @unchecked Sendable {
         let raw: CoverArtDecoder.Raw
         init(_ raw: CoverArtDecoder.Raw) { self.raw = raw }
     }
-
-    private static let visFlag: UInt32 = 0x8
 
     private var visualizerName: String {
         switch mode {

@@ -56,16 +56,15 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
     public func willPreroll(uri: String) { picture.prepare() }
 
     /// `GST_MESSAGE_TAG`: global lists are merged into the media's tags; after preroll every
-    /// list (a stream's too) re-reads the tags and publishes a change. Passed on.
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
-        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return .proceed }
+    /// list (a stream's too) re-reads the tags and publishes a change.
+    public func observe(message: UnsafeMutablePointer<GstMessage>) {
+        guard CGStreamer_message_type(message) == GST_MESSAGE_TAG else { return }
         withTags(of: message) { list in
             guard TagReader.isGlobal(list) else { return }
             TagReader.absorb(list, into: &global)
             if let art = TagReader.coverArt(in: list) { globalArt = art }
         }
         if context?.progress.prerolled == true { refresh() }
-        return .proceed
     }
 
     /// Publishes the tags known at preroll (before the core's media info, which carries them).
@@ -80,7 +79,7 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
         guard let context else { return }
         var merged = global
         var art = globalArt
-        if let playbin = context.playbin, let stream = Self.soleAudioStreamTags(of: playbin) {
+        if let stream = Self.soleAudioStreamTags(of: context.pipeline) {
             defer { gst_tag_list_unref(stream) }
             var streamTags = MediaTags()
             TagReader.absorb(stream, into: &streamTags)
@@ -99,10 +98,8 @@ public final class TagsFeature: PlayerFeature, @unchecked Sendable {
 
     /// The tags of the media's one audio stream (`get-audio-tags 0`) when it has no other
     /// stream (`n-audio` 1, `n-video` and `n-text` 0); a new list the caller unrefs, else nil.
-    static func soleAudioStreamTags(of playbin: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstTagList>? {
-        let object = UnsafeMutableRawPointer(playbin)
-        guard CGStreamer_get_int(object, "n-audio") == 1, CGStreamer_get_int(object, "n-video") == 0,
-              CGStreamer_get_int(object, "n-text") == 0 else { return nil }
-        return CGStreamer_playbin_stream_tags(playbin, "get-audio-tags", 0)
+    static func soleAudioStreamTags(of pipeline: FeaturePipeline) -> UnsafeMutablePointer<GstTagList>? {
+        guard pipeline.streamCount(.audio) == 1, pipeline.streamCount(.video) == 0, pipeline.streamCount(.text) == 0 else { return nil }
+        return pipeline.streamTags(.audio, index: 0)
     }
 }

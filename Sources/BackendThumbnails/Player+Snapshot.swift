@@ -20,7 +20,7 @@ extension Player {
     ///   without video or a player with video disabled; `.conversion` when GStreamer cannot
     ///   encode the frame.
     ///
-    /// The OSD (and any other video overlay a feature added with `FeatureContext.addVideoOverlay`)
+    /// The OSD (and any other video overlay a feature added with `FeatureContext.video.addOverlay`)
     /// is left out unless `includingOverlays`, and so are subtitles playbin draws (its
     /// subtitle overlay comes after the video filters): the frame as decoded.
     ///

@@ -7,7 +7,7 @@ import CGStreamer
 /// then asks playbin's `convert-sample` action signal for an encoded image of the display size
 /// (pixel aspect ratio applied, square pixels) fitted into the maximum size. Unless overlays are
 /// asked for, the frame is the one before the video overlays drew on it (the OSD:
-/// `FeatureContext.sampleUnderOverlays(matching:)`), converted with `gst_video_convert_sample`.
+/// `FeatureContext.video.sampleUnderOverlays(matching:)`), converted with `gst_video_convert_sample`.
 ///
 /// **Thread:** the thread that owns the playbin (a ``Player``'s loop thread). Blocks while
 /// GStreamer encodes (a few ms for a small frame, tens of ms for a large PNG). Works in PAUSED

@@ -22,11 +22,11 @@ public final class ThumbnailsFeature: PlayerFeature {
             throw ImageError(kind: .noVideo, message: "video is disabled in this player")
         }
         let progress = context.progress
-        guard let playbin = context.playbin, progress.loaded, progress.prerolled, !progress.failed else {
+        guard let playbin = context.pipeline.playbin, progress.loaded, progress.prerolled, !progress.failed else {
             throw ImageError(kind: .noFrame, message: "no video frame has been shown yet")
         }
         return try SnapshotTaker.take(from: playbin, format: format, maximumSize: maximumSize) { shown in
-            includingOverlays ? nil : context.sampleUnderOverlays(matching: shown)
+            includingOverlays ? nil : context.video.sampleUnderOverlays(matching: shown)
         }
     }
 }

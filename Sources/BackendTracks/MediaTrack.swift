@@ -165,7 +165,7 @@ public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     /// ``SubtitleStyle``); text cues are still published as ``TracksEvent/subtitleCue(_:)``
     /// events, read by a pad probe on the overlay's subtitle pad (`SubtitleOverlayTap`).
     case overlay
-    /// ``overlay`` when the video sink draws into a window (`FeatureContext.videoSinkDrawsIntoWindow`),
+    /// ``overlay`` when the video sink draws into a window (`FeatureContext.video.sinkDrawsIntoWindow`),
     /// else ``events`` (fake sinks, no video): the cheap path where nothing would be seen.
     case automatic
 }

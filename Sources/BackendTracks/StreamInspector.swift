@@ -132,3 +132,14 @@ enum StreamInspector {
         return nil
     }
 }
+
+extension TrackKind {
+    /// The core's name for streams of this kind (``FeaturePipeline/streamCount(_:)``).
+    var streamKind: PipelineStreamKind {
+        switch self {
+        case .video: .video
+        case .audio: .audio
+        case .subtitle: .text
+        }
+    }
+}

@@ -10,12 +10,12 @@ import CGStreamer
 /// While PAUSED after a flushing seek it holds the next cue, and a position query on playbin
 /// (the maximum over all sinks) then answered with that cue's time (3.04 s after a seek to
 /// 1.53 s on `tracks.mkv`): the core asks the video and audio sinks instead
-/// (``FeatureContext/queryPositionFromSinks(_:)``). Tried and dropped: clearing its `GST_ELEMENT_FLAG_SINK`
+/// (``FeaturePipeline/queryPositionFromSinks(_:)``). Tried and dropped: clearing its `GST_ELEMENT_FLAG_SINK`
 /// (seeks then never reach `subparse` behind `suburi`) and holding cues in `identity sync=true`
 /// (paused seeks never completed).
 ///
 /// **Thread:** built and released on the loop thread; the handler runs on a streaming thread
-/// and only posts to the loop. The core disconnects it at teardown (``FeatureContext/track(handler:on:)``).
+/// and only posts to the loop. The core disconnects it at teardown (``FeatureLoop/track(handler:on:)``).
 final class SubtitleCueSink {
     /// The sink (an owned reference) or nil when `fakesink` is missing.
     private(set) var element: UnsafeMutablePointer<GstElement>?
@@ -46,7 +46,7 @@ final class SubtitleCueSink {
             let cue = SubtitleCueSink.read(buffer.assumingMemoryBound(to: GstBuffer.self), pad: pad.assumingMemoryBound(to: GstPad.self))
             if let cue { CallbackBox<@Sendable (RawCue) -> Void>.from(data).value(cue) }
         }, box.retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: id, on: object)
+        context.loop.track(handler: id, on: object)
     }
 
     /// Drops the reference (after the pipeline's teardown disconnected the handler).

@@ -32,7 +32,7 @@ final class SubtitleOverlayTap: Sendable {
             guard let element, let data else { return }
             CallbackBox<SubtitleOverlayTap>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent, playbin: playbin)
         }, CallbackBox(self).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: id, on: playbin)
+        context.loop.track(handler: id, on: playbin)
     }
 
     /// Sets the style and applies it to every `subtitleoverlay` in `playbin` and its renderer

@@ -48,7 +48,7 @@ final class SubtitleSegmentRepair: Sendable {
             guard SubtitleOverlayTap.factoryName(of: parser) == "subparse" else { return }
             SubtitleSegmentRepair.addProbes(to: parser)
         }, CallbackBox(self).retainedPointer, callbackBoxClosureRelease)
-        context.track(handler: id, on: playbin)
+        context.loop.track(handler: id, on: playbin)
     }
 
     // MARK: Streaming threads

@@ -31,18 +31,18 @@ extension TracksFeature {
         // During a seek the position is the old one: hold everything until it lands.
         let progress = context.progress
         let seeking = progress.seeking
-        let rate = context.rate
-        let position = context.queryPosition()
+        let rate = context.media.rate
+        let position = context.media.queryPosition()
         while !seeking, let first = tracks.heldCues.first {
             if let position, rate > 0, first.start > position + Self.cueEarlinessTolerance { break }
             tracks.heldCues.removeFirst()
             context.publish(TracksEvent.subtitleCue(first))
         }
         guard let next = tracks.heldCues.first, let position else { return }
-        let playing = context.pipelineState == GST_STATE_PLAYING && !progress.buffering && !seeking
+        let playing = context.media.pipelineState == GST_STATE_PLAYING && !progress.buffering && !seeking
         let wait: Duration = playing ? .nanoseconds(MediaTime(seconds: (next.start - position).seconds / rate).nanoseconds) : .milliseconds(50)
         // At most 100 ms between checks: a position read just after a seek can still be stale.
-        tracks.cueTimer = context.addTimer(every: min(max(wait, .milliseconds(1)), .milliseconds(100))) { [unowned self] in
+        tracks.cueTimer = context.loop.addTimer(every: min(max(wait, .milliseconds(1)), .milliseconds(100))) { [unowned self] in
             self.tracks.cueTimer = nil
             self.releaseDueCues()
             return false

@@ -8,24 +8,24 @@ extension TracksFeature {
     /// Switches `kind` to `index` (nil: subtitles off). Indices were checked by ``Player``;
     /// a stream that vanished since gets a warning and changes nothing.
     func selectTrack(_ kind: TrackKind, _ index: Int?) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init), context.progress.prerolled else { return }
-        let count = Int(CGStreamer_get_int(playbin, StreamInspector.countProperty(kind)))
+        guard let context, context.progress.prerolled else { return }
+        let count = context.pipeline.streamCount(kind.streamKind)
         if let error = TrackSelectionRule.check(kind, index, available: count) {
             context.publish(.warning(error))
             return
         }
         if kind == .subtitle { setSubtitlesOn(index != nil) }
-        let current = Int(CGStreamer_get_int(playbin, StreamInspector.currentProperty(kind)))
-        if let index { CGStreamer_set_int(playbin, StreamInspector.currentProperty(kind), gint(index)) }
+        let current = context.pipeline.currentStream(kind.streamKind)
+        if let index { context.pipeline.selectStream(kind.streamKind, index: index) }
         context.publish(TracksEvent.trackSelected(kind, index: index))
         publishTracks()
         // playbin's input-selector switches in place, but what is queued after it (about a
         // second of audio; for a small file every subtitle, and the EOS of the new subtitle
         // stream, which then never comes: see docs/ADR-001-playbin.md) goes out first. An
         // accurate flushing seek to the current position drops it.
-        guard let index, index != current, kind == .subtitle || flushOnTrackSwitch, !context.isLive,
-              let position = context.queryPosition() else { return }
-        context.seek(.absolute(position), mode: .accurate)
+        guard let index, index != current, kind == .subtitle || flushOnTrackSwitch, !context.media.isLive,
+              let position = context.media.queryPosition() else { return }
+        context.transport.seek(.absolute(position), mode: .accurate)
     }
 
     /// Adds `uri` as the external subtitle (replacing an earlier one: playbin has one `suburi`).
@@ -33,11 +33,11 @@ extension TracksFeature {
     func addSubtitleFile(_ uri: String) {
         guard let context else { return }
         let progress = context.progress
-        guard let mediaURI = context.uri, progress.loaded, !progress.failed else {
+        guard let mediaURI = context.media.uri, progress.loaded, !progress.failed else {
             tracks.deferredSubtitle = uri // set as `suburi` by the next load
             return
         }
-        let position = progress.prerolled ? context.queryPosition() : nil
+        let position = progress.prerolled ? context.media.queryPosition() : nil
         let paused = progress.intent == .pause
         tracks.restoreSelection = tracks.published.selection
         tracks.restoreSelection?.subtitle = nil
@@ -46,24 +46,22 @@ extension TracksFeature {
         tracks.published.subtitleFile = uri
         tracks.awaitingExternal = true
         let ended = progress.ended
-        context.load(mediaURI, start: ended ? nil : position.map { .time($0) })
-        if paused || ended { context.pause() }
+        context.transport.load(mediaURI, start: ended ? nil : position.map { .time($0) })
+        if paused || ended { context.transport.pause() }
     }
 
-    /// Sets playbin `text-offset` (ns) from milliseconds.
+    /// Sets playbin `text-offset` from milliseconds (`FeatureContext.pipeline.setTextOffset`).
     func setSubtitleOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, context.pipeline.setTextOffset(.milliseconds(milliseconds)) else { return }
         tracks.published.subtitleOffset = milliseconds
         context.updateSnapshot(tracks.published)
-        CGStreamer_set_int64(playbin, "text-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
-    /// Sets playbin `av-offset` (ns) from milliseconds.
+    /// Sets playbin `av-offset` from milliseconds (`FeatureContext.pipeline.setAudioVideoOffset`).
     func setAudioOffset(milliseconds: Int64) {
-        guard let context, let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context, context.pipeline.setAudioVideoOffset(.milliseconds(milliseconds)) else { return }
         tracks.published.audioOffset = milliseconds
         context.updateSnapshot(tracks.published)
-        CGStreamer_set_int64(playbin, "av-offset", gint64(MediaTime.milliseconds(milliseconds).nanoseconds))
     }
 
     /// A cue reached the text sink (or the drawn subtitles' tap): published with the subtitle
@@ -96,7 +94,7 @@ extension TracksFeature {
     func restyleSubtitles(_ change: (inout SubtitleStyle) -> Void) {
         change(&tracks.published.subtitleStyle)
         context?.updateSnapshot(tracks.published)
-        guard let overlayTap, let playbin = context?.playbin else { return }
+        guard let overlayTap, let playbin = context?.pipeline.playbin else { return }
         let wanted = tracks.published.subtitleStyle
         overlayTap.restyle({ $0 = wanted }, playbin: playbin, hidden: tracks.subtitlesOff)
     }

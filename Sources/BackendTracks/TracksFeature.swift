@@ -54,8 +54,8 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// the streams on the loop thread.
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard let playbin = context.playbin.map(UnsafeMutableRawPointer.init) else { return }
-        let drawn = subtitleRendering == .overlay || (subtitleRendering == .automatic && context.videoSinkDrawsIntoWindow)
+        guard let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        let drawn = subtitleRendering == .overlay || (subtitleRendering == .automatic && context.video.sinkDrawsIntoWindow)
         tracks.published.subtitleStyle = initialStyle
         tracks.published.subtitlesDrawn = drawn
         context.updateSnapshot(tracks.published)
@@ -74,7 +74,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
                     context.runOnLoop { [weak self] in self?.cueArrived(cue) }
                 }
                 tracks.cueSink = sink
-                context.queryPositionFromSinks([context.videoSink, context.audioSink].compactMap { $0 })
+                context.pipeline.queryPositionFromSinks([context.video.sink, context.pipeline.audioSink].compactMap { $0 })
             }
         }
         for signal in ["video-changed", "audio-changed", "text-changed"] {
@@ -85,7 +85,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
                 guard let data else { return }
                 CallbackBox<@Sendable () -> Void>.from(data).value()
             }, box.retainedPointer, callbackBoxClosureRelease)
-            context.track(handler: id, on: playbin)
+            context.loop.track(handler: id, on: playbin)
         }
     }
 
@@ -109,7 +109,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// added before any load applies now; without one, a file found by ``subtitleAutoLoad``).
     public func willPreroll(uri: String) {
         tracks.prepareLoad(uri: uri)
-        guard let playbin = context?.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let playbin = context?.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
         if let deferred = tracks.deferredSubtitle {
             tracks.deferredSubtitle = nil
             tracks.subtitleURI = deferred
@@ -128,7 +128,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// Restores the selection kept over a reload, selects a newly added subtitle file (or warns
     /// that it brought no stream), publishes the tracks.
     public func prerolled() {
-        guard let context, let playbinElement = context.playbin else { return }
+        guard let context, let playbinElement = context.pipeline.playbin else { return }
         let playbin = UnsafeMutableRawPointer(playbinElement)
         if let keep = tracks.restoreSelection {
             tracks.restoreSelection = nil
@@ -144,13 +144,13 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
                 context.publish(TracksEvent.trackSelected(.subtitle, index: external.index))
                 // The selector dropped what reached the new pad while it was inactive: a
                 // flushing seek (the start seek, if the reload has one) sends it again.
-                if !context.hasPendingSeek, !context.isLive { context.seek(.absolute(context.queryPosition() ?? .zero), mode: .accurate) }
+                if !context.media.hasPendingSeek, !context.media.isLive { context.transport.seek(.absolute(context.media.queryPosition() ?? .zero), mode: .accurate) }
             } else {
                 let name = tracks.subtitleURI ?? "?"
                 tracks.subtitleURI = nil
                 context.publish(.warning(PlayerError(kind: .invalidInput, element: "playbin",
                                                      message: "subtitle file \(name) gave no subtitle stream (unknown format or broken file); playing on without it",
-                                                     uri: context.uri)))
+                                                     uri: context.media.uri)))
             }
         }
         publishTracks(force: true)
@@ -168,7 +168,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// with `suburi`) and releases those that are due (queued: after the seek's own events).
     public func observe(_ event: PlayerEvent) {
         guard case .seekDone(let landed) = event else { return }
-        if let context, context.rate > 0 { tracks.heldCues.removeAll { $0.end.map { $0 <= landed } ?? false } }
+        if let context, context.media.rate > 0 { tracks.heldCues.removeAll { $0.end.map { $0 <= landed } ?? false } }
         context?.runOnLoop { [weak self] in self?.releaseDueCues() }
     }
 
@@ -184,7 +184,7 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// Reads the streams and selection; publishes ``TracksEvent/tracksChanged(_:selection:)``
     /// when they differ from the last ones (always with `force`).
     func publishTracks(force: Bool = false) {
-        guard let context, let playbin = context.playbin, context.progress.prerolled, !context.progress.failed else { return }
+        guard let context, let playbin = context.pipeline.playbin, context.progress.prerolled, !context.progress.failed else { return }
         let list = StreamInspector.tracks(of: playbin)
         let selection = StreamInspector.selection(of: playbin, subtitlesOn: !tracks.subtitlesOff)
         let changed = tracks.published.tracks != list || tracks.published.selection != selection

@@ -12,7 +12,7 @@ extension WindowFeature {
     /// `GST_RESOURCE_ERROR`, code `NOT_FOUND`, posted by the video sink or an element inside it
     /// (`gst_object_has_as_ancestor`), while the sink draws into a window of its own.
     func isWindowClosedError(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
-        guard window.renderTarget == nil, let sink = context?.videoSink, let source = CGStreamer_message_src(message) else { return false }
+        guard window.renderTarget == nil, let sink = context?.video.sink, let source = CGStreamer_message_src(message) else { return false }
         let sinkObject = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstObject.self)
         guard source == sinkObject || gst_object_has_as_ancestor(source, sinkObject) != 0 else { return false }
         var error: UnsafeMutablePointer<GError>?
@@ -29,7 +29,7 @@ extension WindowFeature {
         closeReported = true
         window.forgetOwnWindow()
         context?.publish(WindowEvent.closed)
-        context?.stop()
+        context?.transport.stop()
     }
 
     /// A `have-window-handle` named the sink's window: watch it for `DestroyNotify` (the display
@@ -40,7 +40,7 @@ extension WindowFeature {
         closeReported = false
         window.x11.watchStructure(of: own)
         if displayWatch == nil, let fd = window.x11.fileDescriptor {
-            displayWatch = context?.watchInput(on: fd) { [weak self] in self?.readDisplayEvents() ?? false }
+            displayWatch = context?.loop.watchInput(on: fd) { [weak self] in self?.readDisplayEvents() ?? false }
         }
         _ = readDisplayEvents()   // XSync may have queued some already
         if wantsFullscreen, !window.isFullscreen { toggleFullscreen() }
@@ -64,7 +64,7 @@ extension WindowFeature {
     /// The video sink is in PAUSED or PLAYING and not on its way down: a window destroyed now was
     /// not destroyed by the sink itself (it destroys its window going from READY to NULL).
     private var sinkIsRunning: Bool {
-        guard let sink = context?.videoSink else { return false }
+        guard let sink = context?.video.sink else { return false }
         let current = sink.pointee.current_state.rawValue, pending = sink.pointee.pending_state.rawValue
         return current >= GST_STATE_PAUSED.rawValue && (pending == GST_STATE_VOID_PENDING.rawValue || pending >= GST_STATE_PAUSED.rawValue)
     }

@@ -33,7 +33,7 @@ extension WindowFeature {
         clickTimer?.destroy()
         clickTimer = nil
         guard clicks.pending != nil, let context else { return }
-        clickTimer = context.addTimer(every: .nanoseconds(Int64(ClickCounter.interval))) { [weak self] in
+        clickTimer = context.loop.addTimer(every: .nanoseconds(Int64(ClickCounter.interval))) { [weak self] in
             guard let self else { return false }
             if let click = clicks.expire(at: FeatureContext.now() + 1_000_000) {   // 1 ms early timer slack
                 context.publish(WindowEvent.clicked(button: click.button, count: click.count))
@@ -47,7 +47,7 @@ extension WindowFeature {
     /// pointer hides.
     func armPointerTimer() {
         pointerTimer?.destroy()
-        pointerTimer = context?.addTimer(every: Self.pointerIdle) { [weak self] in
+        pointerTimer = context?.loop.addTimer(every: Self.pointerIdle) { [weak self] in
             guard let self else { return false }
             pointerTimer = nil
             if state == .playing, window.showsVideo, let own = window.ownWindow {

@@ -12,7 +12,7 @@ import CGStreamer
 /// (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues its work there with
 /// `Player.withFeature(_:_:)`. `@unchecked Sendable` because its state is touched on that
 /// thread only.
-public final class WindowFeature: PlayerFeature, @unchecked Sendable {
+public final class WindowFeature: PlayerFeature, MessageInterceptor, @unchecked Sendable {
     /// The window's state and GStreamer/Xlib calls (loop thread).
     let window = VideoWindow()
     /// The core's context, kept from ``attach(to:)`` (loop thread).
@@ -57,14 +57,15 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
         window.openDisplay()
     }
 
-    /// Uses the video sink's `GstVideoOverlay` and, when the sink draws into a window, sets a
-    /// `videocrop` as playbin's `video-filter` (for ``VideoGravity/fill``; the core then reads the
-    /// media size on the filter's sink pad, before the crop).
+    /// Intercepts bus messages (``ExtensionOrder/videoWindow``), uses the video sink's
+    /// `GstVideoOverlay` and, when the sink draws into a window, adds a `videocrop` as the first
+    /// video filter (for ``VideoGravity/fill``; the core then reads the media size on the filter
+    /// chain's sink pad, before the crop).
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard let video = context.videoSink, let playbin = context.playbin, window.attach(sink: video),
-              let crop = window.makeCropFilter() else { return }
-        CGStreamer_set_object(UnsafeMutableRawPointer(playbin), "video-filter", UnsafeMutableRawPointer(crop))
+        context.interceptMessages(self, order: .videoWindow)
+        guard let video = context.video.sink, window.attach(sink: video), let crop = window.makeCropFilter() else { return }
+        context.video.addFilter(crop, order: .videoWindow)
     }
 
     /// Lets the screensaver go, removes the timers and the display watch, drops the overlay and
@@ -92,7 +93,7 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
     /// window is then watched), `GstNavigation`
     /// keys and mouse input (consumed, published as ``WindowEvent``), and the error a sink posts
     /// when its window was closed (consumed: the player stops, ``WindowEvent/closed``).
-    public func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
+    public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         switch CGStreamer_message_type(message) {
         case GST_MESSAGE_ELEMENT:
             if let key = window.handleElementMessage(message) {
@@ -150,4 +151,11 @@ public final class WindowFeature: PlayerFeature, @unchecked Sendable {
         screenSaver.setInhibited(playing)
         if !playing { showPointer() } else if pointerTimer == nil, !window.pointerHidden { armPointerTimer() }
     }
+}
+
+public extension ExtensionOrder {
+    /// The video window's rank among the message interceptors (after adaptive streaming: it
+    /// consumes navigation input and its window's closing error) and among the video filters
+    /// (its crop, the only filter of the standard features, sees the stream's own picture).
+    static let videoWindow = ExtensionOrder(400)
 }

@@ -99,6 +99,45 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertEqual(found, [], "BackendControl sits between the Backend and the CLI")
     }
 
+    /// Features observe: no `PlayerFeature` requirement returns a value (what changes the core's
+    /// behaviour is registered at a named extension point, in an explicit order).
+    func testPlayerFeatureIsNotificationsOnly() throws {
+        let file = TestMedia.root.appendingPathComponent("Sources/BackendCore/Feature/PlayerFeature.swift")
+        let lines = try Self.codeLines(of: file)
+        let body = lines.drop { !$0.1.contains("protocol PlayerFeature") }.prefix { !$0.1.hasPrefix("}") }
+        let requirements = body.filter { $0.1.contains("func ") }
+        XCTAssertGreaterThan(requirements.count, 5, "the protocol was found")
+        let answering = requirements.filter { $0.1.contains("->") }.map { "PlayerFeature.swift:\($0.0): \($0.1)" }
+        XCTAssertEqual(answering, [], "a notification returns nothing")
+    }
+
+    /// `FeatureContext` stays narrow: at most 20 public members of its own (its capability groups
+    /// count as one each), no `extension FeatureContext` outside its files, and no raw `playbin`
+    /// at its top level.
+    func testFeatureContextHasAtMostTwentyMembers() throws {
+        var members: [String] = []
+        for file in try Self.swiftFiles(under: "Sources") where !file.path.contains("/.build") {
+            let lines = try Self.codeLines(of: file)
+            var inside = false
+            var depth = 0
+            for (number, line) in lines {
+                if depth == 0, line.range(of: "(class|extension) FeatureContext\\b", options: .regularExpression) != nil {
+                    inside = true
+                    XCTAssertTrue(file.lastPathComponent.hasPrefix("FeatureContext"), "\(file.lastPathComponent):\(number) extends FeatureContext")
+                }
+                let publicExtension = inside && depth == 1 && lines.contains { $0.1.contains("public extension FeatureContext") }
+                if inside, depth == 1, line.range(of: "^\\s*(public |@discardableResult public )?(static )?(func|var|let) ", options: .regularExpression) != nil,
+                   line.contains("public") || publicExtension {
+                    members.append("\(file.lastPathComponent):\(number): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+                depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+                if depth == 0 { inside = false }
+            }
+        }
+        XCTAssertLessThanOrEqual(members.count, 20, "FeatureContext's members:\n\(members.joined(separator: "\n"))")
+        XCTAssertFalse(members.contains { $0.contains("var playbin") }, "no raw playbin at the context's top level")
+    }
+
     // MARK: Helpers
 
     private static func imports(_ module: String, _ line: String) -> Bool {

@@ -113,7 +113,7 @@ final class CacheRevalidationTests: XCTestCase {
     }
 
     /// The load that waits for the revalidation runs again with its start position
-    /// (``FeatureContext/loadingStart``).
+    /// (``FeatureMedia/loadingStart``).
     func testARevalidatedLoadKeepsItsStartPosition() throws {
         let cache = MediaCache(directory: dir, revalidateInterval: 0)
         _ = play("/file/clip", cache: cache)

@@ -35,7 +35,7 @@ final class LoadIDTests: XCTestCase {
         let records = player.records
         // What a queue feature does when the next item it handed to playbin reaches the sinks.
         let next = try MediaLocation.uri(for: TestMedia.theora)
-        player.command { engine in engine.context.continueWithHandedOverMedia(uri: next, stalePositionsFrom: nil) }
+        player.command { engine in engine.context.transport.continueWithHandedOverMedia(uri: next, stalePositionsFrom: nil) }
         var handedOver: PlayerEventRecord?
         for await record in records {
             if case .uriLoaded(next) = record.event { handedOver = record; break }
@@ -65,18 +65,21 @@ final class LoadIDTests: XCTestCase {
         XCTAssertEqual(endID, uriLoads.last ?? nil, "the end belongs to the last item")
     }
 
-    /// A feature that makes the first load wait (``LoadDecision/wait``) and loads it again itself
-    /// on the next loop dispatch, as the media cache does while it revalidates a copy.
-    private final class DeferringFeature: PlayerFeature {
+    /// A feature whose URI resolver makes the first load wait (``LoadDecision/wait``) and loads it
+    /// again itself on the next loop dispatch, as the media cache does while it revalidates a copy.
+    private final class DeferringFeature: PlayerFeature, URIResolver {
         private let context = Mutex<FeatureContext?>(nil)
         let deferred = Mutex(0)
 
-        func attach(to context: FeatureContext) { self.context.withLock { $0 = context } }
+        func attach(to context: FeatureContext) {
+            self.context.withLock { $0 = context }
+            context.provideURIResolver(self, order: ExtensionOrder(0))
+        }
 
-        func willLoad(_ uri: String) -> LoadDecision {
+        func resolve(_ uri: String) -> LoadDecision {
             guard uri.hasPrefix("file:"), deferred.withLock({ $0 == 0 }), let context = context.withLock({ $0 }) else { return .play(uri) }
             deferred.withLock { $0 += 1 }
-            context.runOnLoop { context.load(uri) }
+            context.runOnLoop { context.transport.load(uri) }
             return .wait
         }
     }

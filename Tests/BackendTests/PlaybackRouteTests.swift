@@ -34,7 +34,7 @@ final class PlaybackRouteTests: XCTestCase {
 
     private func pipelineState(_ player: Player) -> GstState {
         var state = GST_STATE_VOID_PENDING
-        onLoop(player) { _, context in state = context.pipelineState }
+        onLoop(player) { _, context in state = context.media.pipelineState }
         return state
     }
 
@@ -57,8 +57,8 @@ final class PlaybackRouteTests: XCTestCase {
     /// Begins the route on the loop thread, the route reporting it plays at `seconds`.
     private func beginRoute(_ player: Player, playingAt seconds: Double) {
         onLoop(player) { route, context in
-            context.beginRoute(route)
-            context.routeReported(playing: true, position: MediaTime(seconds: seconds), duration: nil)
+            context.route.begin(route)
+            context.route.reported(playing: true, position: MediaTime(seconds: seconds), duration: nil)
         }
     }
 
@@ -76,7 +76,7 @@ final class PlaybackRouteTests: XCTestCase {
         XCTAssertLessThan(routed.seconds, 7.6)
         XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED }, "playbin is held in PAUSED while routed")
         var isRouted = false
-        onLoop(player) { _, context in isRouted = context.isRouted }
+        onLoop(player) { _, context in isRouted = context.route.isActive }
         XCTAssertTrue(isRouted)
 
         try await player.waitFor("paused", where: { $0.newState == .paused }) { player.pause() }
@@ -92,7 +92,7 @@ final class PlaybackRouteTests: XCTestCase {
         try await player.waitFor("seeking", where: { $0.newState == .seeking }) { player.seek(to: MediaTime(seconds: 8)) }
         XCTAssertEqual(route.commands.last, "seek 0:00:08.0")
         let landed = try await player.waitForValue("seek done", { $0.seekDone }) {
-            onLoop(player) { _, context in context.routeSeekDone(at: MediaTime(seconds: 8)) }
+            onLoop(player) { _, context in context.route.seekDone(at: MediaTime(seconds: 8)) }
         }
         XCTAssertEqual(landed, MediaTime(seconds: 8))
         XCTAssertEqual(player.snapshot.state, .playing)
@@ -100,7 +100,7 @@ final class PlaybackRouteTests: XCTestCase {
         var asked: MediaTime?
         onLoop(player) { _, context in
             local = context.engine.pipeline?.queryPosition()
-            asked = context.queryPosition()
+            asked = context.media.queryPosition()
         }
         XCTAssertLessThan(local?.seconds ?? 0, 3, "playbin did not move while the route played")
         XCTAssertEqual(asked?.seconds ?? 0, 8, accuracy: 0.5, "a feature asking the position gets the route's")
@@ -115,7 +115,7 @@ final class PlaybackRouteTests: XCTestCase {
         let resumed = try await player.waitForValue("a local position at 7 s", { event -> MediaTime? in
             guard let position = event.position, position >= MediaTime(seconds: 7) else { return nil }
             return position
-        }, after: { onLoop(player) { _, context in context.endRoute() } })
+        }, after: { onLoop(player) { _, context in context.route.end() } })
         XCTAssertLessThan(resumed.seconds, 8.6)
         XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PLAYING }, "playbin plays again")
         let before = route.commands.count
@@ -130,7 +130,7 @@ final class PlaybackRouteTests: XCTestCase {
         try await playRouted(player, at: 9.5)
         let end = try await player.waitForValue("end of stream", { event -> MediaTime? in
             if case .endOfStream(let position) = event { return position } else { return nil }
-        }, after: { onLoop(player) { _, context in context.routeEnded() } })
+        }, after: { onLoop(player) { _, context in context.route.ended() } })
         XCTAssertGreaterThanOrEqual(end.seconds, 9.5)
         XCTAssertLessThan(end.seconds, 10.5)
         XCTAssertEqual(player.snapshot.state, .ended)
@@ -146,11 +146,11 @@ final class PlaybackRouteTests: XCTestCase {
         beginRoute(player, playingAt: 3.9)
         try await player.waitFor("the second item's media info", where: { event in
             if case .mediaInfo(let info) = event { return info.uri == second } else { return false }
-        }) { onLoop(player) { _, context in context.routeEnded() } }
+        }) { onLoop(player) { _, context in context.route.ended() } }
         XCTAssertTrue(eventually { self.pipelineState(player) == GST_STATE_PAUSED }, "the next item prerolls, held in PAUSED")
         XCTAssertNotEqual(player.snapshot.state, .playing, "not playing before the route says so")
         try await player.waitFor("playing", where: { $0.newState == .playing }) {
-            onLoop(player) { _, context in context.routeReported(playing: true, position: .zero) }
+            onLoop(player) { _, context in context.route.reported(playing: true, position: .zero) }
         }
         XCTAssertEqual(pipelineState(player), GST_STATE_PAUSED)
     }

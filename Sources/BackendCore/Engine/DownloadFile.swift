@@ -3,7 +3,7 @@ import Synchronization
 
 /// playbin's download file for the current load (progressive download buffering, playbin's
 /// `download` flag): where the `downloadbuffer` uridecodebin adds writes it, and — when a feature
-/// keeps the file (``FeatureContext/keepDownload(in:)``, the media cache) — the element itself.
+/// keeps the file (``FeatureDownload/keep(in:)``, the media cache) — the element itself.
 ///
 /// **Threads:** `deep-element-added` runs on a streaming thread and calls ``adopt(_:)``; every
 /// other call comes from the loop thread. All state sits behind one `Mutex`; a kept element holds

@@ -3,7 +3,7 @@ import Glibc
 
 /// Progressive download buffering (loop thread): where playbin's download file goes. By default
 /// uridecodebin puts it in `g_get_user_cache_dir()`; a feature may keep it instead
-/// (``FeatureContext/keepDownload(in:)``, the media cache), and when no place is writable the URI
+/// (``FeatureDownload/keep(in:)``, the media cache), and when no place is writable the URI
 /// plays without one. The `download` flag itself is set by ``Engine/applyDownloadFlag(for:)``.
 extension Engine {
     /// Connects `deep-element-added` to catch the `downloadbuffer` of each load (``DownloadFile``).

@@ -1,8 +1,7 @@
 import CGStreamer
-import Dispatch
 
 /// Seeking in live media that has a DVR window (a sliding-window HLS or DASH stream a feature
-/// marked live with ``FeatureContext/markLive()``): targets land inside the seekable range
+/// marked live with ``FeatureMedia/markLive()``): targets land inside the seekable range
 /// `playbin` answers to `GST_QUERY_SEEKING`. Loop thread.
 extension Engine {
     /// A seek on live media inside its window (`GST_QUERY_SEEKING` start…end): absolute targets
@@ -32,7 +31,7 @@ extension Engine {
     }
 
     /// The seekable range in stream time, nil when not seekable: the window a feature read off
-    /// the loop thread (``FeatureContext/updateLiveWindow(_:)``) when there is one, else
+    /// the loop thread (``FeatureMedia/updateLiveWindow(_:)``) when there is one, else
     /// `GST_QUERY_SEEKING` on playbin. 1.22's adaptive demuxers answer that query under the lock
     /// their live playlist refresh holds while it downloads: asked here in an outage, it held the
     /// loop thread until the request gave up (`LiveOutageLoopTests`).
@@ -42,8 +41,8 @@ extension Engine {
         return SeekingQuery.range(of: playbin)
     }
 
-    /// Sends a live-window seek `event` to `playbin` on a serial queue of its own
-    /// (`gst_element_send_event`, holding a reference to playbin for the call), in the order
+    /// Sends a live-window seek `event` to `playbin` on the player's worker (``worker``,
+    /// `gst_element_send_event`, holding a reference to playbin for the call), in the order
     /// asked: the adaptive demuxer takes a seek under the same lock as the seeking query, so sent
     /// on the loop thread in an outage it held the loop until the playlist request gave up. A
     /// seek refused ends the seeking state on the loop thread (no ASYNC_DONE will come) with a
@@ -53,7 +52,7 @@ extension Engine {
         let send = LiveSeekSend(playbin: playbin, event: event)
         let uri = facts.uri
         seeks.liveSendsInFlight += 1
-        seeks.liveSendQueue.async { [weak self] in
+        worker.run { [weak self] in
             let sent = gst_element_send_event(send.playbin, send.event) != 0  // takes ownership of the event
             gst_object_unref(UnsafeMutableRawPointer(send.playbin))
             _ = self?.loop.invoke { [weak self] in self?.liveSeekAnswered(sent: sent, position: position, uri: uri) }
@@ -78,7 +77,7 @@ extension Engine {
 
 }
 
-/// A seek event and the playbin it goes to, carried to ``SeekState/liveSendQueue`` (GStreamer
+/// A seek event and the playbin it goes to, carried to the engine's ``Engine/worker`` (GStreamer
 /// objects are thread-safe; the event is sent once, which takes it).
 private struct LiveSeekSend: @unchecked Sendable {
     let playbin: UnsafeMutablePointer<GstElement>

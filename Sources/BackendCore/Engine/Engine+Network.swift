@@ -23,7 +23,7 @@ extension Engine {
 
     /// Sets or clears playbin's `download` flag (GST_PLAY_FLAG_DOWNLOAD, 0x80) before `uri` is
     /// set: on for http(s) when ``PlayerConfiguration/progressiveDownload`` is on or a feature
-    /// asked for the download file (``FeatureContext/keepDownload(in:)``), off otherwise
+    /// asked for the download file (``FeatureDownload/keep(in:)``), off otherwise
     /// (uridecodebin itself only buffers to a file when the server gives a size and the media is
     /// not live or adaptive).
     func applyDownloadFlag(for uri: String) {

@@ -47,10 +47,13 @@ final class Engine: @unchecked Sendable {
     var results = CommandResults()
     /// The plugged-in capabilities, called in this order (``PlayerFeature``).
     let features: [any PlayerFeature]
-    /// The route playing the media instead of `playbin` (``FeatureContext/beginRoute(_:)``), nil when local.
+    /// The route playing the media instead of `playbin` (``FeatureRoute/begin(_:)``), nil when local.
     var routing: RouteState?
     /// The redraw of the paused picture in flight, if any (``redrawPausedFrame()``).
     var redraw = PausedRedraw()
+    /// The player's one worker for blocking calls off the loop thread (``WorkerPool``, in order):
+    /// live-window seeks (``sendLiveSeek(_:to:position:)``) and features' (``FeatureLoop/runOffLoop(_:)``).
+    let worker = WorkerPool()
     /// What the features may see and do (made once, on first use).
     private(set) lazy var context = FeatureContext(engine: self)
 
@@ -216,7 +219,7 @@ final class Engine: @unchecked Sendable {
         featuresObserve(event)      // after: what a feature publishes from here follows `event`
     }
 
-    /// Fails with `error` unless a feature acts on it (``PlayerFeature/failed(with:)``).
+    /// Fails with `error` unless a feature acts on it (``EndOfItemPolicy/failed(with:)``).
     func failUnlessFeatureActs(_ error: PlayerError) {
         switch featuresFailed(with: error) {
         case .proceed: fail(error)

@@ -35,9 +35,9 @@ struct MediaFacts {
     /// Name of the element that last posted a `GST_BUFFERING_DOWNLOAD` level (a
     /// `downloadbuffer`), re-asked while the player holds for it.
     var downloadBufferName: String?
-    /// A feature marked the media live although it prerolled (``FeatureContext/markLive()``).
+    /// A feature marked the media live although it prerolled (``FeatureMedia/markLive()``).
     var isLiveWindow = false
-    /// The live window a feature last read off the loop thread (``FeatureContext/updateLiveWindow(_:)``):
+    /// The live window a feature last read off the loop thread (``FeatureMedia/updateLiveWindow(_:)``):
     /// live seeks resolve against it instead of asking playbin on the loop thread.
     var liveWindowRead: ClosedRange<MediaTime>?
     /// A feature reads the live window (``liveWindowRead`` is its answer, nil included).

@@ -15,7 +15,7 @@ final class PlaybinPipeline {
     /// Seqnum of the marker posted at the last load/stop; bus messages before it are stale.
     var epochMarkerSeqnum: guint32?
     /// Sinks to ask for the position instead of playbin, whose answer is the maximum over all
-    /// its sinks, a feature's own text sink included (``FeatureContext/queryPositionFromSinks(_:)``); empty: ask playbin.
+    /// its sinks, a feature's own text sink included (``FeaturePipeline/queryPositionFromSinks(_:)``); empty: ask playbin.
     /// Borrowed (the ``SinkSet`` owns them).
     var positionSinks: [UnsafeMutablePointer<GstElement>] = []
     /// While a route plays the media (``Engine/beginRoute(_:)``): a request for PLAYING sets PAUSED.

@@ -1,5 +1,4 @@
 import CGStreamer
-import Dispatch
 
 /// Where a seek should go, before it is resolved against the position and duration.
 public enum SeekTarget: Equatable, Sendable {
@@ -30,8 +29,6 @@ struct SeekState {
     var markerSeen = false
     /// Live-window seeks handed to ``Engine/sendLiveSeek(_:to:position:)`` whose answer has not come back.
     var liveSendsInFlight = 0
-    /// Where this player's live-window seeks are sent, one at a time, in order (a serial queue).
-    let liveSendQueue = DispatchQueue(label: "gstplay.live-seek")
 
     init(throttleInterval: Duration) {
         throttle = SeekThrottle(intervalNanoseconds: UInt64(max(0, throttleInterval.nanoseconds)))

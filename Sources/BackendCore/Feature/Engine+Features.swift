@@ -1,7 +1,9 @@
 import CGStreamer
 
-/// The core's calls into its features (loop thread): every ``PlayerFeature`` method, fanned out
-/// in the order the features were given to ``Player``. The only place the engine talks to them.
+/// The core's calls into its features (loop thread): every ``PlayerFeature`` notification, fanned
+/// out in the order the features were given to ``Player`` (no answer comes back, so that order
+/// changes nothing), and the extension points they registered (``FeatureExtensions``), each in
+/// its own explicit order. The only place the engine talks to them.
 extension Engine {
     /// Attaches every feature (init, after the sinks exist, before the bus is watched), then
     /// chains the video filters they added (``installVideoFilters()``).
@@ -10,14 +12,15 @@ extension Engine {
         installVideoFilters()
     }
 
-    /// The URI `playbin` gets after every feature had its say; nil when one waits (it loads again
-    /// itself); a refusal as a failure. `start` is the load's (``FeatureContext/loadingStart``).
+    /// The URI `playbin` gets after every ``URIResolver`` had its say, in order; nil when one
+    /// waits (it loads again itself); a refusal as a failure. `start` is the load's
+    /// (``FeatureMedia/loadingStart``).
     func featuresResolve(_ uri: String, start: StartPosition? = nil) -> Result<String, PlayerError>? {
         context.loadingStart = start
         defer { context.loadingStart = nil }
         var chosen = uri
-        for feature in features {
-            switch feature.willLoad(chosen) {
+        for resolver in context.extensions.resolvers {
+            switch resolver.resolve(chosen) {
             case .play(let replacement): chosen = replacement
             case .wait: return nil
             case .refuse(let error): return .failure(error)
@@ -26,27 +29,22 @@ extension Engine {
         return .success(chosen)
     }
 
-    /// Offers a bus message to the features; true when one consumed it.
+    /// Offers a bus message to the ``MessageInterceptor``s in order, then shows it to every
+    /// feature; true when an interceptor consumed it (nobody else sees it then).
     func featuresConsume(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
-        features.contains { $0.handle(message: message) == .consumed }
+        if context.extensions.interceptors.contains(where: { $0.intercept(message) == .consumed }) { return true }
+        for feature in features { feature.observe(message: message) }
+        return false
     }
 
-    /// The first answer other than ``EndDisposition/proceed`` to the end of the stream.
+    /// The ``EndOfItemPolicy``'s answer to the end of the stream (``EndDisposition/proceed`` without one).
     func featuresEndOfStream() -> EndDisposition {
-        for feature in features {
-            let answer = feature.endOfStream()
-            if answer != .proceed { return answer }
-        }
-        return .proceed
+        context.extensions.endOfItemPolicy?.endOfStream() ?? .proceed
     }
 
-    /// The first answer other than ``EndDisposition/proceed`` to a fatal error.
+    /// The ``EndOfItemPolicy``'s answer to a fatal error (``EndDisposition/proceed`` without one).
     func featuresFailed(with error: PlayerError) -> EndDisposition {
-        for feature in features {
-            let answer = feature.failed(with: error)
-            if answer != .proceed { return answer }
-        }
-        return .proceed
+        context.extensions.endOfItemPolicy?.failed(with: error) ?? .proceed
     }
 
     /// Tells every feature that the media is finished (EOS, stop, error, new load, teardown),
@@ -76,8 +74,11 @@ extension Engine {
     func featuresObserve(_ event: PlayerEvent) { for feature in features { feature.observe(event) } }
 
     /// Tears every feature down (player shutdown).
+    /// The extension points' registrations go with them: a feature keeps its context, which
+    /// would otherwise keep the feature (and the loop thread the context holds) alive.
     func teardownFeatures() {
         for feature in features { feature.teardown() }
+        context.extensions.removeAll()
         context.framesUnderOverlays?.clear()
     }
 
@@ -95,7 +96,7 @@ extension Engine {
         return sections
     }
 
-    /// Sets the user's intent and the matching target state (``FeatureContext/intent``).
+    /// Sets the user's intent and the matching target state (``FeatureTransport/intent``).
     func restore(intent: PlaybackProgress.Intent) {
         switch intent {
         case .none: playback.inputs.intent = .none
@@ -107,7 +108,7 @@ extension Engine {
 }
 
 extension Engine {
-    /// A gapless hand-over reached the sinks (``FeatureContext/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
+    /// A gapless hand-over reached the sinks (``FeatureTransport/continueWithHandedOverMedia(uri:stalePositionsFrom:)``):
     /// the old media's facts, statistics and A-B loop points go — no field of the snapshot keeps
     /// the previous item's value — the new URI is announced, its duration asked, and its
     /// seekability and media size read again (the size from the video sink's caps, nil when the

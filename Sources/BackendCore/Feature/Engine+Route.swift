@@ -5,7 +5,7 @@ import CGStreamer
 /// commands in Engine+Commands/Engine+Seek hand their work to ``routing`` when it is set, and the
 /// route's reports come in here and feed the same state, snapshot and events as the bus does.
 extension Engine {
-    /// Holds `playbin` in PAUSED and makes `route` the one that plays (``FeatureContext/beginRoute(_:)``).
+    /// Holds `playbin` in PAUSED and makes `route` the one that plays (``FeatureRoute/begin(_:)``).
     func beginRoute(_ route: any PlaybackRoute) {
         preconditionOnLoop()
         let start = routing?.position(now: Engine.now(), rate: 1, duration: facts.duration)
@@ -23,7 +23,7 @@ extension Engine {
         routing?.position(now: Engine.now(), rate: 1, duration: facts.duration)
     }
 
-    /// A route's report (``FeatureContext/routeReported(playing:position:duration:)``).
+    /// A route's report (``FeatureRoute/reported(playing:position:duration:)``).
     func routeReported(playing: Bool?, position: MediaTime?, duration: MediaTime?) {
         preconditionOnLoop()
         guard let routing else { return }
@@ -60,7 +60,7 @@ extension Engine {
         routing.route.routeSeek(to: seek.position)
     }
 
-    /// The route's seek landed (``FeatureContext/routeSeekDone(at:)``).
+    /// The route's seek landed (``FeatureRoute/seekDone(at:)``).
     func routeSeekDone(at position: MediaTime) {
         preconditionOnLoop()
         guard let routing, seeks.inFlight else { return }
@@ -68,7 +68,7 @@ extension Engine {
         seekCompleted(landedAt: position)
     }
 
-    /// The route played the item to its end (``FeatureContext/routeEnded()``): the local end-of-stream path.
+    /// The route played the item to its end (``FeatureRoute/ended()``): the local end-of-stream path.
     func routeEnded() {
         preconditionOnLoop()
         guard routing != nil, playback.inputs.loaded, !playback.inputs.failed, !playback.inputs.ended else { return }
@@ -91,7 +91,7 @@ extension Engine {
         publish(.endOfStream(position: position))
     }
 
-    /// Gives playback back to `playbin` (``FeatureContext/endRoute(resumeAt:)``): released from
+    /// Gives playback back to `playbin` (``FeatureRoute/end(resumeAt:)``): released from
     /// PAUSED, a seek to where the route was, then the user's target state.
     func endRoute(resumeAt: MediaTime?) {
         preconditionOnLoop()

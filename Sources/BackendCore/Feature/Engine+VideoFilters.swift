@@ -1,21 +1,20 @@
 import CGStreamer
 
-/// The video filter slot features share (``FeatureContext/addVideoFilter(_:)``): playbin has one
+/// The video filter slot features share (``FeatureVideo/addFilter(_:order:)``): playbin has one
 /// `video-filter`, placed by playsink between the decoded video and its subtitle overlay and
 /// sink. Several features want an element there (the window's crop, an on-screen display), so
 /// the core chains them in one bin once every feature attached.
 extension Engine {
     /// Chains playbin's current `video-filter` (a feature may have set one directly), the
-    /// elements features added, then (after an `identity` whose frames ``FramesUnderOverlays``
+    /// elements features added (in their orders), then (after an `identity` whose frames ``FramesUnderOverlays``
     /// keeps for snapshots) the overlays features added, in that order, into one bin (`gst_bin_new`, `gst_element_link`,
     /// ghost pads `sink`/`src`) set as `video-filter`; a single element is set as it is. Loop
     /// thread, after ``attachFeatures()`` and before ``connectMediaSizeSignal()`` (which reads the
     /// chain's `sink` pad: the stream's own size).
     func installVideoFilters() {
-        var added = context.videoFilters
-        let overlays = context.videoOverlays
-        context.videoFilters = []
-        context.videoOverlays = []
+        let taken = context.extensions.takeVideoChain()
+        var added = taken.filters
+        let overlays = taken.overlays
         guard !added.isEmpty || !overlays.isEmpty, sinks.video != nil, let playbin = pipeline?.object else { return }
         if !overlays.isEmpty, let identity = gst_element_factory_make("identity", "gstplay-before-overlays") {
             let frames = FramesUnderOverlays()
@@ -46,28 +45,5 @@ extension Engine {
 
     private static func name(of element: UnsafeMutablePointer<GstElement>) -> String {
         String(takingGLibString: gst_object_get_name(CGStreamer_as_object(UnsafeMutableRawPointer(element)))) ?? "?"
-    }
-}
-
-extension FeatureContext {
-    /// Adds `element` to the chain of video filters in playbin's `video-filter` (after any the
-    /// feature set directly, in the order features add them): before the subtitle overlay and the
-    /// sink, so whatever it draws is drawn with every video sink. Call it from
-    /// ``PlayerFeature/attach(to:)`` only (the chain is built once every feature attached); the
-    /// feature keeps its own reference (the chain takes one of its own). Ignored when video is
-    /// disabled. Loop thread.
-    public func addVideoFilter(_ element: UnsafeMutablePointer<GstElement>) { videoFilters.append(element) }
-
-    /// Whether the video sink draws into a window: it, or an element of its bin, implements
-    /// `GstVideoOverlay` (`gst_bin_get_by_interface`); false for fake and disabled sinks. A feature
-    /// that draws on the picture (subtitles, an on-screen display) is only worth its cost then.
-    public var videoSinkDrawsIntoWindow: Bool {
-        guard let sink = videoSink else { return false }
-        let object = UnsafeMutableRawPointer(sink)
-        let overlayType = gst_video_overlay_get_type()
-        if g_type_check_instance_is_a(object.assumingMemoryBound(to: GTypeInstance.self), overlayType) != 0 { return true }
-        guard CGStreamer_is_bin(object) != 0, let found = gst_bin_get_by_interface(CGStreamer_as_bin(object), overlayType) else { return false }
-        gst_object_unref(UnsafeMutableRawPointer(found))
-        return true
     }
 }

@@ -2,7 +2,7 @@ import CGStreamer
 import Synchronization
 
 /// The last few frames as they were before the video overlays drew on them
-/// (``FeatureContext/addVideoOverlay(_:)``: an on-screen display), so a snapshot can leave the
+/// (``FeatureVideo/addOverlay(_:order:)``: an on-screen display), so a snapshot can leave the
 /// overlays out (the OSD is in a snapshot only when asked).
 ///
 /// A buffer probe (`gst_pad_add_probe`) on the src pad of an `identity` placed in front of the
@@ -41,7 +41,7 @@ final class FramesUnderOverlays: Sendable {
 
     /// Starts keeping frames (an overlay began to draw) or stops: the frames are dropped once
     /// ``kept`` more have passed (the tail). Any thread (the loop thread, from
-    /// ``FeatureContext/setVideoOverlaysDrawing(_:)``).
+    /// ``FeatureVideo/setOverlaysDrawing(_:)``).
     func setKeeping(_ keep: Bool) {
         tail.store(keep ? 0 : Self.kept, ordering: .sequentiallyConsistent)
         keeping.store(keep, ordering: .sequentiallyConsistent)
@@ -98,32 +98,4 @@ final class FramesUnderOverlays: Sendable {
         }
         dropped.forEach { $0.release() }
     }
-}
-
-extension FeatureContext {
-    /// Adds `element` to the video filter chain after every ``addVideoFilter(_:)`` element, as an
-    /// overlay: it draws over the picture as shown (an on-screen display) and snapshots leave it
-    /// out unless asked (``sampleUnderOverlays(matching:)``). Same rules as
-    /// ``addVideoFilter(_:)``: from ``PlayerFeature/attach(to:)`` only, the feature keeps its own
-    /// reference. Loop thread.
-    public func addVideoOverlay(_ element: UnsafeMutablePointer<GstElement>) { videoOverlays.append(element) }
-
-    /// The frame in `shown` (a sample the video sink holds, `playbin.sample`) as it was before the
-    /// overlays drew on it, as a new `GstSample` the caller unrefs (`gst_sample_unref`); nil when
-    /// no overlay was added or the frame is no longer kept (then `shown` has no overlay of ours
-    /// either, or the caller must take it as it is). Loop thread.
-    public func sampleUnderOverlays(matching shown: OpaquePointer) -> OpaquePointer? {
-        framesUnderOverlays?.sample(matching: shown)
-    }
-
-    /// Says whether an overlay added with ``addVideoOverlay(_:)`` draws now (the OSD shows):
-    /// frames for ``sampleUnderOverlays(matching:)`` are kept only meanwhile, so no decoder
-    /// buffer is held while nothing is drawn. Loop thread.
-    public func setVideoOverlaysDrawing(_ drawing: Bool) { framesUnderOverlays?.setKeeping(drawing) }
-
-    /// Draws the paused picture again, so that an overlay's new text (``addVideoOverlay(_:)``)
-    /// shows while paused: a flushing seek to the position now, not reported (no `seeking` state,
-    /// no seek-done). Does nothing unless the player rests paused (not seeking, buffering, ended,
-    /// live or routed); requests made while one runs are folded into one more. Loop thread.
-    public func redrawPausedFrame() { engine.redrawPausedFrame() }
 }

@@ -1,11 +1,11 @@
 /// Something other than the local pipeline that plays the current media — a renderer on the
-/// network, say — taking over playback through ``FeatureContext/beginRoute(_:)``.
+/// network, say — taking over playback through ``FeatureRoute/begin(_:)``.
 ///
 /// While a route is in place, the player's transport commands (play, pause, seek, volume, mute,
 /// stop; next/previous arrive as loads through the queue) reach the route instead of `playbin`,
 /// which is held in PAUSED (it still prerolls each new item, so its facts — duration, tags — stay
-/// known). The route answers through the context (``FeatureContext/routeReported(playing:position:duration:)``,
-/// ``FeatureContext/routeSeekDone(at:)``, ``FeatureContext/routeEnded()``), and those reports
+/// known). The route answers through the context (``FeatureRoute/reported(playing:position:duration:)``,
+/// ``FeatureRoute/seekDone(at:)``, ``FeatureRoute/ended()``), and those reports
 /// feed the same state model, position ticks and events as local playback: no frontend needs to
 /// know where the media plays.
 ///
@@ -18,7 +18,7 @@ public protocol PlaybackRoute: AnyObject, Sendable {
     /// ``Player/pause()``.
     func routePause()
     /// A seek resolved by the core (throttled, clamped to the duration): answer with
-    /// ``FeatureContext/routeSeekDone(at:)`` once it landed (the state stays `seeking` until then).
+    /// ``FeatureRoute/seekDone(at:)`` once it landed (the state stays `seeking` until then).
     func routeSeek(to position: MediaTime)
     /// ``Player/setVolume(_:)`` / ``Player/setMuted(_:)``: the linear volume (0…10, 1 = 100 %) and mute.
     func routeSetVolume(_ volume: Double, muted: Bool)

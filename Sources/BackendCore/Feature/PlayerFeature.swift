@@ -4,10 +4,18 @@ import CGStreamer
 /// subtitles, adaptive streaming, the video window, thumbnails… (GStreamer's Clapper calls them
 /// features; its core knows none of them by name, and neither does this one).
 ///
-/// The core calls every feature, in the order they were given to ``Player``, at fixed points of
-/// the life of a load. Every call has a default that does nothing, so a feature implements only
-/// what it needs. A feature talks back only through the ``FeatureContext`` it gets in
-/// ``attach(to:)`` — publish, load, seek, the pipeline, timers — never through the engine.
+/// A feature observes: the core notifies every feature, in the order they were given to
+/// ``Player``, at fixed points of the life of a load, and no notification returns anything, so
+/// that order never changes what happens. Every notification has a default that does nothing.
+/// A feature that must change what the core does registers at a named extension point from
+/// ``attach(to:)``, each with one owner or an explicit ``ExtensionOrder``: URI resolution
+/// (``FeatureContext/provideURIResolver(_:order:)``), the video filter and overlay slots
+/// (``FeatureVideo/addFilter(_:order:)``), the playback route
+/// (``FeatureRoute/begin(_:)``), the end-of-item policy
+/// (``FeatureContext/provideEndOfItemPolicy(_:)``) and bus message interception
+/// (``FeatureContext/interceptMessages(_:order:)``). A feature talks back only through the
+/// ``FeatureContext`` it gets in ``attach(to:)`` — publish, load, seek, timers — never through
+/// the engine.
 ///
 /// **Thread:** every method runs on the player's loop thread, after the previous call returned
 /// (never re-entered). A feature's own public API (a `Player` extension) queues its work there
@@ -15,19 +23,12 @@ import CGStreamer
 /// mutable state must be touched on the loop thread only (or behind its own lock).
 public protocol PlayerFeature: AnyObject, Sendable {
     /// Called once when the player is created, after `playbin` and its sinks exist and before the
-    /// bus is watched: connect signals here (``FeatureContext/track(handler:on:)``), keep `context`.
+    /// bus is watched: connect signals here (``FeatureLoop/track(handler:on:)``), keep `context`.
     func attach(to context: FeatureContext)
 
     /// Player shutdown (and after an init failure): release what the feature holds. The core then
     /// disconnects tracked handlers, removes the bus watch and sets the pipeline to NULL.
     func teardown()
-
-    /// Before a URI is given to `playbin`. Return ``LoadDecision/play(_:)`` with `uri` or a
-    /// replacement (a cached copy, say), ``LoadDecision/wait`` when the feature will call
-    /// ``FeatureContext/load(_:start:)`` again itself later (after a revalidation request), or
-    /// ``LoadDecision/refuse(_:)`` to fail the load. Features are asked in order; each sees the
-    /// URI the previous one chose.
-    func willLoad(_ uri: String) -> LoadDecision
 
     /// A new load (or a stop) replaced the media: forget everything about the old one. `uri` is
     /// the new media's URI, nil on stop.
@@ -41,10 +42,11 @@ public protocol PlayerFeature: AnyObject, Sendable {
     /// that failed before it began.
     func willPreroll(uri: String)
 
-    /// A bus message of the current media (older ones are dropped by the core first). Return
-    /// ``MessageDisposition/consumed`` to keep it from the features after this one and from the
-    /// core's own handling. `message` is borrowed: ref it to keep it.
-    func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition
+    /// A bus message of the current media that no interceptor consumed (older ones are dropped
+    /// by the core first), before the core's own handling. For reading only (tags, a table of
+    /// contents); a feature that must keep a message from the core registers a
+    /// ``MessageInterceptor``. `message` is borrowed: ref it to keep it.
+    func observe(message: UnsafeMutablePointer<GstMessage>)
 
     /// The first preroll of a load: facts (duration, size, liveness) are known, the start seek
     /// has not run yet.
@@ -69,14 +71,6 @@ public protocol PlayerFeature: AnyObject, Sendable {
     /// teardown. Called before the pipeline leaves PAUSED (downloaded data is still there).
     func finished()
 
-    /// End of stream of the current media. ``EndDisposition/proceed`` lets the next feature and
-    /// then the core report it; any other answer means this feature acted on it.
-    func endOfStream() -> EndDisposition
-
-    /// A fatal error of the current media. ``EndDisposition/proceed`` lets the next feature and
-    /// then the core fail the player with it; any other answer means this feature acted on it.
-    func failed(with error: PlayerError) -> EndDisposition
-
     /// Adds the feature's part of the statistics (``PlayerStatistics/features``), on every
     /// statistics tick and refresh.
     func contributeStatistics(to sections: inout FeatureSections)
@@ -85,49 +79,17 @@ public protocol PlayerFeature: AnyObject, Sendable {
     func contributeMediaInfo(to sections: inout FeatureSections)
 }
 
-/// What a feature wants done with a URI about to be loaded (``PlayerFeature/willLoad(_:)``).
-public enum LoadDecision: Sendable, Hashable {
-    /// Go on with this URI (the same, or a replacement such as a cached file's `file://` URI).
-    case play(String)
-    /// Do nothing now: the feature loads again itself (``FeatureContext/load(_:start:)``) later.
-    case wait
-    /// Fail the load with this error.
-    case refuse(PlayerError)
-}
-
-/// Whether the features after this one and the core still see a bus message.
-public enum MessageDisposition: Sendable, Hashable {
-    /// Not this feature's, or only observed: pass it on.
-    case proceed
-    /// Handled here: nobody after this feature sees it.
-    case consumed
-}
-
-/// A feature's answer to the end of the media or to its failure.
-public enum EndDisposition: Sendable, Hashable {
-    /// Not this feature's business: the next feature, then the core, decide.
-    case proceed
-    /// The feature moved on to other media (the next queue item, for instance).
-    case advance
-    /// The feature is trying the same media again (a reload after a network failure).
-    case retry
-    /// The feature stopped playback; the core reports nothing further.
-    case stop
-}
-
 public extension PlayerFeature {
     /// Does nothing.
     func attach(to context: FeatureContext) {}
     /// Does nothing.
     func teardown() {}
-    /// Plays `uri` unchanged.
-    func willLoad(_ uri: String) -> LoadDecision { .play(uri) }
     /// Does nothing.
     func resetForNewMedia(uri: String?) {}
     /// Does nothing.
     func willPreroll(uri: String) {}
-    /// Passes the message on.
-    func handle(message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition { .proceed }
+    /// Does nothing.
+    func observe(message: UnsafeMutablePointer<GstMessage>) {}
     /// Does nothing.
     func prerolled() {}
     /// Does nothing.
@@ -136,10 +98,6 @@ public extension PlayerFeature {
     func seekIssued(to position: MediaTime) {}
     /// Does nothing.
     func finished() {}
-    /// Leaves the end of stream to others.
-    func endOfStream() -> EndDisposition { .proceed }
-    /// Leaves the error to others.
-    func failed(with error: PlayerError) -> EndDisposition { .proceed }
     /// Adds nothing.
     func contributeStatistics(to sections: inout FeatureSections) {}
     /// Adds nothing.

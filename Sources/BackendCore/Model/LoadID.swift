@@ -1,5 +1,5 @@
 /// The identity of one load. Every ``Player/load(_:startAt:)`` (and ``Player/loadAsync(_:startAt:)``),
-/// every load a feature makes (``FeatureContext/load(_:start:)``, a play queue's next item, say)
+/// every load a feature makes (``FeatureTransport/load(_:start:)``, a play queue's next item, say)
 /// and every gapless hand-over to new media gets a new one, counting up from 1 in each player.
 /// Every event raised while that media is current carries it (``PlayerEventRecord``).
 ///

@@ -1,4 +1,4 @@
-/// The one rule for playback rates. ``Player/setRate(_:)`` and `FeatureContext.setRate(_:)` apply
+/// The one rule for playback rates. ``Player/setRate(_:)`` and `FeatureContext.transport.setRate(_:)` apply
 /// it, so every door does: the console's and the JSON protocol's `rate`, the mpv socket's `speed`,
 /// the web remote, MPRIS `Rate`, `--rate` and the `+`/`-` keys. Pure; any thread.
 public enum PlaybackRate {

@@ -99,7 +99,8 @@ final class GaplessTests: XCTestCase {
         CGStreamer_set_string(playbin, "uri", uris[0])
 
         let feeder = GaplessFeeder()
-        _ = feeder.connect(to: UnsafeMutableRawPointer(playbin))
+        _ = GaplessHandOver(messageName: GaplessFeeder.messageName) { feeder.next(videoStreams: $0) }
+            .connect(to: UnsafeMutableRawPointer(playbin))
         feeder.prepare(upcoming: Array(uris.dropFirst()))
 
         let bus = try XCTUnwrap(gst_element_get_bus(playbin))

@@ -38,7 +38,7 @@ final class SubtitleStyleTests: XCTestCase {
     private func overlayProperties(of player: Player) -> [(silent: Bool, font: String?, rendererYPosition: Double?)] {
         nonisolated(unsafe) var found: [(silent: Bool, font: String?, rendererYPosition: Double?)] = []
         player.withFeatureAndWait(TracksFeature.self) { _, context in
-            guard let playbin = context.playbin else { return }
+            guard let playbin = context.pipeline.playbin else { return }
             SubtitleOverlayTap.forEach(factory: "subtitleoverlay", in: playbin) { overlay in
                 var y: Double?
                 SubtitleOverlayTap.forEach(factory: "textoverlay", in: overlay.assumingMemoryBound(to: GstElement.self)) { renderer in
