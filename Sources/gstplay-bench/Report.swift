@@ -122,7 +122,7 @@ struct Report {
             }
             rows.append([check.target, check.measured, status])
         }
-        var text = Markdown.table(["target (issue #5)", "measured", "status"], rows) + "\n"
+        var text = Markdown.table(["target", "measured", "status"], rows) + "\n"
         text += "### Why — each gap and margin, from the measurements above\n\n"
         for check in checks {
             let status: String

@@ -26,7 +26,7 @@ enum ABRLiveCase {
     }
 
     static func run(_ context: BenchContext) -> CaseOutcome {
-        let title = "Adaptive streaming: live HLS, latency to the live edge (issue 26)"
+        let title = "Adaptive streaming: live HLS, latency to the live edge"
         let environment = ProcessInfo.processInfo.environment
         let hls = environment["GSTPLAY_HLS_DIR"] ?? ".build-fixtures/hls"
         let script = "Tests/TestSupport/http_test_server.py"

@@ -114,6 +114,6 @@ enum ThumbnailCase {
                 check.why = "ffmpegthumbnailer: \(Markdown.number(ffmpeg.median * 1000, 1)) ms. What stands between them is analysed by hand in docs/BENCHMARKS.md (Thumbnails)."
             }
         }
-        return CaseOutcome(sections: [ReportSection(title: "One thumbnail (issue 24)", body: body)], targets: [check])
+        return CaseOutcome(sections: [ReportSection(title: "One thumbnail", body: body)], targets: [check])
     }
 }
