@@ -49,8 +49,8 @@ extension PlaybackController {
     }
 }
 
-/// What the dispatcher leaves to the CLI: the exit status, `--resume`'s start positions, track
-/// choices made before the tracks are known (``TrackSession``), the key bindings in force.
+/// What the dispatcher leaves to the CLI: the exit status, `--resume`'s start positions, the key
+/// bindings in force.
 extension PlaybackController: PlayerControlHost {
     func quit(code: Int32?) {
         finish(code ?? policy.exitCode)
@@ -58,11 +58,6 @@ extension PlaybackController: PlayerControlHost {
 
     func prepare(_ item: QueueItem) -> QueueItem {
         withResumePosition(item)
-    }
-
-    func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) -> Bool {
-        trackSession.selectWhenKnown(kind, index)
-        return true
     }
 
     func keyHelp() -> (names: [String], lines: [String]) {

@@ -61,8 +61,6 @@ actor PlaybackController {
     /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
     /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
     var policy = RunPolicy()
-    /// Applies the track options per item.
-    let trackSession: TrackSession
     /// With `--resume`: the save made on the way out (shared with the signal path's guard).
     let resumeAtExit: ResumeExitSave?
     /// With `--resume`: what was said about the state file (each warning once).
@@ -84,13 +82,13 @@ actor PlaybackController {
         let names = LocationNames(setup.names)
         self.names = names
         self.control = PlayerControl(player: player, hub: control, names: names,
-                                     configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot),
+                                     configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot,
+                                                          tracks: settings.tracks.choices, notes: { [output] in output.err("gstplay: \($0)") }),
                                      console: { [output] in output.out($0) })
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
                                       snapshot: { [player] in player.snapshot }, control: control)
-        self.trackSession = TrackSession(settings: settings.tracks)
         self.resumeAtExit = settings.resumeStore.map { ResumeExitSave(store: $0, saving: settings.resumeSaves) }
     }
 
@@ -103,7 +101,7 @@ actor PlaybackController {
     /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
         await control.setHost(self)
-        start()
+        await start()
         await commandsRan()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
@@ -146,7 +144,7 @@ actor PlaybackController {
     /// Reports start-up items that are not usable locations, sets the queue's modes and hands it
     /// the items (the first loads at once); with nothing left to play, exit 1 (with only empty
     /// directories given, one error line says so).
-    private func start() {
+    private func start() async {
         for failure in setup.failures {
             output.err("gstplay: error: \(failure.location): \(failure.message)")
             policy.itemFailed = true
@@ -164,7 +162,7 @@ actor PlaybackController {
         player.setGapless(settings.gapless)
         player.setAdvancesAutomatically(!settings.keepOpen)
         player.setQueueItemStart(settings.startPosition)
-        for line in trackSession.start(player) { output.err(line) }
+        await control.startTracks()
         try? player.setQueue(setup.items.map(withResumePosition))             // no start index: cannot throw
     }
 
@@ -226,7 +224,7 @@ actor PlaybackController {
         if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
             output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
         }
-        restoreResumeSettings(record)
+        await restoreResumeSettings(record)
     }
 
     /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with
@@ -244,8 +242,6 @@ actor PlaybackController {
             } else {
                 finish(policy.exitCode)
             }
-        case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
-            for line in trackSession.tracksArrived(player) { output.err(line) }
         case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
             finish(policy.exitCode)                               // the window was closed: done, as mpv
         case _ where event.payload(as: WindowEvent.self) != nil:
@@ -272,11 +268,9 @@ actor PlaybackController {
             if let finished = queue?.items.first(where: { $0.id == id })?.uri ?? record.snapshot.uri {
                 forgetResumePosition(uri: finished)
             }
-        case .itemChanged:
-            trackSession.itemChanged()
         case .itemSkipped(_, _, let error):
             failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
-        case .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
+        case .itemChanged, .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
             break
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure

@@ -77,8 +77,8 @@ extension PlaybackController {
     /// choices stored with it (``ResumeSettings``, those `--watch-later-options` restores),
     /// once per queue item (a reload for a subtitle file, a repeat do not restore again):
     /// volume, mute, speed and subtitle delay now; the tracks, the A-B loop and the subtitle
-    /// file when its streams are known (``TrackSession/restoreWhenKnown(_:)``).
-    func restoreResumeSettings(_ record: PlayerEventRecord) {
+    /// file when its streams are known (``PlayerControl/restoreTracksWhenKnown(_:)``).
+    func restoreResumeSettings(_ record: PlayerEventRecord) async {
         guard exitCode == nil, let store = settings.resumeStore, case .uriLoaded(let uri) = record.event,
               let queue = record.snapshot.features[QueueSnapshot.self], let index = queue.currentIndex,
               queue.items[index].uri == uri, let id = queue.items[index].id, resumeNotes.firstRestore(of: id) else { return }
@@ -86,7 +86,7 @@ extension PlaybackController {
         do { stored = try store.entry(for: uri) } catch { return warnAboutResumeState(error) }
         guard let restored = stored?.settings?.keeping(settings.resumeRestores), !restored.isEmpty else { return }
         for problem in restored.applyAtLoad(to: player) { output.err("gstplay: warning: resume: \(problem)") }
-        trackSession.restoreWhenKnown(restored)
+        await control.restoreTracksWhenKnown(restored)
     }
 
     /// With `--resume`, on the way out (quit, a key, a signal, the end): stores where the current

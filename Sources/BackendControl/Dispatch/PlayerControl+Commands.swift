@@ -77,9 +77,9 @@ extension PlayerControl {
             return await snapshot(to: path, osd: osd)
         case .cover(let path):
             return cover(to: path)
-        case .track(let kind, let index) where TrackCommands.tracksPending(player):
-            if await host?.selectTrackWhenKnown(kind, index) == true { return .success }
-            return TrackCommands.execute(command, player: player)
+        case .track(let kind, let index) where tracks != nil && TrackCommands.tracksPending(player):
+            tracks?.selectWhenKnown(kind, index)      // applied when the tracks are known
+            return .success
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
         case .subVisibility, .osd:

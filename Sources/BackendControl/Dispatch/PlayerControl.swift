@@ -26,11 +26,19 @@ public actor PlayerControl {
         public var fileWriteRule: FileWriteRule
         /// How `snapshot` without a path names its file.
         public var screenshot: ScreenshotNaming
+        /// The track choices to apply (``PlayerControl/startTracks()``, then per item); nil: none,
+        /// and a `track` command before the tracks are known is refused rather than kept.
+        public var tracks: TrackChoices?
+        /// Where the session's problem lines go (`error: …`, `warning: …`; the CLI: stderr). Any thread.
+        public var notes: @Sendable (String) -> Void
 
-        /// Control clients write no files; snapshots get gstplay's default names.
-        public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming()) {
+        /// Control clients write no files; snapshots get gstplay's default names; no track session.
+        public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming(),
+                    tracks: TrackChoices? = nil, notes: @escaping @Sendable (String) -> Void = { _ in }) {
             self.fileWriteRule = fileWriteRule
             self.screenshot = screenshot
+            self.tracks = tracks
+            self.notes = notes
         }
     }
 
@@ -43,8 +51,12 @@ public actor PlayerControl {
     let configuration: Configuration
     /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout).
     let console: @Sendable (String) -> Void
-    /// What the host decides (`quit`, resume positions, pending track choices, key help).
+    /// What the host decides (`quit`, resume positions, key help).
     weak var host: (any PlayerControlHost)?
+    /// With ``Configuration/tracks``: applies the track choices and keeps early `track` commands.
+    let tracks: TrackSession?
+    /// True once ``shutdown()`` ran: events of the shutdown drain change no session state.
+    var isShutDown = false
     /// The mpv clients' state: what events tell, each client's observers.
     var mpv = MpvState()
     /// A `quit` asked for without a host: its exit code, once its reply is sent (``untilQuit()``).
@@ -81,6 +93,7 @@ public actor PlayerControl {
         self.hub = hub
         self.names = names
         self.configuration = configuration
+        self.tracks = configuration.tracks.map(TrackSession.init(choices:))
         self.console = console ?? { line in sink.write(line) }
         self.requests = requests
     }
@@ -187,8 +200,7 @@ public actor PlayerControl {
 }
 
 /// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status),
-/// the start of an item a command queues (the CLI: `--resume`), a `track` command given before
-/// the tracks are known, and the key table `help` lists. Every requirement but ``quit(code:)``
+/// the start of an item a command queues (the CLI: `--resume`) and the key table `help` lists. Every requirement but ``quit(code:)``
 /// has a default that does nothing of its own.
 ///
 /// **Thread:** called from the ``PlayerControl`` actor, awaited.
@@ -197,9 +209,6 @@ public protocol PlayerControlHost: AnyObject, Sendable {
     func quit(code: Int32?) async
     /// An item a command is about to queue (`load`, `loadfile`), as it should be queued.
     func prepare(_ item: QueueItem) async -> QueueItem
-    /// `track` while the current item's tracks are not known yet: true when the host keeps it
-    /// for later; false lets the player refuse it now.
-    func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) async -> Bool
     /// The key bindings for `help` (one entry per binding) and `keys` (one line per binding).
     func keyHelp() async -> (names: [String], lines: [String])
 }
@@ -207,8 +216,6 @@ public protocol PlayerControlHost: AnyObject, Sendable {
 extension PlayerControlHost {
     /// The item unchanged.
     public func prepare(_ item: QueueItem) async -> QueueItem { item }
-    /// Not kept: the player refuses the choice.
-    public func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) async -> Bool { false }
     /// No keys.
     public func keyHelp() async -> (names: [String], lines: [String]) { ([], []) }
 }
