@@ -49,15 +49,10 @@ extension PlaybackController {
     }
 }
 
-/// What the dispatcher leaves to the CLI: the exit status, `--resume`'s start positions, the key
-/// bindings in force.
+/// What the dispatcher leaves to the CLI: the exit status, the key bindings in force.
 extension PlaybackController: PlayerControlHost {
     func quit(code: Int32?) {
         finish(code ?? policy.exitCode)
-    }
-
-    func prepare(_ item: QueueItem) -> QueueItem {
-        withResumePosition(item)
     }
 
     func keyHelp() -> (names: [String], lines: [String]) {

@@ -1,8 +1,8 @@
 import Backend
 
-/// The session a ``PlayerControl`` keeps beside the commands: the track choices of its
-/// ``PlayerControl/Configuration/tracks`` applied per item, with the `track` commands given
-/// before the tracks were known. Problems go to ``PlayerControl/Configuration/notes``.
+/// The session a ``PlayerControl`` keeps beside the commands: resume (PlayerControl+Resume.swift)
+/// and the track choices of its ``PlayerControl/Configuration/tracks`` applied per item, with the
+/// `track` commands given before the tracks were known. Problems go to ``PlayerControl/Configuration/notes``.
 ///
 /// **Thread:** the ``PlayerControl`` actor.
 extension PlayerControl {
@@ -13,10 +13,13 @@ extension PlayerControl {
         note(tracks.start(player))
     }
 
-    /// The session's step for a reported event (after its mpv events): a new queue item gets the
-    /// track choices again; an item's first track list gets the pending selections.
+    /// The session's step for a reported event (after its mpv events): resume's (a load's stored
+    /// choices, an ended item forgotten), then a new queue item gets the track choices again and
+    /// an item's first track list gets the pending selections.
     func advanceSession(_ record: PlayerEventRecord) {
-        guard !isShutDown, let tracks else { return }
+        guard !isShutDown else { return }
+        advanceResume(record)
+        guard let tracks else { return }
         if case .itemChanged? = record.event.payload(as: QueueEvent.self) { tracks.itemChanged() }
         if case .feature(let feature) = record.event, feature.payload(as: TracksEvent.self)?.isTracksChanged == true {
             note(tracks.tracksArrived(player))

@@ -29,15 +29,20 @@ public actor PlayerControl {
         /// The track choices to apply (``PlayerControl/startTracks()``, then per item); nil: none,
         /// and a `track` command before the tracks are known is refused rather than kept.
         public var tracks: TrackChoices?
+        /// Resume (mpv's watch-later) with its store: items start where they were left, with the
+        /// choices they were played with (``PlayerControl/resumed(_:)``); nil: off.
+        public var resume: ResumeOptions?
         /// Where the session's problem lines go (`error: …`, `warning: …`; the CLI: stderr). Any thread.
         public var notes: @Sendable (String) -> Void
 
-        /// Control clients write no files; snapshots get gstplay's default names; no track session.
+        /// Control clients write no files; snapshots get gstplay's default names; no track session, no resume.
         public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming(),
-                    tracks: TrackChoices? = nil, notes: @escaping @Sendable (String) -> Void = { _ in }) {
+                    tracks: TrackChoices? = nil, resume: ResumeOptions? = nil,
+                    notes: @escaping @Sendable (String) -> Void = { _ in }) {
             self.fileWriteRule = fileWriteRule
             self.screenshot = screenshot
             self.tracks = tracks
+            self.resume = resume
             self.notes = notes
         }
     }
@@ -51,10 +56,15 @@ public actor PlayerControl {
     let configuration: Configuration
     /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout).
     let console: @Sendable (String) -> Void
-    /// What the host decides (`quit`, resume positions, key help).
+    /// What the host decides (`quit`, key help).
     weak var host: (any PlayerControlHost)?
     /// With ``Configuration/tracks``: applies the track choices and keeps early `track` commands.
     let tracks: TrackSession?
+    /// With ``Configuration/resume``: the save made on the way out, at most once (``saveResumeAtExit()``);
+    /// a host's signal path saves through it too (``ResumeExitSave/saveFromSnapshot(of:patience:)``).
+    public nonisolated let resumeAtExit: ResumeExitSave?
+    /// With ``Configuration/resume``: what was said about the state file (each warning once).
+    let resumeNotes = ResumeNotes()
     /// True once ``shutdown()`` ran: events of the shutdown drain change no session state.
     var isShutDown = false
     /// The mpv clients' state: what events tell, each client's observers.
@@ -94,6 +104,7 @@ public actor PlayerControl {
         self.names = names
         self.configuration = configuration
         self.tracks = configuration.tracks.map(TrackSession.init(choices:))
+        self.resumeAtExit = configuration.resume.map { ResumeExitSave(store: $0.store, saving: $0.saving) }
         self.console = console ?? { line in sink.write(line) }
         self.requests = requests
     }
@@ -199,23 +210,19 @@ public actor PlayerControl {
     }
 }
 
-/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status),
-/// the start of an item a command queues (the CLI: `--resume`) and the key table `help` lists. Every requirement but ``quit(code:)``
+/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status)
+/// and the key table `help` lists. Every requirement but ``quit(code:)``
 /// has a default that does nothing of its own.
 ///
 /// **Thread:** called from the ``PlayerControl`` actor, awaited.
 public protocol PlayerControlHost: AnyObject, Sendable {
     /// `quit` (JSON, console) or mpv's `quit [code]`: `code` nil asks for the host's normal status.
     func quit(code: Int32?) async
-    /// An item a command is about to queue (`load`, `loadfile`), as it should be queued.
-    func prepare(_ item: QueueItem) async -> QueueItem
     /// The key bindings for `help` (one entry per binding) and `keys` (one line per binding).
     func keyHelp() async -> (names: [String], lines: [String])
 }
 
 extension PlayerControlHost {
-    /// The item unchanged.
-    public func prepare(_ item: QueueItem) async -> QueueItem { item }
     /// No keys.
     public func keyHelp() async -> (names: [String], lines: [String]) { ([], []) }
 }
