@@ -122,7 +122,7 @@ actor PlaybackController {
         case .eventsEnded: finish(policy.exitCode)              // only at shutdown; never wait for more
         case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): await lineTooLong(limit: limit)
-        case .key(let key): await handle(key: key)
+        case .key(let key): await handle(keyNamed: key.name)
         case .inputEnded:                                         // playback goes on to the end
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
@@ -237,7 +237,7 @@ actor PlaybackController {
         case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
             finish(policy.exitCode)                               // the window was closed: done, as mpv
         case _ where event.payload(as: WindowEvent.self) != nil:
-            if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
+            if let windowEvent = event.payload(as: WindowEvent.self), let name = WindowKeyNames.name(for: windowEvent) { await handle(keyNamed: name) }
         case .error(let error):
             failed(error, item: item(of: record))
         case .mediaInfo(let info):
