@@ -49,13 +49,9 @@ extension PlaybackController {
     }
 }
 
-/// What the dispatcher leaves to the CLI: the exit status, the key bindings in force.
+/// What the dispatcher leaves to the CLI: the exit status.
 extension PlaybackController: PlayerControlHost {
     func quit(code: Int32?) {
         finish(code ?? policy.exitCode)
-    }
-
-    func keyHelp() -> (names: [String], lines: [String]) {
-        (HelpText.keyNames(settings.bindings), HelpText.keys(settings.bindings))
     }
 }

@@ -65,7 +65,7 @@ actor PlaybackController {
     /// The control clients (`--input-ipc-server`, `--remote`): replies to them, events to all (nil: none).
     let hub: ControlHub?
     /// The dispatcher every console line, key and client request runs through, as an embedder's
-    /// would (this actor is its ``PlayerControlHost``: exit status, keys).
+    /// would (this actor is its ``PlayerControlHost``: the exit status).
     let control: PlayerControl
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
@@ -78,7 +78,8 @@ actor PlaybackController {
         self.names = names
         self.control = PlayerControl(player: player, hub: control, names: names,
                                      configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot,
-                                                          tracks: settings.tracks.choices, resume: settings.resume, notes: { [output] in output.err("gstplay: \($0)") }),
+                                                          tracks: settings.tracks.choices, resume: settings.resume,
+                                                          bindings: settings.bindings, notes: { [output] in output.err("gstplay: \($0)") }),
                                      console: { [output] in output.out($0) })
         self.settings = settings
         self.output = output

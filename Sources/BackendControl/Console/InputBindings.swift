@@ -159,6 +159,13 @@ public struct InputBindings: Equatable, Sendable {
         return (line[..<hash].trimmingWhitespace(), line[line.index(after: hash)...].trimmingWhitespace())
     }
 
+    /// The bound keys of each row (``rows``), as the JSON `help` reply lists them.
+    public var keyNames: [String] { rows.map(\.keys) }
+
+    /// One line per row (``rows``), as `?`, `keys` and `gstplay help keys` print them: the keys,
+    /// their command and its summary, in two columns.
+    public var helpLines: [String] { ConsoleCommand.helpColumns(rows.map { ($0.keys, $0.summary) }) }
+
     /// The bound keys (not `ignore`d), as `?` and `gstplay help keys` list them: the key, the
     /// command, and its summary; keys with the same command and summary share a row.
     public var rows: [(keys: String, summary: String)] {

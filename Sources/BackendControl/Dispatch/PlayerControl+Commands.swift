@@ -66,7 +66,7 @@ extension PlayerControl {
         case .queue(let queueCommand):
             return await execute(queueCommand)
         case .help:
-            let keys = await host?.keyHelp().names ?? []
+            let keys = configuration.bindings?.keyNames ?? []
             return CommandOutcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: keys),
                                   text: ["Commands:"] + ConsoleCommand.usageLines)
         case .quit:
@@ -97,7 +97,7 @@ extension PlayerControl {
         case .add(let target, let amount):
             return await add(target, amount)
         case .keys:
-            return CommandOutcome(text: ["Keys:"] + (await host?.keyHelp().lines ?? []))
+            return CommandOutcome(text: ["Keys:"] + (configuration.bindings?.helpLines ?? []))
         }
         return .success
     }

@@ -32,17 +32,20 @@ public actor PlayerControl {
         /// Resume (mpv's watch-later) with its store: items start where they were left, with the
         /// choices they were played with (``PlayerControl/resumed(_:)``); nil: off.
         public var resume: ResumeOptions?
+        /// The key bindings `help` and `keys` list (the host's keys run them); nil: no keys.
+        public var bindings: InputBindings?
         /// Where the session's problem lines go (`error: …`, `warning: …`; the CLI: stderr). Any thread.
         public var notes: @Sendable (String) -> Void
 
-        /// Control clients write no files; snapshots get gstplay's default names; no track session, no resume.
+        /// Control clients write no files; snapshots get gstplay's default names; no track session, no resume, no keys.
         public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming(),
-                    tracks: TrackChoices? = nil, resume: ResumeOptions? = nil,
+                    tracks: TrackChoices? = nil, resume: ResumeOptions? = nil, bindings: InputBindings? = nil,
                     notes: @escaping @Sendable (String) -> Void = { _ in }) {
             self.fileWriteRule = fileWriteRule
             self.screenshot = screenshot
             self.tracks = tracks
             self.resume = resume
+            self.bindings = bindings
             self.notes = notes
         }
     }
@@ -56,7 +59,7 @@ public actor PlayerControl {
     let configuration: Configuration
     /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout).
     let console: @Sendable (String) -> Void
-    /// What the host decides (`quit`, key help).
+    /// What the host decides (`quit`).
     weak var host: (any PlayerControlHost)?
     /// With ``Configuration/tracks``: applies the track choices and keeps early `track` commands.
     let tracks: TrackSession?
@@ -210,21 +213,12 @@ public actor PlayerControl {
     }
 }
 
-/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status)
-/// and the key table `help` lists. Every requirement but ``quit(code:)``
-/// has a default that does nothing of its own.
+/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status).
 ///
 /// **Thread:** called from the ``PlayerControl`` actor, awaited.
 public protocol PlayerControlHost: AnyObject, Sendable {
     /// `quit` (JSON, console) or mpv's `quit [code]`: `code` nil asks for the host's normal status.
     func quit(code: Int32?) async
-    /// The key bindings for `help` (one entry per binding) and `keys` (one line per binding).
-    func keyHelp() async -> (names: [String], lines: [String])
-}
-
-extension PlayerControlHost {
-    /// No keys.
-    public func keyHelp() async -> (names: [String], lines: [String]) { ([], []) }
 }
 
 /// URI → the location as the user typed it (a path stays a path in `status` and `playlist`).
