@@ -42,7 +42,7 @@ struct App {
             for warning in warnings { output.err("gstplay: warning: \(warning)") }
         }
         if options.forget {
-            guard PlaybackController.forgetResumeState(output: output) else { return ExitStatus.playbackError }
+            guard ResumeStore.forgetGstplayState(output: output) else { return ExitStatus.playbackError }
             if options.locations.isEmpty { return ExitStatus.success }
         }
         let interactive = !options.json && TerminalSize.isTerminal(STDIN_FILENO) && TerminalSize.isTerminal(STDOUT_FILENO)
@@ -93,15 +93,15 @@ struct App {
             player: player,
             setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
-                            resumeStore: options.resume ? ResumeStore.gstplay() : nil,
-                            resumeSaves: options.watchLaterOptions, resumeRestores: options.resumeRestores,
+                            resume: options.resume ? ResumeOptions(store: ResumeStore.gstplay(), saving: options.watchLaterOptions,
+                                                                   restoring: options.resumeRestores) : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
                             fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             control: socket == nil && remote == nil ? nil : control)
 
-        let resumeAtExit = controller.resumeAtExit
+        let resumeAtExit = controller.control.resumeAtExit
         if resumeAtExit != nil || socket != nil {
             signals.exitGuard.setLastWords { [player] in
                 resumeAtExit?.saveFromSnapshot(of: player)

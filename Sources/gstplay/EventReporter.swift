@@ -20,7 +20,7 @@ struct ItemContext: Equatable, Sendable {
 }
 
 /// Shows Backend events to the user in the chosen mode:
-/// - `--json`: every event as one JSON line on stdout;
+/// - `--json`: every event as the protocol's JSON line on stdout (BackendControl's ``WireEventLines``);
 /// - text: human notes on stderr (`Now playing …`, `Video: WxH`, the sink note, warnings)
 ///   unless `--quiet`, and on a TTY the status line on stdout, redrawn from the events.
 ///
@@ -51,8 +51,8 @@ final class EventReporter {
     private var itemHasVideo: Bool?
     /// A size reported before the item's media info: noted once the item turns out to have video.
     private var unnotedSize: VideoSize?
-    /// The last buffering event was below 100 % (for the `message` event's "Buffering complete").
-    private var wasBuffering = false
+    /// The events as the protocol's JSON lines (with its buffering `message` events).
+    private var wireLines = WireEventLines()
     /// Control clients (`--input-ipc-server`): every event line goes to them too, in any mode.
     private let control: ControlHub?
 
@@ -70,24 +70,13 @@ final class EventReporter {
         self.snapshot = snapshot
     }
 
-    /// The protocol's `message` event text for a buffering event: "Buffering N%" below 100,
-    /// "Buffering complete" when a period of buffering ends (the player reports the levels).
-    private func bufferingText(_ event: PlayerEvent) -> String? {
-        guard case .buffering(let percent) = event else { return nil }
-        defer { wasBuffering = percent < 100 }
-        if percent < 100 { return "Buffering \(percent)%" }
-        return wasBuffering ? "Buffering complete" : nil
-    }
-
     private var drawsStatus: Bool { mode == .text(statusLine: true) && !quiet }
 
     /// Reports one event; `item` says which playlist entry it belongs to, `loadID` which load
     /// (the JSON lines' `load_id`).
     func report(_ event: PlayerEvent, item: ItemContext?, loadID: LoadID? = nil) {
         if mode == .json || control?.hasClients == true {
-            let line = WireEvents.line(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID)
-            let message = bufferingText(event).map(WireEvents.message)
-            for line in [line] + (message.map { [$0] } ?? []) {
+            for line in wireLines.lines(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID) {
                 if mode == .json { output.out(line) }
                 if !line.isEmpty { control?.broadcast(line) }
             }

@@ -8,14 +8,10 @@ import Foundation
 /// The texts shared by `--help`, the console's `help` and the `?` key. Pure; any thread.
 enum HelpText {
     /// Key bindings, one per line: the keys, their command and its summary (``InputBindings/rows``).
-    static func keys(_ bindings: InputBindings = .builtin) -> [String] {
-        columns(bindings.rows.map { ($0.keys, $0.summary) })
-    }
+    static func keys(_ bindings: InputBindings = .builtin) -> [String] { bindings.helpLines }
 
     /// The bound keys of each row, as the JSON `help` reply lists them.
-    static func keyNames(_ bindings: InputBindings = .builtin) -> [String] {
-        bindings.rows.map(\.keys)
-    }
+    static func keyNames(_ bindings: InputBindings = .builtin) -> [String] { bindings.keyNames }
 
     /// Console commands, one per line.
     static var commands: [String] { ConsoleCommand.usageLines }

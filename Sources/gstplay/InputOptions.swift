@@ -43,3 +43,18 @@ enum InputConfLoading {
         return .success((bindings, warnings))
     }
 }
+
+/// The CLI's side of the library's ``InputBindings``: its terminal and window keys, its config directory.
+extension InputBindings {
+    /// The binding of a key read from the terminal or the video window (``Key/name``), nil when it
+    /// is unbound or bound to `ignore`.
+    func binding(for key: Key) -> KeyBinding? {
+        binding(forKeyNamed: key.name)
+    }
+
+    /// The user's input.conf: `--input-conf FILE` when given, else `input.conf` in gstplay's config
+    /// directory (`--config-dir`, or `$XDG_CONFIG_HOME/gstplay`); nil without either (`--no-config`).
+    static func userFile(explicit: String?, directory: String?) -> String? {
+        explicit ?? directory.map { PathText.appending("input.conf", to: $0) }
+    }
+}

@@ -30,11 +30,11 @@ extension PlaybackController {
         }
     }
 
-    /// A key pressed on the TTY, or typed into the video window (``WindowKeys``): its binding's
-    /// command (``InputBindings``) runs as a console line does. Seeks from keys do not wait for
-    /// their landing: held keys are coalesced by the player's seek throttle.
-    func handle(key: Key) async {
-        guard let command = settings.bindings.binding(for: key)?.parsed else { return }
+    /// A key pressed on the TTY (its canonical name, ``Key/name``), or typed into the video window
+    /// (``WindowKeyNames``): its binding's command (``InputBindings``) runs as a console line does.
+    /// Seeks from keys do not wait for their landing: held keys are coalesced by the player's seek throttle.
+    func handle(keyNamed name: String) async {
+        guard let command = settings.bindings.binding(forKeyNamed: name)?.parsed else { return }
         if case .seek(let target) = command {
             show(await control.seek(target, awaitingLanding: false))
         } else {
@@ -49,23 +49,9 @@ extension PlaybackController {
     }
 }
 
-/// What the dispatcher leaves to the CLI: the exit status, `--resume`'s start positions, track
-/// choices made before the tracks are known (``TrackSession``), the key bindings in force.
+/// What the dispatcher leaves to the CLI: the exit status.
 extension PlaybackController: PlayerControlHost {
     func quit(code: Int32?) {
         finish(code ?? policy.exitCode)
-    }
-
-    func prepare(_ item: QueueItem) -> QueueItem {
-        withResumePosition(item)
-    }
-
-    func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) -> Bool {
-        trackSession.selectWhenKnown(kind, index)
-        return true
-    }
-
-    func keyHelp() -> (names: [String], lines: [String]) {
-        (HelpText.keyNames(settings.bindings), HelpText.keys(settings.bindings))
     }
 }

@@ -25,10 +25,9 @@ actor PlaybackController {
         var json = false
         /// `--screenshot-template`, `--screenshot-directory`.
         var screenshot = ScreenshotNaming()
-        /// `--resume`: the store positions are kept in (nil without `--resume`).
-        var resumeStore: ResumeStore?
-        /// `--watch-later-options`: what is saved; what is restored (less what the command line sets).
-        var resumeSaves = Set(ResumeSetting.allCases), resumeRestores = Set(ResumeSetting.allCases)
+        /// `--resume` with `--watch-later-options`: the store, what is saved and what is restored
+        /// (less what the command line sets); nil without `--resume`.
+        var resume: ResumeOptions?
         /// `--loop[=mode]`, `--shuffle`, `--no-gapless`: the queue's modes at start.
         var loop: LoopMode = .none
         var shuffle = false
@@ -61,18 +60,12 @@ actor PlaybackController {
     /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
     /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
     var policy = RunPolicy()
-    /// Applies the track options per item.
-    let trackSession: TrackSession
-    /// With `--resume`: the save made on the way out (shared with the signal path's guard).
-    let resumeAtExit: ResumeExitSave?
-    /// With `--resume`: what was said about the state file (each warning once).
-    let resumeNotes = ResumeNotes()
     /// The exit code, once decided; the run loop then shuts down.
     private(set) var exitCode: Int32?
     /// The control clients (`--input-ipc-server`, `--remote`): replies to them, events to all (nil: none).
     let hub: ControlHub?
     /// The dispatcher every console line, key and client request runs through, as an embedder's
-    /// would (this actor is its ``PlayerControlHost``: exit status, resume, pending tracks, keys).
+    /// would (this actor is its ``PlayerControlHost``: the exit status).
     let control: PlayerControl
 
     init(player: Player, setup: QueueSetup, settings: Settings, reporting mode: EventReporter.Mode, quiet: Bool,
@@ -84,32 +77,32 @@ actor PlaybackController {
         let names = LocationNames(setup.names)
         self.names = names
         self.control = PlayerControl(player: player, hub: control, names: names,
-                                     configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot),
+                                     configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot,
+                                                          tracks: settings.tracks.choices, resume: settings.resume,
+                                                          bindings: settings.bindings, notes: { [output] in output.err("gstplay: \($0)") }),
                                      console: { [output] in output.out($0) })
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
                                       snapshot: { [player] in player.snapshot }, control: control)
-        self.trackSession = TrackSession(settings: settings.tracks)
-        self.resumeAtExit = settings.resumeStore.map { ResumeExitSave(store: $0, saving: settings.resumeSaves) }
     }
 
     // MARK: Lifecycle
 
     /// Runs the CLI: loads the first item (and waits until the loop thread ran that, so the first
     /// input already sees the load), handles inputs until the exit code is decided, stores
-    /// the resume position (once, ``saveResumeAtExit()``), calls `stopInput` (which puts the
+    /// the resume position (once, ``PlayerControl/saveResumeAtExit()``), calls `stopInput` (which puts the
     /// terminal back), shuts the player down while still reporting its last events (until
     /// `Player.events` ends), and returns the exit code.
     func run(_ inbox: Inbox, stopInput: @Sendable () -> Void) async -> Int32 {
         await control.setHost(self)
-        start()
+        await start()
         await commandsRan()
         var inputs = inbox.stream.makeAsyncIterator()
         while exitCode == nil, let input = await inputs.next() {
             await handle(input)
         }
-        await saveResumeAtExit()
+        await control.saveResumeAtExit()
         await player.stopCastingAndWait()     // the renderer stops too (at most its call timeout)
         await control.shutdown()
         stopInput()
@@ -130,7 +123,7 @@ actor PlaybackController {
         case .eventsEnded: finish(policy.exitCode)              // only at shutdown; never wait for more
         case .line(let line): await handle(line: line)
         case .lineTooLong(let limit): await lineTooLong(limit: limit)
-        case .key(let key): await handle(key: key)
+        case .key(let key): await handle(keyNamed: key.name)
         case .inputEnded:                                         // playback goes on to the end
             policy.inputEnded = true
             if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
@@ -146,7 +139,7 @@ actor PlaybackController {
     /// Reports start-up items that are not usable locations, sets the queue's modes and hands it
     /// the items (the first loads at once); with nothing left to play, exit 1 (with only empty
     /// directories given, one error line says so).
-    private func start() {
+    private func start() async {
         for failure in setup.failures {
             output.err("gstplay: error: \(failure.location): \(failure.message)")
             policy.itemFailed = true
@@ -164,8 +157,10 @@ actor PlaybackController {
         player.setGapless(settings.gapless)
         player.setAdvancesAutomatically(!settings.keepOpen)
         player.setQueueItemStart(settings.startPosition)
-        for line in trackSession.start(player) { output.err(line) }
-        try? player.setQueue(setup.items.map(withResumePosition))             // no start index: cannot throw
+        await control.startTracks()
+        var items: [QueueItem] = []
+        for item in setup.items { items.append(await control.resumed(item)) }
+        try? player.setQueue(items)             // no start index: cannot throw
     }
 
     /// Decides the exit code (the first decision wins).
@@ -222,11 +217,7 @@ actor PlaybackController {
             return await control.report(record)      // the mpv clients' end-file
         }
         reporter.report(event, item: item, loadID: record.loadID)
-        await control.report(record)
-        if case .uriLoaded(let uri) = event, let position = resumeStart(of: record) {
-            output.err("gstplay: resuming \(name(of: uri)) at \(position.formatted(fractionDigits: 1))")
-        }
-        restoreResumeSettings(record)
+        await control.report(record)      // with the session's step: resume, the track choices
     }
 
     /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with
@@ -238,18 +229,16 @@ actor PlaybackController {
         switch event {
         case .endOfStream(let position):
             guard isCurrent(record) else { return }           // the old item's: a new one is on its way
-            await saveResumePosition(uri: record.snapshot.uri, ended: position)
+            await control.saveResumePosition(uri: record.snapshot.uri, ended: position)
             if settings.keepOpen {
                 player.pause()
             } else {
                 finish(policy.exitCode)
             }
-        case .feature(let feature) where feature.payload(as: TracksEvent.self)?.isTracksChanged == true:
-            for line in trackSession.tracksArrived(player) { output.err(line) }
         case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
             finish(policy.exitCode)                               // the window was closed: done, as mpv
         case _ where event.payload(as: WindowEvent.self) != nil:
-            if let windowEvent = event.payload(as: WindowEvent.self), let key = WindowKeys.key(for: windowEvent) { await handle(key: key) }
+            if let windowEvent = event.payload(as: WindowEvent.self), let name = WindowKeyNames.name(for: windowEvent) { await handle(keyNamed: name) }
         case .error(let error):
             failed(error, item: item(of: record))
         case .mediaInfo(let info):
@@ -263,20 +252,12 @@ actor PlaybackController {
         }
     }
 
-    /// A queue event (after ``report(_:)``): the end of an item (its resume position is
-    /// forgotten), a new item, the queue stopping after a failure or emptied at the end of input.
+    /// A queue event (after ``report(_:)``): an item found unplayable, the queue stopping after a failure or emptied at the end of input.
     private func handle(_ event: QueueEvent, in record: PlayerEventRecord) {
         switch event {
-        case .itemEnded(_, let id, _):
-            let queue = record.snapshot.features[QueueSnapshot.self]
-            if let finished = queue?.items.first(where: { $0.id == id })?.uri ?? record.snapshot.uri {
-                forgetResumePosition(uri: finished)
-            }
-        case .itemChanged:
-            trackSession.itemChanged()
         case .itemSkipped(_, _, let error):
             failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
-        case .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
+        case .itemEnded, .itemChanged, .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
             break
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

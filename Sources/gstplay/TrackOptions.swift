@@ -18,6 +18,12 @@ struct TrackSettings: Equatable, Sendable {
     var listTracks = false
     /// `--sub-auto=no|exact|fuzzy`: the subtitle file next to a local item that loads with it.
     var subtitleAutoLoad: SubtitleAutoLoad = .exact
+
+    /// What the library's ``PlayerControl`` applies: the selections, the subtitle file, the offsets.
+    var choices: TrackChoices {
+        TrackChoices(audioTrack: audioTrack, subtitleTrack: subtitleTrack, subtitleFiles: subtitleFiles,
+                     subtitleOffset: subtitleOffset, audioOffset: audioOffset)
+    }
 }
 
 /// `--audio-track`, `--sub-track`, `--sub-file`, `--sub-offset`, `--audio-offset`, `--sub-auto`, `--list-tracks`.

@@ -141,8 +141,8 @@ final class ChaptersCLITests: XCTestCase {
         XCTAssertEqual(decoder.feed(Array("\u{1B}[6~\u{1B}[5~][".utf8)), [.pageDown, .pageUp, .character("]"), .character("[")])
         XCTAssertEqual([Key.pageDown, .pageUp, .character("]"), .character("[")].map(bound),
                        [.chapter(.next), .chapter(.previous), .chapter(.next), .chapter(.previous)])
-        XCTAssertEqual(["Next", "Prior", "bracketright", "bracketleft"].map(WindowKeys.key(forKeysym:)),
-                       [.pageDown, .pageUp, .character("]"), .character("[")])
+        XCTAssertEqual(["Next", "Prior", "bracketright", "bracketleft"].map(WindowKeyNames.name(forKeysym:)),
+                       [Key.pageDown, .pageUp, .character("]"), .character("[")].map(\.name))
     }
 
     func testTheStatusLineShowsTheChapterPlaying() {

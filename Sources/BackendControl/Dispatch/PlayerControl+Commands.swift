@@ -66,7 +66,7 @@ extension PlayerControl {
         case .queue(let queueCommand):
             return await execute(queueCommand)
         case .help:
-            let keys = await host?.keyHelp().names ?? []
+            let keys = configuration.bindings?.keyNames ?? []
             return CommandOutcome(data: .help(commands: ConsoleCommand.usage.map(\.syntax), keys: keys),
                                   text: ["Commands:"] + ConsoleCommand.usageLines)
         case .quit:
@@ -77,9 +77,9 @@ extension PlayerControl {
             return await snapshot(to: path, osd: osd)
         case .cover(let path):
             return cover(to: path)
-        case .track(let kind, let index) where TrackCommands.tracksPending(player):
-            if await host?.selectTrackWhenKnown(kind, index) == true { return .success }
-            return TrackCommands.execute(command, player: player)
+        case .track(let kind, let index) where tracks != nil && TrackCommands.tracksPending(player):
+            tracks?.selectWhenKnown(kind, index)      // applied when the tracks are known
+            return .success
         case .tracks, .track, .subFile, .subOffset, .audioOffset:
             return TrackCommands.execute(command, player: player)
         case .subVisibility, .osd:
@@ -97,7 +97,7 @@ extension PlayerControl {
         case .add(let target, let amount):
             return await add(target, amount)
         case .keys:
-            return CommandOutcome(text: ["Keys:"] + (await host?.keyHelp().lines ?? []))
+            return CommandOutcome(text: ["Keys:"] + (configuration.bindings?.helpLines ?? []))
         }
         return .success
     }

@@ -180,7 +180,7 @@ extension PlayerControl {
         guard let uri = try? MediaLocation.uri(for: location) else { return .failure(.commandFailed) }
         names[uri] = location
         let idle = !mpvView().loaded
-        let item = await prepared(QueueItem(uri: uri))
+        let item = prepared(QueueItem(uri: uri))
         switch mode {
         case .replace:
             try? player.setQueue([item])

@@ -33,7 +33,7 @@ extension PlayerControl {
                 return .failure("load: \(error.message)")
             }
             names[uri] = location
-            player.playNow(await prepared(QueueItem(uri: uri)))
+            player.playNow(prepared(QueueItem(uri: uri)))
         default:
             break
         }
@@ -41,9 +41,9 @@ extension PlayerControl {
         return .success
     }
 
-    /// `item` as the host would queue it (``PlayerControlHost/prepare(_:)``: the CLI's resume position).
-    func prepared(_ item: QueueItem) async -> QueueItem {
-        await host?.prepare(item) ?? item
+    /// `item` as a command queues it: with its resume position (``resumed(_:)``), with resume on.
+    func prepared(_ item: QueueItem) -> QueueItem {
+        resumed(item)
     }
 
     /// One queue command.

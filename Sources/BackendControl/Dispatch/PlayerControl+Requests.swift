@@ -47,8 +47,10 @@ extension PlayerControl {
     }
 
     /// After a player event was reported by the host: the mpv events it makes (an item's end as
-    /// `end-file`), to the mpv clients that want them, then every observer whose property changed.
+    /// `end-file`), to the mpv clients that want them, then every observer whose property changed;
+    /// then the session's step for it (``advanceSession(_:)``: the track choices per item).
     public func report(_ record: PlayerEventRecord) {
+        defer { advanceSession(record) }
         var event = record.event
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
         guard let hub else { return }
@@ -96,8 +98,10 @@ extension PlayerControl {
         }
     }
 
-    /// On the way out: mpv clients get `end-file` (if a file is open) and `shutdown`.
+    /// On the way out: mpv clients get `end-file` (if a file is open) and `shutdown`; later events
+    /// (the shutdown drain) no longer change the session (track choices, resume).
     public func shutdown() {
+        isShutDown = true
         guard let hub else { return }
         for line in mpv.tracker.shutdownLines() {
             for client in hub.clientIDs(speaking: .gstplayAndMpv) where mpv.sessions[client]?.wants(line.name) ?? true {

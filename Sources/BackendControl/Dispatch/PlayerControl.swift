@@ -26,11 +26,27 @@ public actor PlayerControl {
         public var fileWriteRule: FileWriteRule
         /// How `snapshot` without a path names its file.
         public var screenshot: ScreenshotNaming
+        /// The track choices to apply (``PlayerControl/startTracks()``, then per item); nil: none,
+        /// and a `track` command before the tracks are known is refused rather than kept.
+        public var tracks: TrackChoices?
+        /// Resume (mpv's watch-later) with its store: items start where they were left, with the
+        /// choices they were played with (``PlayerControl/resumed(_:)``); nil: off.
+        public var resume: ResumeOptions?
+        /// The key bindings `help` and `keys` list (the host's keys run them); nil: no keys.
+        public var bindings: InputBindings?
+        /// Where the session's problem lines go (`error: …`, `warning: …`; the CLI: stderr). Any thread.
+        public var notes: @Sendable (String) -> Void
 
-        /// Control clients write no files; snapshots get gstplay's default names.
-        public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming()) {
+        /// Control clients write no files; snapshots get gstplay's default names; no track session, no resume, no keys.
+        public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming(),
+                    tracks: TrackChoices? = nil, resume: ResumeOptions? = nil, bindings: InputBindings? = nil,
+                    notes: @escaping @Sendable (String) -> Void = { _ in }) {
             self.fileWriteRule = fileWriteRule
             self.screenshot = screenshot
+            self.tracks = tracks
+            self.resume = resume
+            self.bindings = bindings
+            self.notes = notes
         }
     }
 
@@ -43,8 +59,17 @@ public actor PlayerControl {
     let configuration: Configuration
     /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout).
     let console: @Sendable (String) -> Void
-    /// What the host decides (`quit`, resume positions, pending track choices, key help).
+    /// What the host decides (`quit`).
     weak var host: (any PlayerControlHost)?
+    /// With ``Configuration/tracks``: applies the track choices and keeps early `track` commands.
+    let tracks: TrackSession?
+    /// With ``Configuration/resume``: the save made on the way out, at most once (``saveResumeAtExit()``);
+    /// a host's signal path saves through it too (``ResumeExitSave/saveFromSnapshot(of:patience:)``).
+    public nonisolated let resumeAtExit: ResumeExitSave?
+    /// With ``Configuration/resume``: what was said about the state file (each warning once).
+    let resumeNotes = ResumeNotes()
+    /// True once ``shutdown()`` ran: events of the shutdown drain change no session state.
+    var isShutDown = false
     /// The mpv clients' state: what events tell, each client's observers.
     var mpv = MpvState()
     /// A `quit` asked for without a host: its exit code, once its reply is sent (``untilQuit()``).
@@ -81,6 +106,8 @@ public actor PlayerControl {
         self.hub = hub
         self.names = names
         self.configuration = configuration
+        self.tracks = configuration.tracks.map(TrackSession.init(choices:))
+        self.resumeAtExit = configuration.resume.map { ResumeExitSave(store: $0.store, saving: $0.saving) }
         self.console = console ?? { line in sink.write(line) }
         self.requests = requests
     }
@@ -186,31 +213,12 @@ public actor PlayerControl {
     }
 }
 
-/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status),
-/// the start of an item a command queues (the CLI: `--resume`), a `track` command given before
-/// the tracks are known, and the key table `help` lists. Every requirement but ``quit(code:)``
-/// has a default that does nothing of its own.
+/// What the host of a ``PlayerControl`` decides: what `quit` does (the CLI: its exit status).
 ///
 /// **Thread:** called from the ``PlayerControl`` actor, awaited.
 public protocol PlayerControlHost: AnyObject, Sendable {
     /// `quit` (JSON, console) or mpv's `quit [code]`: `code` nil asks for the host's normal status.
     func quit(code: Int32?) async
-    /// An item a command is about to queue (`load`, `loadfile`), as it should be queued.
-    func prepare(_ item: QueueItem) async -> QueueItem
-    /// `track` while the current item's tracks are not known yet: true when the host keeps it
-    /// for later; false lets the player refuse it now.
-    func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) async -> Bool
-    /// The key bindings for `help` (one entry per binding) and `keys` (one line per binding).
-    func keyHelp() async -> (names: [String], lines: [String])
-}
-
-extension PlayerControlHost {
-    /// The item unchanged.
-    public func prepare(_ item: QueueItem) async -> QueueItem { item }
-    /// Not kept: the player refuses the choice.
-    public func selectTrackWhenKnown(_ kind: TrackKind, _ index: Int?) async -> Bool { false }
-    /// No keys.
-    public func keyHelp() async -> (names: [String], lines: [String]) { ([], []) }
 }
 
 /// URI → the location as the user typed it (a path stays a path in `status` and `playlist`).

@@ -8,7 +8,7 @@ extension TrackCommands {
 
     /// Runs a track command. A selection is reported once, by the `track-selected` event (its
     /// note), not by the command too. (A selection made before the media's tracks are known is
-    /// the host's to keep: ``PlayerControlHost/selectTrackWhenKnown(_:_:)``.)
+    /// kept by the ``PlayerControl``'s track session, when it has one: ``PlayerControl/Configuration/tracks``.)
     public static func execute(_ command: ConsoleCommand, player: Player) -> CommandOutcome {
         switch command {
         case .tracks:

@@ -108,8 +108,8 @@ public enum WireEvents {
     /// A feature event without a line of its own: its payload's type.
     public struct FeatureName: Encodable, Sendable { var type: String }
 
-    /// The `message` event: a short status text (e.g. "Buffering 40%"), made by the CLI from
-    /// buffering events.
+    /// The `message` event: a short status text (e.g. "Buffering 40%"), made from
+    /// buffering events (``WireEventLines``).
     public static func message(_ text: String) -> String {
         Wire.line(WireEvent(event: "message", payload: Message(text: text)))
     }

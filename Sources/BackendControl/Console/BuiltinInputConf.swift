@@ -1,4 +1,3 @@
-import BackendControl
 /// The built-in key bindings: an input.conf in mpv's syntax, printed as is by `--list-keys`.
 ///
 /// It is a Swift string rather than a SwiftPM resource so the one `gstplay` binary needs no
@@ -6,12 +5,12 @@ import BackendControl
 /// (`gstplay --list-keys > ~/.config/gstplay/input.conf` is a starting point). Each line is
 /// `KEY command [args…]` with a console command of ``ConsoleCommand``; the text after `#` is
 /// the summary `?` and `gstplay help keys` show. Pure; any thread.
-enum BuiltinInputConf {
+public enum BuiltinInputConf {
     /// The name warnings give for this file.
-    static let name = "built-in input.conf"
+    public static let name = "built-in input.conf"
 
     /// The file's text.
-    static let text = #"""
+    public static let text = #"""
     # gstplay's built-in key bindings (mpv's input.conf syntax): KEY COMMAND [ARGS...]
     # COMMAND is a console command ('gstplay help commands'). Lines in
     # $XDG_CONFIG_HOME/gstplay/input.conf (or --input-conf FILE) replace these key by key;

@@ -1,31 +1,34 @@
 import Backend
-import BackendControl
 
-/// Applies the track options (the CLI actor owns it): the offsets and `--sub-file` once before
-/// the queue starts, `--audio-track` / `--sub-track` when each item's first track list arrives.
+/// Applies the track choices (a ``PlayerControl`` owns one): the offsets and the subtitle file once
+/// before the queue starts, the track selections when each item's first track list arrives, with
+/// the `track` commands given (and `--resume`'s choices restored) before the tracks were known.
+/// Problems come back as lines (`error: …` / `warning: …`, naming gstplay's options), not thrown.
+///
+/// **Thread:** its owner's (the ``PlayerControl`` actor); not Sendable.
 final class TrackSession {
-    let settings: TrackSettings
+    let settings: TrackChoices
     private var selectionPending: Bool
     /// `track` commands given before the current item's tracks were known, in order.
     private var requested: [(kind: TrackKind, index: Int?)] = []
     /// `--resume`'s choices for the loading item, given back once its tracks are known.
     private var restoring: ResumeSettings?
 
-    init(settings: TrackSettings) {
+    init(choices settings: TrackChoices) {
         self.settings = settings
         selectionPending = settings.audioTrack != nil || settings.subtitleTrack != nil
     }
 
-    /// Before the first item loads; returns error lines to print.
+    /// Before the first item loads; returns problem lines.
     func start(_ player: Player) -> [String] {
         if settings.subtitleOffset != 0 { player.setSubtitleOffset(milliseconds: settings.subtitleOffset) }
         if settings.audioOffset != 0 { player.setAudioOffset(milliseconds: settings.audioOffset) }
         var lines: [String] = []
         if settings.subtitleFiles.count > 1 {
-            lines.append("gstplay: warning: only one subtitle file is used (playbin takes one): \(settings.subtitleFiles.last!)")
+            lines.append("warning: only one subtitle file is used (playbin takes one): \(settings.subtitleFiles.last!)")
         }
         if let file = settings.subtitleFiles.last {
-            do throws(PlayerError) { try player.addSubtitleFile(file) } catch { lines.append("gstplay: error: --sub-file: \(error.message)") }
+            do throws(PlayerError) { try player.addSubtitleFile(file) } catch { lines.append("error: --sub-file: \(error.message)") }
         }
         return lines
     }
@@ -48,20 +51,20 @@ final class TrackSession {
     }
 
     /// The first `tracksChanged` of an item: selects what `track` commands (and `--resume`)
-    /// asked for meanwhile, then what the options ask for; returns error lines.
+    /// asked for meanwhile, then what the options ask for; returns problem lines.
     func tracksArrived(_ player: Player) -> [String] {
         var lines = applyRequested(player)
         if let settings = restoring {
             restoring = nil
-            lines += settings.applyWhenPrerolled(to: player).map { "gstplay: warning: resume: \($0)" }
+            lines += settings.applyWhenPrerolled(to: player).map { "warning: resume: \($0)" }
         }
         guard selectionPending else { return lines }
         selectionPending = false
         if let audio = settings.audioTrack {
-            do throws(PlayerError) { try player.selectAudioTrack(audio) } catch { lines.append("gstplay: error: --audio-track \(audio): \(error.message)") }
+            do throws(PlayerError) { try player.selectAudioTrack(audio) } catch { lines.append("error: --audio-track \(audio): \(error.message)") }
         }
         if let subtitle = settings.subtitleTrack {
-            do throws(PlayerError) { try player.selectSubtitleTrack(subtitle) } catch { lines.append("gstplay: error: --sub-track: \(error.message)") }
+            do throws(PlayerError) { try player.selectSubtitleTrack(subtitle) } catch { lines.append("error: --sub-track: \(error.message)") }
         }
         return lines
     }
@@ -70,7 +73,7 @@ final class TrackSession {
         defer { requested.removeAll() }
         return requested.compactMap { request -> String? in
             do throws(PlayerError) { try player.selectTrack(request.kind, request.index) } catch {
-                return "gstplay: error: track \(request.kind.rawValue) \(request.index.map(String.init) ?? "none"): \(error.message)"
+                return "error: track \(request.kind.rawValue) \(request.index.map(String.init) ?? "none"): \(error.message)"
             }
             return nil
         }

@@ -1,4 +1,3 @@
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -7,25 +6,26 @@ import Foundation
 
 /// Key names as mpv's input.conf writes them: optional modifiers `Ctrl+`, `Alt+`, `Shift+`,
 /// `Meta+` (any case, any order), then one printable character (`a`, `A`, `>`) or a named key
-/// (`SPACE`, `LEFT`, `PGDWN`, `ENTER`, `MBTN_LEFT`, any case). Pure; any thread.
-enum KeyName {
+/// (`SPACE`, `LEFT`, `PGDWN`, `ENTER`, `MBTN_LEFT`, any case). A window's or a terminal's keys
+/// map to these names to find their ``InputBindings`` binding. Pure; any thread.
+public enum KeyName {
     /// The named keys gstplay knows (mpv's spelling), uppercase.
-    static let named: Set<String> = Set([
+    public static let named: Set<String> = Set([
         "SPACE", "SHARP", "ENTER", "ESC", "TAB", "BS", "DEL", "INS", "HOME", "END", "PGUP", "PGDWN",
         "LEFT", "RIGHT", "UP", "DOWN", "PLUS",
         "MBTN_LEFT", "MBTN_LEFT_DBL", "MBTN_MID", "MBTN_RIGHT", "WHEEL_UP", "WHEEL_DOWN",
     ] + (1...12).map { "F\($0)" })
 
     /// What `--input-keylist` prints: the named keys, sorted, then the modifiers with their `+`.
-    static var list: [String] { named.sorted() + modifiers.map { $0 + "+" } }
+    public static var list: [String] { named.sorted() + modifiers.map { $0 + "+" } }
 
     /// The modifiers, in the order a canonical name writes them.
-    static let modifiers = ["Ctrl", "Alt", "Shift", "Meta"]
+    public static let modifiers = ["Ctrl", "Alt", "Shift", "Meta"]
 
     /// The canonical spelling of `spec` (modifiers as `Ctrl+Alt+Shift+Meta+`, named keys in
     /// uppercase, `Shift+` on a letter as the capital letter, ` ` as `SPACE`, `#` as `SHARP`,
     /// `+` as `PLUS`), nil when it names no key.
-    static func canonical(_ spec: String) -> String? {
+    public static func canonical(_ spec: String) -> String? {
         var rest = Substring(spec)
         var held: Set<String> = []
         while rest.count > 1, let plus = rest.firstIndex(of: "+"), plus != rest.startIndex {
@@ -59,34 +59,50 @@ enum KeyName {
 
 /// One binding of an input.conf: the command line (as written, for `?`), its parsed command
 /// (nil for `ignore`), and the summary after `#`. A plain value; any thread.
-struct KeyBinding: Equatable, Sendable {
-    var command: String
-    var parsed: ConsoleCommand?
-    var summary: String
+public struct KeyBinding: Equatable, Sendable {
+    /// The command line as written (`ignore` for an unbound key).
+    public var command: String
+    /// The parsed console command (run it with ``PlayerControl/execute(_:)``); nil for `ignore`.
+    public var parsed: ConsoleCommand?
+    /// The text after `#`: what `?` shows.
+    public var summary: String
+
+    /// A binding of `command` (already parsed as `parsed`) with `summary`.
+    public init(command: String, parsed: ConsoleCommand?, summary: String) {
+        self.command = command
+        self.parsed = parsed
+        self.summary = summary
+    }
 }
 
-/// The key bindings in force: the built-in input.conf with a user's file over it, key by key.
-/// Parsing is pure; any thread.
-struct InputBindings: Equatable, Sendable {
-    /// Canonical key name (``KeyName/canonical(_:)``) → its binding, in the order first bound.
-    private(set) var keys: [String] = []
-    private(set) var table: [String: KeyBinding] = [:]
+/// The key bindings in force: the built-in input.conf with a user's file over it, key by key
+/// (mpv's input.conf syntax), for the terminal's keys and a video window's alike. Parsing is
+/// pure; a plain value; any thread.
+public struct InputBindings: Equatable, Sendable {
+    /// The canonical key names (``KeyName/canonical(_:)``) bound, in the order first bound.
+    public private(set) var keys: [String] = []
+    /// Canonical key name → its binding.
+    public private(set) var table: [String: KeyBinding] = [:]
+
+    /// No bindings (``apply(_:file:)`` adds some).
+    public init() {}
 
     /// The built-in bindings (``BuiltinInputConf``).
-    static let builtin: InputBindings = {
+    public static let builtin: InputBindings = {
         var bindings = InputBindings()
         let warnings = bindings.apply(BuiltinInputConf.text, file: BuiltinInputConf.name)
         precondition(warnings.isEmpty, "the built-in input.conf: \(warnings)")
         return bindings
     }()
 
-    /// The binding of `key`, nil when it is unbound or bound to `ignore`.
-    func binding(for key: Key) -> KeyBinding? {
-        table[key.name].flatMap { $0.parsed == nil ? nil : $0 }
+    /// The binding of the key named `name` (canonical, ``KeyName/canonical(_:)``), nil when it is
+    /// unbound or bound to `ignore`.
+    public func binding(forKeyNamed name: String) -> KeyBinding? {
+        table[name].flatMap { $0.parsed == nil ? nil : $0 }
     }
 
     /// The command line bound to a key name (any spelling), nil when unbound; `ignore` for an unbound built-in.
-    func command(for spec: String) -> String? {
+    public func command(for spec: String) -> String? {
         KeyName.canonical(spec).flatMap { table[$0]?.command }
     }
 
@@ -95,7 +111,7 @@ struct InputBindings: Equatable, Sendable {
     /// key or a command that does not parse is left out; its warning (`file:line: …`) is
     /// returned and the other lines still apply, as mpv does.
     @discardableResult
-    mutating func apply(_ text: String, file: String) -> [String] {
+    public mutating func apply(_ text: String, file: String) -> [String] {
         var warnings: [String] = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let (content, comment) = Self.splitComment(rawLine)
@@ -143,9 +159,16 @@ struct InputBindings: Equatable, Sendable {
         return (line[..<hash].trimmingWhitespace(), line[line.index(after: hash)...].trimmingWhitespace())
     }
 
+    /// The bound keys of each row (``rows``), as the JSON `help` reply lists them.
+    public var keyNames: [String] { rows.map(\.keys) }
+
+    /// One line per row (``rows``), as `?`, `keys` and `gstplay help keys` print them: the keys,
+    /// their command and its summary, in two columns.
+    public var helpLines: [String] { ConsoleCommand.helpColumns(rows.map { ($0.keys, $0.summary) }) }
+
     /// The bound keys (not `ignore`d), as `?` and `gstplay help keys` list them: the key, the
     /// command, and its summary; keys with the same command and summary share a row.
-    var rows: [(keys: String, summary: String)] {
+    public var rows: [(keys: String, summary: String)] {
         var rows: [(keys: [String], command: String, summary: String)] = []
         for key in keys {
             guard let binding = table[key], binding.parsed != nil else { continue }
@@ -158,11 +181,5 @@ struct InputBindings: Equatable, Sendable {
         return rows.map { row in
             (row.keys.joined(separator: " "), row.summary.isEmpty ? row.command : "\(row.command.padded(toLength: 22))\(row.summary)")
         }
-    }
-
-    /// The user's input.conf: `--input-conf FILE` when given, else `input.conf` in gstplay's config
-    /// directory (`--config-dir`, or `$XDG_CONFIG_HOME/gstplay`); nil without either (`--no-config`).
-    static func userFile(explicit: String?, directory: String?) -> String? {
-        explicit ?? directory.map { PathText.appending("input.conf", to: $0) }
     }
 }
