@@ -83,7 +83,11 @@ final class ABLoopTests: XCTestCase {
         let a = MediaTime(seconds: seconds), b = MediaTime(seconds: bSeconds)
         let set = try await player.updateABLoop { $0 = ABLoop(a: a, b: b, count: 3) }
         XCTAssertEqual(set, ABLoop(a: a, b: b, count: 3), file: file, line: line)
-        XCTAssertEqual(player.snapshot.abLoop, set, "the snapshot holds the loop when the call returns", file: file, line: line)
+        // Paused, the demuxer may read the whole span at once and start the next pass (count 2)
+        // before this line reads the snapshot.
+        let held = player.snapshot.abLoop
+        XCTAssertTrue(held.a == a && held.b == b && [2, 3].contains(held.count), "the snapshot holds the loop when the call returns: \(held)",
+                      file: file, line: line)
         let counts = Mutex<[Int?]>([])
         let end = try await player.waitForValue("the end", timeout: .seconds(30), { event -> MediaTime? in
             if case .abLoopChanged(let loop) = event { counts.withLock { $0.append(loop.count) } }
