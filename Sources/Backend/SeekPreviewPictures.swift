@@ -6,9 +6,7 @@ import BackendThumbnails
 /// ``ThumbnailTrack`` per file (``OSDFeature``'s ``PreviewPictureSource``).
 extension ThumbnailTrack: PreviewPictureSource {
     /// The track's picture nearest to `time`, as the OSD draws it.
-    public func picture(near time: MediaTime) -> PreviewPicture? {
-        thumbnail(near: time).map { PreviewPicture(time: $0.time, width: $0.width, height: $0.height, pixels: $0.pixels) }
-    }
+    public func picture(near time: MediaTime) -> BGRAPicture? { thumbnail(near: time) }
 }
 
 extension StandardFeatures {

@@ -1,33 +1,12 @@
 import BackendCore
 import CGStreamer
 
-/// A picture for the seek preview: raw `BGRA` pixels (square, `width × 4` bytes a row) of the
-/// frame at ``time``.
-public struct PreviewPicture: Sendable, Hashable {
-    /// The stream time of the frame shown.
-    public var time: MediaTime
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
-    /// `BGRA` bytes, `width × height × 4`.
-    public var pixels: [UInt8]
-
-    /// A picture value.
-    public init(time: MediaTime, width: Int, height: Int, pixels: [UInt8]) {
-        self.time = time
-        self.width = width
-        self.height = height
-        self.pixels = pixels
-    }
-}
-
 /// Where the seek preview's pictures of one media come from: the umbrella gives a background
 /// thumbnail track (BackendThumbnails' `ThumbnailTrack`). Any thread.
 public protocol PreviewPictureSource: AnyObject, Sendable {
     /// The picture made so far nearest to `time`, nil before any; asks for `time`'s picture to
     /// be made next.
-    func picture(near time: MediaTime) -> PreviewPicture?
+    func picture(near time: MediaTime) -> BGRAPicture?
     /// Stops making pictures (the media is no longer kept).
     func cancel()
 }

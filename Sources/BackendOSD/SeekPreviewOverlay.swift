@@ -51,7 +51,7 @@ final class SeekPreviewOverlay: Sendable {
     /// Draws the bar at `fraction` and `picture` (nil: the bar alone) from the next frame on.
     /// Returns whether what is drawn changed.
     @discardableResult
-    func set(picture: PreviewPicture?, fraction: Double) -> Bool {
+    func set(picture: BGRAPicture?, fraction: Double) -> Bool {
         state.withLock { state in
             let samePicture = picture?.time == state.pictureTime && (picture == nil) == (state.picture == nil)
             guard !state.shown || state.fraction != fraction || !samePicture else { return false }
@@ -129,7 +129,7 @@ final class SeekPreviewOverlay: Sendable {
     }
 
     /// A `BGRA` buffer of the picture's pixels with its `GstVideoMeta`.
-    private static func buffer(of picture: PreviewPicture) -> UnsafeMutablePointer<GstBuffer>? {
+    private static func buffer(of picture: BGRAPicture) -> UnsafeMutablePointer<GstBuffer>? {
         guard picture.width > 0, picture.height > 0, picture.pixels.count == picture.width * picture.height * 4,
               let buffer = gst_buffer_new_allocate(nil, gsize(picture.pixels.count), nil) else { return nil }
         _ = picture.pixels.withUnsafeBytes { gst_buffer_fill(buffer, 0, $0.baseAddress, gsize(picture.pixels.count)) }
@@ -142,6 +142,6 @@ final class SeekPreviewOverlay: Sendable {
         let side = 4
         let pixel: [UInt8] = [UInt8(argb & 0xFF), UInt8(argb >> 8 & 0xFF), UInt8(argb >> 16 & 0xFF), UInt8(argb >> 24)]
         let pixels = Array((0..<(side * side)).map { _ in pixel }.joined())
-        return buffer(of: PreviewPicture(time: .zero, width: side, height: side, pixels: pixels))
+        return buffer(of: BGRAPicture(time: .zero, width: side, height: side, pixels: pixels))
     }
 }

@@ -5,27 +5,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// One picture of a ``ThumbnailTrack``: raw `BGRA` pixels (square, `width × 4` bytes a row) of
-/// the frame shown at ``time``, ready to draw over video.
-public struct TrackThumbnail: Sendable, Hashable {
-    /// The stream time of the frame (a key frame: the track seeks by key units).
-    public var time: MediaTime
-    /// Width in pixels.
-    public var width: Int
-    /// Height in pixels.
-    public var height: Int
-    /// `BGRA` bytes, `width × height × 4`.
-    public var pixels: [UInt8]
-
-    /// A picture value.
-    public init(time: MediaTime, width: Int, height: Int, pixels: [UInt8]) {
-        self.time = time
-        self.width = width
-        self.height = height
-        self.pixels = pixels
-    }
-}
-
 /// A background track of small pictures of one media file, one every
 /// ``ThumbnailTrackPlan/interval`` of the media, for a seek preview: made by a ``ThumbnailPipeline``
 /// of its own (video only, key-unit seeks, raw `BGRA` frames scaled to ``maximumSize``) on a
@@ -64,7 +43,7 @@ public final class ThumbnailTrack: Sendable {
 
     /// The picture made so far nearest to `time` (``ThumbnailTrackPlan/nearest(to:among:)``), nil
     /// before any. Starts the worker the first time and makes `time`'s slot the next one made.
-    public func thumbnail(near time: MediaTime) -> TrackThumbnail? {
+    public func thumbnail(near time: MediaTime) -> BGRAPicture? {
         let start = shared.state.withLock { state -> Bool in
             state.hint = time
             defer { state.started = true }
@@ -77,7 +56,7 @@ public final class ThumbnailTrack: Sendable {
     }
 
     /// The pictures made so far, in the order made.
-    public var pictures: [TrackThumbnail] { shared.state.withLock { $0.pictures } }
+    public var pictures: [BGRAPicture] { shared.state.withLock { $0.pictures } }
     /// The plan, once the worker opened the media.
     public var plan: ThumbnailTrackPlan? { shared.state.withLock { $0.plan } }
     /// The worker ended: every slot was made, the track was cancelled, or the media failed
@@ -97,7 +76,7 @@ public final class ThumbnailTrack: Sendable {
             var hint: MediaTime?
             var plan: ThumbnailTrackPlan?
             var made: Set<Int> = []
-            var pictures: [TrackThumbnail] = []
+            var pictures: [BGRAPicture] = []
             var failure: ImageError?
         }
         let state = Mutex(State())
@@ -138,7 +117,7 @@ public final class ThumbnailTrack: Sendable {
         while !shared.cancelled.isSet() {
             guard let slot = shared.state.withLock({ plan.nextSlot(made: $0.made, hint: $0.hint) }) else { return }
             let began = FeatureContext.now()
-            var picture: TrackThumbnail?
+            var picture: BGRAPicture?
             do throws(ImageError) {
                 let (sample, shown) = try pipeline.frame(at: plan.time(ofSlot: slot), mode: .keyUnit)
                 defer { gst_sample_unref(sample) }
@@ -161,7 +140,7 @@ public final class ThumbnailTrack: Sendable {
 
     /// The `BGRA` bytes of a raw sample (`gst_buffer_extract`), nil when its size is not
     /// `width × height × 4` (a padded layout).
-    private static func picture(of sample: OpaquePointer, time: MediaTime) -> TrackThumbnail? {
+    private static func picture(of sample: OpaquePointer, time: MediaTime) -> BGRAPicture? {
         guard let info = FrameEncoder.frameInfo(of: sample), let buffer = gst_sample_get_buffer(sample) else { return nil }
         let count = info.width * info.height * 4
         guard count > 0, Int(gst_buffer_get_size(buffer)) == count else { return nil }
@@ -169,7 +148,7 @@ public final class ThumbnailTrack: Sendable {
             initialized = Int(gst_buffer_extract(buffer, 0, bytes.baseAddress, gsize(count)))
         }
         guard pixels.count == count else { return nil }
-        return TrackThumbnail(time: time, width: info.width, height: info.height, pixels: pixels)
+        return BGRAPicture(time: time, width: info.width, height: info.height, pixels: pixels)
     }
 
     /// Nice 19 for the calling thread only: on Linux the nice value is per thread, and
