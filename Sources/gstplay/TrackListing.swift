@@ -39,7 +39,7 @@ enum TrackListing {
                                + TrackCommands.table(info.tracks, info.selection))
                 }
             case .failure(let error)?:
-                output.err("gstplay: error: \(location): \(EventReporter.text(of: error))")
+                output.err("gstplay: error: \(location): \(ErrorText.text(of: error))")
                 failed = true
             case nil:
                 failed = true
