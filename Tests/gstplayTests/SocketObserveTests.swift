@@ -33,7 +33,10 @@ final class SocketObserveTests: XCTestCase {
             let reply = request(10 + index, #"["observe_property",\#(index + 1),"\#(name)"]"#, async: false)
             XCTAssertEqual(reply?["error"] as? String, "success", "\(name): \(client.lines)")
         }
-        XCTAssertEqual(change(1) { ($0 as? Double) == 100 }?["name"] as? String, "volume", "the value now: \(client.lines)")
+        for (index, name) in names.enumerated() {                  // the value now (no `data` while unavailable), at once
+            XCTAssertEqual(change(index + 1) { _ in true }?["name"] as? String, name, "\(client.lines)")
+        }
+        XCTAssertNotNil(change(1) { ($0 as? Double) == 100 }, "\(client.lines)")
         XCTAssertNotNil(change(2) { ($0 as? Bool) == false }, "\(client.lines)")
         XCTAssertNotNil(change(3) { $0 is Double }, "\(client.lines)")
         XCTAssertNotNil(change(4) { ($0 as? Int) == 0 }, "\(client.lines)")
@@ -43,10 +46,10 @@ final class SocketObserveTests: XCTestCase {
 
         XCTAssertEqual(request(20, #"["set_property","volume",50]"#)?["error"] as? String, "success", "async, answered with its id")
         XCTAssertNotNil(change(1) { ($0 as? Double) == 50 }, "\(client.lines)")
-        XCTAssertEqual(request(21, #"["seek",4.5,"absolute"]"#)?["error"] as? String, "success", "an async seek: \(client.lines)")
-        XCTAssertNotNil(change(4) { ($0 as? Int) == 2 }, "the chapter at 4.5 s (Closing): \(client.lines)")
-        XCTAssertEqual(request(22, #"["set_property","pause",true]"#)?["error"] as? String, "success")
+        XCTAssertEqual(request(21, #"["set_property","pause",true]"#)?["error"] as? String, "success")
         XCTAssertNotNil(change(2) { ($0 as? Bool) == true }, "\(client.lines)")
+        XCTAssertEqual(request(22, #"["seek",4.5,"absolute"]"#)?["error"] as? String, "success", "an async seek, paused (the item cannot end meanwhile): \(client.lines)")
+        XCTAssertNotNil(change(4) { ($0 as? Int) == 4 }, "the chapter at 4.5 s (Closing, the fifth of the flattened five): \(client.lines)")
         XCTAssertEqual(request(23, #"["playlist-next"]"#)?["error"] as? String, "success")
         XCTAssertNotNil(change(5) { ($0 as? Int) == 1 }, "\(client.lines)")
         XCTAssertEqual(request(24, #"["volume","30"]"#)?["error"] as? String, "success", "gstplay's own command: \(client.lines)")
