@@ -28,7 +28,7 @@ public final class ControlHub: Sendable {
         var nextID = 1
     }
 
-    private let state = Mutex(State())
+    private let state = Mutex<State>(State())
     /// How many requests one client may have queued or running at once.
     public static let maxInFlight = 64
     private let inbox: any ControlInbox
