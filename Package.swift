@@ -142,6 +142,7 @@ let package = Package(
         .target(
             name: "BackendMPRIS",
             dependencies: ["BackendCore", "CGStreamer"],
+            resources: [.embedInCode("mpris.xml")],     // the introspection XML, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -173,6 +174,7 @@ let package = Package(
         .target(
             name: "BackendControl",
             dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
+            resources: [.embedInCode("Remote/remote.html")],     // the web remote's page, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.

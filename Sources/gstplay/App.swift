@@ -49,11 +49,11 @@ struct App {
         if options.json { output.out(WireEvents.hello()) }
         if options.cast.listRenderers { return await RendererListing.run(options: options, output: output) }
 
-        var expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
-        if options.autoloadFiles { expanded.locations = AutoloadFiles.expand(expanded.locations) }
-        if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
+        var expanded = QueueSetup.expandingPlaylists(options.locations) { output.err("gstplay: \($0)") }
+        if options.autoloadFiles { expanded.entries = QueueSetup.autoloadingFolder(expanded.entries) }
+        if expanded.entries.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
 
-        if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
+        if options.tracks.listTracks { return await TrackListing.run(expanded.entries.map(\.location), options: options, output: output) }
         let control = ControlHub(inbox: inbox) { output.err($0) }
         let socket: ControlSocket?
         do {
@@ -91,7 +91,7 @@ struct App {
 
         let controller = PlaybackController(
             player: player,
-            setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
+            setup: QueueSetup.expanding(expanded.entries, arguments: expanded.entries.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resume: options.resume ? ResumeOptions(store: ResumeStore.gstplay(), saving: options.watchLaterOptions,
                                                                    restoring: options.resumeRestores) : nil,
