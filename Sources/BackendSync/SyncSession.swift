@@ -180,8 +180,9 @@ public struct SyncEndpoint: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses `HOST:PORT`; with `defaultPort`, a bare `HOST` too. Nil for anything else (no host,
-    /// a port outside 1…65535, an IPv6 address without brackets).
-    public static func parse(_ text: String, defaultPort: UInt16? = nil) -> SyncEndpoint? {
+    /// a port outside 1…65535 — 0 too with `allowsPortZero`, for a server that picks its port —,
+    /// an IPv6 address without brackets).
+    public static func parse(_ text: String, defaultPort: UInt16? = nil, allowsPortZero: Bool = false) -> SyncEndpoint? {
         let text = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
         var host = text, portText: Substring?
         if text.hasPrefix("[") {
@@ -199,7 +200,7 @@ public struct SyncEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }) else { return nil }
         if let portText {
-            guard let port = UInt16(portText), port > 0 else { return nil }
+            guard let port = UInt16(portText), port > 0 || allowsPortZero else { return nil }
             return SyncEndpoint(host: host, port: port)
         }
         guard let defaultPort else { return nil }

@@ -46,8 +46,8 @@ struct SyncOptions: ParsableArguments {
         if leads {
             var endpoint = Self.defaultServe
             if let serveAt {
-                guard let parsed = SyncEndpoint.parse(serveAt) ?? Self.portOnly(serveAt) else {
-                    throw ValidationError("--sync-serve=ADDR:PORT needs an IP address and a port 1 to 65535 (got '\(serveAt)')")
+                guard let parsed = SyncEndpoint.parse(serveAt, allowsPortZero: true) ?? Self.portOnly(serveAt) else {
+                    throw ValidationError("--sync-serve=ADDR:PORT needs an IP address and a port 0 to 65535 (0: a free one) (got '\(serveAt)')")
                 }
                 endpoint = parsed
             }
@@ -74,7 +74,7 @@ struct SyncOptions: ParsableArguments {
 
     /// `--sync-serve=PORT`: every interface, that port.
     private static func portOnly(_ text: String) -> SyncEndpoint? {
-        guard let port = UInt16(text), port > 0 else { return nil }
+        guard let port = UInt16(text) else { return nil }
         return SyncEndpoint(host: defaultServe.host, port: port)
     }
 }
