@@ -1,6 +1,7 @@
 import BackendCore
 import BackendQueue
 import CGStreamer
+import Glibc
 
 /// Playing in sync across machines, on GStreamer's network clock (docs/ADR-004-sync.md): a
 /// leader serves its pipeline clock (`GstNetTimeProvider`) and publishes what it plays
@@ -112,8 +113,11 @@ extension FeatureContext {
 
 /// A point of a playing pipeline's timeline for ``SyncSnapshot``: the clock now and the position
 /// the pipeline plays at it (before latency), nil unless it plays with a segment known.
-func timelinePoint(clock: UnsafeMutablePointer<GstClock>?, timing: PipelineTiming, segments: SegmentWatch) -> (UInt64, Int64)? {
+func timelinePoint(clock: UnsafeMutablePointer<GstClock>?, timing: PipelineTiming, segments: SegmentWatch) -> (UInt64, Int64, UInt64)? {
     guard let clock, timing.settledState == GST_STATE_PLAYING, let mapping = segments.mapping else { return nil }
     let now = UInt64(gst_clock_get_time(clock))
-    return (now, mapping.position(atRunningTime: timing.runningTime(at: now, playing: true)))
+    var monotonic = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &monotonic)
+    return (now, mapping.position(atRunningTime: timing.runningTime(at: now, playing: true)),
+            UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec))
 }

@@ -278,9 +278,10 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
         section.rtt = rtt
         section.reason = locked ? nil : reason
         section.session = session
-        if let (clock, position) = timelinePoint(clock: clock, timing: timing, segments: segments) {
+        if let (clock, position, monotonic) = timelinePoint(clock: clock, timing: timing, segments: segments) {
             section.clockTime = clock
             section.positionAtClock = position
+            section.monotonicTime = monotonic
         }
         context.updateSnapshot(section)
     }

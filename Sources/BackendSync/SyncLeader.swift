@@ -105,9 +105,10 @@ final class SyncLeader: SyncPart {
     private func updateSnapshot() {
         var section = SyncSnapshot(role: "leader", leader: endpoint.description, locked: true)
         section.session = published
-        if let (clock, position) = timelinePoint(clock: server.clock, timing: timing, segments: segments) {
+        if let (clock, position, monotonic) = timelinePoint(clock: server.clock, timing: timing, segments: segments) {
             section.clockTime = clock
             section.positionAtClock = position
+            section.monotonicTime = monotonic
         }
         context.updateSnapshot(section)
     }

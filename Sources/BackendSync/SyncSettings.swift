@@ -70,6 +70,10 @@ public struct SyncSnapshot: FeatureSection {
     public var clockTime: UInt64?
     /// The stream position of ``clockTime`` (ns).
     public var positionAtClock: Int64?
+    /// This machine's `CLOCK_MONOTONIC` read right after ``clockTime`` (ns): on one machine, where
+    /// the leader's clock is that clock, a follower's `clockTime - monotonicTime` is its network
+    /// clock's error (what the tests print).
+    public var monotonicTime: UInt64?
 
     /// A snapshot for `role` and `leader`.
     public init(role: String, leader: String, locked: Bool) {

@@ -20,6 +20,7 @@ final class SyncCLITests: XCTestCase {
         var clock: Int64?
         var position: Int64?
         var generation: Int?
+        var monotonic: Int64?
     }
 
     private var nextID = 100
@@ -33,7 +34,7 @@ final class SyncCLITests: XCTestCase {
               let data = reply["data"] as? [String: Any], let sync = data["sync"] as? [String: Any] else { return nil }
         return Point(state: data["state"] as? String ?? "", locked: sync["locked"] as? Bool ?? false,
                      clock: (sync["clock_time_ns"] as? NSNumber)?.int64Value, position: (sync["position_at_clock_ns"] as? NSNumber)?.int64Value,
-                     generation: sync["generation"] as? Int)
+                     generation: sync["generation"] as? Int, monotonic: (sync["monotonic_ns"] as? NSNumber)?.int64Value)
     }
 
     /// How far `follower`'s timeline is from `leader`'s (ns; positive: the follower is ahead), nil
@@ -51,15 +52,19 @@ final class SyncCLITests: XCTestCase {
         for _ in 0..<attempts {
             guard let lead = status(of: leader) else { return [] }
             offsets = followers.map { status(of: $0).flatMap { offset($0, from: lead) } }
-            if offsets.allSatisfy({ $0.map { abs($0) <= bound } ?? false }) { return offsets }
+            if offsets.allSatisfy({ $0.map { abs($0) <= bound } ?? false }) {
+                // On one machine the leader's clock is CLOCK_MONOTONIC: each follower's clock error.
+                let errors = followers.compactMap { status(of: $0) }.compactMap { point in point.clock.flatMap { c in point.monotonic.map { c - $0 } } }
+                print("sync: follower clock errors (ns, clock - CLOCK_MONOTONIC):", errors)
+                return offsets
+            }
             usleep(200_000)
         }
         return offsets
     }
 
-    private func startLeader(port: Int = 0, extra: [String] = []) throws -> (GstplayProcess, Int) {
-        let leader = try GstplayProcess(["--json"] + sinks + ["--sync-serve=127.0.0.1:\(port)"] + extra
-                                        + [GstplayProcess.fixture("h264-aac-10s.mp4")]).started()
+    private func startLeader(port: Int = 0, media: String = "h264-aac-10s.mp4") throws -> (GstplayProcess, Int) {
+        let leader = try GstplayProcess(["--json"] + sinks + ["--sync-serve=127.0.0.1:\(port)", GstplayProcess.fixture(media)]).started()
         let serving = leader.waitForJSON(timeout: 30) { $0["event"] as? String == "sync-serving" }
         let clockPort = serving?["clock_port"] as? Int ?? 0
         XCTAssertNotEqual(clockPort, 0, leader.stderr)
@@ -151,6 +156,28 @@ final class SyncCLITests: XCTestCase {
             err.contains("gstplay: error: following 127.0.0.1:\(port): transport commands go to the leader\n")
         }, follower.stderr)
         follower.send(signal: SIGTERM)
+        leader.send(signal: SIGTERM)
+    }
+
+    func testAudioOnlyItemsPlayInSyncToo() throws {
+        let (leader, port) = try startLeader(media: "audio-only-4s.ogg")
+        leader.send("pause")
+        let follower = try startFollower(port: port)
+        XCTAssertNotNil(waitForEvent(follower, "sync-locked"), follower.stdout + follower.stderr)
+        leader.send("play")
+        let offsets = waitForOneTimeline(leader, [follower])
+        print("sync offsets, audio only (ns):", offsets)
+        XCTAssertLessThanOrEqual(abs(offsets.first.flatMap { $0 } ?? .max), bound, "follower off the leader's timeline")
+        leader.send(signal: SIGTERM)
+        follower.send(signal: SIGTERM)
+    }
+
+    func testALeaderWhosePortIsTakenExits8() throws {
+        let (leader, port) = try startLeader()
+        let second = try GstplayProcess.run(sinks + ["--sync-serve=127.0.0.1:\(port)", GstplayProcess.fixture("h264-aac-10s.mp4")])
+        XCTAssertEqual(second.status, 8, second.stderr)
+        XCTAssertTrue(second.stderr.hasPrefix("gstplay: error: --sync-serve: cannot listen on 127.0.0.1:\(port)"), second.stderr)
+        XCTAssertEqual(second.stderr.split(separator: "\n").count, 1, second.stderr)
         leader.send(signal: SIGTERM)
     }
 

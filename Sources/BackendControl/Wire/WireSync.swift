@@ -27,6 +27,9 @@ public enum WireSync {
         public var clockTimeNs: UInt64?
         /// …and the stream position it plays then, ns (both absent unless playing).
         public var positionAtClockNs: Int64?
+        /// `CLOCK_MONOTONIC` read with ``clockTimeNs`` (ns; on one machine, a follower's
+        /// `clock_time_ns - monotonic_ns` is its network clock's error).
+        public var monotonicNs: UInt64?
 
         /// The fields of `snapshot`.
         public init(_ snapshot: SyncSnapshot) {
@@ -40,6 +43,7 @@ public enum WireSync {
             session = snapshot.session?.session
             clockTimeNs = snapshot.clockTime
             positionAtClockNs = snapshot.positionAtClock
+            monotonicNs = snapshot.monotonicTime
         }
     }
 
