@@ -101,14 +101,12 @@ extension SyncPart {
     func seekIssued() {}
 }
 
-extension FeatureContext {
-    /// The queue's current item: its index and id (nil, nil without a queue or an item).
-    var queuePlace: (index: Int?, id: Int?) {
-        guard let queue = snapshot.features[QueueSnapshot.self], let index = queue.currentIndex, queue.items.indices.contains(index) else {
-            return (nil, nil)
-        }
-        return (index, queue.items[index].id)
+/// The queue's current item in `snapshot`: its index and id (nil, nil without a queue or an item).
+func queuePlace(in snapshot: PlayerSnapshot) -> (index: Int?, id: Int?) {
+    guard let queue = snapshot.features[QueueSnapshot.self], let index = queue.currentIndex, queue.items.indices.contains(index) else {
+        return (nil, nil)
     }
+    return (index, queue.items[index].id)
 }
 
 /// A point of a playing pipeline's timeline for ``SyncSnapshot``: the clock now and the position

@@ -80,7 +80,7 @@ final class SyncLeader: SyncPart {
         }
         let progress = context.progress
         guard !progress.seeking, let uri = snapshot.uri, let mapping = segments.mapping, let state = timing.settledState else { return nil }
-        let place = context.queuePlace
+        let place = queuePlace(in: snapshot)
         var session = SyncSession(session: sessionID, generation: 0, uri: server.followerURI(for: uri), state: .paused,
                                   rate: mapping.rate, baseTime: 0, positionAtBase: 0, latency: latency, clockPort: server.port,
                                   playlistIndex: place.index, itemID: place.id)

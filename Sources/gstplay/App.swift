@@ -72,7 +72,7 @@ struct App {
                 standard.sync = try SyncFeature(settings: sync)
             } catch {
                 output.err("gstplay: error: \(error.description)")
-                return ExitStatus.syncServe
+                return ExitStatus.remote       // a server of ours could not listen, as --remote
             }
         }
         standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }

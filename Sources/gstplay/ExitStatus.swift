@@ -19,8 +19,6 @@ enum ExitStatus {
     /// Casting failed (`--cast` found no renderer, or the renderer refused the media, stopped
     /// answering or went away); playback went on locally and no item failed.
     static let castFailed: Int32 = 7
-    /// `--sync-serve` could not listen (the port is taken, the address is not this machine's).
-    static let syncServe: Int32 = 8
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).
