@@ -181,6 +181,31 @@ final class SyncCLITests: XCTestCase {
         leader.send(signal: SIGTERM)
     }
 
+    /// `--sync-clock` sends the clock's requests elsewhere: to a UDP port that never answers, the
+    /// follower connects to the leader but never locks, and says it waits for the clock.
+    func testSyncClockSendsTheClockRequestsWhereItSays() throws {
+        let (leader, port) = try startLeader()
+        let silent = try SilentUDPPort()
+        defer { silent.close() }
+        let follower = try GstplayProcess(["--json"] + sinks + ["--sync-to", "127.0.0.1:\(port)", "--sync-clock", "127.0.0.1:\(silent.port)"]).started()
+        var reason: String?
+        for _ in 0..<100 {
+            nextID += 1
+            let id = nextID, mark = follower.stdoutLines.count
+            follower.send(#"{"command": "status", "request_id": \#(id)}"#)
+            let reply = follower.waitForJSON(after: mark, timeout: 30) { ($0["request_id"] as? Int) == id }
+            let sync = (reply?["data"] as? [String: Any])?["sync"] as? [String: Any]
+            XCTAssertEqual(sync?["locked"] as? Bool, false, follower.stdout)
+            reason = sync?["reason"] as? String
+            if reason == "waiting for the leader's clock" { break }
+            usleep(100_000)
+        }
+        XCTAssertEqual(reason, "waiting for the leader's clock", follower.stdout)
+        XCTAssertFalse(follower.stdout.contains("sync-locked"), follower.stdout)
+        follower.send(signal: SIGTERM)
+        leader.send(signal: SIGTERM)
+    }
+
     func testSyncOptionsAreCheckedBeforeAnythingPlays() throws {
         let both = try GstplayProcess.run(["--sync-serve", "--sync-to", "127.0.0.1:5800", GstplayProcess.fixture("h264-aac-10s.mp4")])
         XCTAssertEqual(both.status, 2)
