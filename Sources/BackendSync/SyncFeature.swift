@@ -14,6 +14,10 @@ import Glibc
 /// (``SyncSnapshot``, `player.syncStatus`); a follower announces ``SyncEvent/locked(leader:offset:rtt:)``
 /// and ``SyncEvent/lost(leader:reason:)``.
 ///
+/// Rate changes must be flushing seeks in a sync group (``PlayerConfiguration/instantRateChange``
+/// false, as gstplay sets it): an instant rate change brings no new segment, so neither the
+/// leader's session nor a follower's base time would see it.
+///
 /// **Thread:** `PlayerFeature` calls on the loop thread; `init` any thread.
 public final class SyncFeature: PlayerFeature, @unchecked Sendable {
     /// The settings it was made with.

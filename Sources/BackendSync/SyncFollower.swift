@@ -206,10 +206,13 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
             }
             applied = session
         case .playing:
-            if abs(mapping.rate - session.rate) > 1e-9 {
-                try? context.transport.setRate(session.rate)
+            if abs(context.snapshot.rate - session.rate) > 1e-9 {
+                try? context.transport.setRate(session.rate)       // a flushing seek (no instant rate change in sync)
                 seekPending = true
                 return
+            }
+            if abs(mapping.rate - session.rate) > 1e-9 {             // an instant rate change left the segment as it was
+                return seek(to: SyncTiming.joinPosition(now: now, margin: UInt64(settings.joinMargin.nanoseconds), in: session))
             }
             let base = SyncTiming.pipelineBase(for: mapping, in: session)
             if playing && Self.distance(base, timing.baseTime) < 1_000_000 {

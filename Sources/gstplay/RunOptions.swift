@@ -88,6 +88,9 @@ struct RunOptions: Equatable, Sendable {
         configuration.videoSink = videoSink
         configuration.audioSink = audioSink
         network.apply(to: &configuration)
+        // In a sync group a rate change must bring a new segment (a flushing seek): the session's
+        // line is made from the segment, which an instant rate change leaves as it was.
+        if sync != nil { configuration.instantRateChange = false }
         return configuration
     }
 
