@@ -117,8 +117,15 @@ final class SyncCLITests: XCTestCase {
 
     func testAKilledLeaderLeavesFollowersPlayingAndARestartedOneRelocksThem() throws {
         let (leader, port) = try startLeader()
+        leader.send("pause")                        // the 10 s item plays only from here: it must not end before the kill
         let followers = try [startFollower(port: port), startFollower(port: port)]
         for follower in followers { XCTAssertNotNil(waitForEvent(follower, "sync-locked"), follower.stdout + follower.stderr) }
+        let playMarks = followers.map { $0.stdoutLines.count }
+        leader.send("play")
+        for (follower, mark) in zip(followers, playMarks) {
+            XCTAssertNotNil(follower.waitForJSON(after: mark, timeout: 60) { $0["event"] as? String == "state" && $0["to"] as? String == "playing" },
+                            follower.stdout)
+        }
 
         // A follower's own transport command: refused with one line, and nothing changes.
         followers[0].send("pause")
