@@ -130,7 +130,7 @@ let package = Package(
         // pipeline to it (GstNetClientClock) and play the same item at the same moment.
         .target(
             name: "BackendSync",
-            dependencies: ["BackendCore", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
+            dependencies: ["BackendCore", "BackendQueue", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The umbrella embedders import: re-exports the core and the feature targets and

@@ -29,9 +29,6 @@ struct PipelineTiming {
         gst_element_set_base_time(playbin, GstClockTime(base))
     }
 
-    /// Gives the base time back to the pipeline (start time 0: it picks one on the next PLAYING).
-    func releaseBaseTime() { gst_element_set_start_time(playbin, 0) }
-
     /// The pipeline's state when no change is pending, else nil (`gst_element_get_state`, no wait).
     var settledState: GstState? {
         var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING

@@ -25,26 +25,26 @@ import CGstNet
 /// **Thread:** loop thread, except the clock's statistics handler (the clock's thread, which
 /// only goes back to the loop).
 final class SyncFollower: SyncPart, @unchecked Sendable {
-    private let context: FeatureContext
-    private let timing: PipelineTiming
-    private let segments: SegmentWatch
-    private let settings: SyncSettings
-    private let leader: SyncEndpoint
+    let context: FeatureContext
+    let timing: PipelineTiming
+    let segments: SegmentWatch
+    let settings: SyncSettings
+    let leader: SyncEndpoint
     private let clockOverride: SyncEndpoint?
     private var client: SyncControlClient?
     // Loop thread only:
-    private var clock: UnsafeMutablePointer<GstClock>?
+    var clock: UnsafeMutablePointer<GstClock>?
     private var clockEndpoint: SyncEndpoint?
     private var statsBus: UnsafeMutablePointer<GstBus>?
-    private var session: SyncSession?
-    private var applied: SyncSession?
+    var session: SyncSession?
+    var applied: SyncSession?
     private var loadedURI: String?
-    private var connected = false
-    private var connectionNote = "connecting"
-    private var lastAnswer: UInt64?
-    private var offset: Int64?
-    private var rtt: UInt64?
-    private var locked = false
+    var connected = false
+    var connectionNote = "connecting"
+    var lastAnswer: UInt64?
+    var offset: Int64?
+    var rtt: UInt64?
+    var locked = false
     private var seekPending = false
 
     init(context: FeatureContext, timing: PipelineTiming, segments: SegmentWatch, settings: SyncSettings, leader: SyncEndpoint,
@@ -162,7 +162,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     }
 
     /// Whether the clock is synchronised and answered lately.
-    private var clockFresh: Bool {
+    var clockFresh: Bool {
         guard let clock, gst_clock_is_synced(clock) != 0, let lastAnswer else { return false }
         return FeatureContext.now() &- lastAnswer < UInt64(settings.clockTimeout.nanoseconds)
     }
@@ -245,48 +245,6 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     /// A session URI as this follower loads it: a path is on the leader's HTTP server.
     private func resolve(_ uri: String) -> String {
         uri.hasPrefix("/") ? "http://\(leader)\(uri)" : uri
-    }
-
-    // MARK: Lock state
-
-    /// Locked: connected, the clock answering, and the pipeline set up for a session of this
-    /// leader (a later one may be being applied). ``SyncEvent/locked(leader:offset:rtt:)`` and
-    /// ``SyncEvent/lost(leader:reason:)`` mark the changes.
-    private func updateLock() {
-        let reason: String?
-        if !connected {
-            reason = connectionNote
-        } else if clock == nil || session == nil {
-            reason = "waiting for the leader's session"
-        } else if !clockFresh {
-            reason = lastAnswer == nil ? "waiting for the leader's clock" : "no answer from the leader's clock for \(settings.clockTimeout.components.seconds) s"
-        } else if applied == nil {
-            reason = "catching up with the leader"
-        } else {
-            reason = nil
-        }
-        let nowLocked = reason == nil
-        if nowLocked && !locked {
-            context.publish(SyncEvent.locked(leader: leader.description, offset: offset ?? 0, rtt: rtt ?? 0))
-        } else if !nowLocked && locked {
-            context.publish(SyncEvent.lost(leader: leader.description, reason: reason ?? ""))
-        }
-        locked = nowLocked
-        updateSnapshot(reason: reason)
-    }
-
-    private func updateSnapshot(reason: String? = "connecting") {
-        var section = SyncSnapshot(role: "follower", leader: leader.description, locked: locked)
-        section.offset = offset
-        section.rtt = rtt
-        section.reason = locked ? nil : reason
-        section.session = session
-        if let (clock, position, monotonic) = timelinePoint(clock: clock, timing: timing, segments: segments) {
-            section.clockTime = clock
-            section.positionAtClock = position
-            section.monotonicTime = monotonic
-        }
-        context.updateSnapshot(section)
     }
 }
 
