@@ -52,6 +52,8 @@ struct App {
         var expanded = QueueSetup.expandingPlaylists(options.locations) { output.err("gstplay: \($0)") }
         if options.autoloadFiles { expanded.entries = QueueSetup.autoloadingFolder(expanded.entries) }
         if expanded.entries.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
+        let follows: Bool
+        if case .follower? = options.sync?.role { follows = true } else { follows = false }
 
         if options.tracks.listTracks { return await TrackListing.run(expanded.entries.map(\.location), options: options, output: output) }
         let control = ControlHub(inbox: inbox) { output.err($0) }
@@ -65,6 +67,14 @@ struct App {
         defer { socket?.close() }
         let statusLine = interactive && !options.quiet
         var standard = options.standardFeatures()
+        if let sync = options.sync {
+            do {
+                standard.sync = try SyncFeature(settings: sync)
+            } catch {
+                output.err("gstplay: error: \(error.description)")
+                return ExitStatus.remote       // a server of ours could not listen, as --remote
+            }
+        }
         standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: standard)
@@ -96,7 +106,8 @@ struct App {
                             resume: options.resume ? ResumeOptions(store: ResumeStore.gstplay(), saving: options.watchLaterOptions,
                                                                    restoring: options.resumeRestores) : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
-                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
+                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings,
+                            follows: follows),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             control: socket == nil && remote == nil ? nil : control)

@@ -26,7 +26,7 @@ enum HelpText {
         (ExitStatus.usage, "usage error (bad option or value, no arguments)"),
         (ExitStatus.noCoverArt, "gstplay cover: the media has no cover art"),
         (ExitStatus.controlSocket, "the control socket (--input-ipc-server) could not be made"),
-        (ExitStatus.remote, "the web remote (--remote) could not listen"),
+        (ExitStatus.remote, "the web remote (--remote) or --sync-serve could not listen"),
         (ExitStatus.noRenderers, "--list-renderers found no renderer"),
         (ExitStatus.castFailed, "casting failed (playback went on here, no item failed)"),
         (ExitStatus.hangup, "SIGHUP (the terminal went away)"),

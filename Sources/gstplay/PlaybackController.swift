@@ -36,6 +36,8 @@ actor PlaybackController {
         var tracks = TrackSettings()
         /// Where control clients may write files (`--client-write-dir`; none without it); the key bindings (input.conf).
         var fileWriteRule = FileWriteRule(), bindings = InputBindings.builtin
+        /// `--sync-to`: no items of its own; the leader's end of an item or of the input is not the end of the run.
+        var follows = false
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {
@@ -128,7 +130,7 @@ actor PlaybackController {
         case .key(let key): await handle(keyNamed: key.name)
         case .inputEnded:                                         // playback goes on to the end
             policy.inputEnded = true
-            if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
+            if player.queue.items.isEmpty && !settings.follows { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
         case .request(let client, let line):
             await control.dispatch(line, from: client)
@@ -147,6 +149,10 @@ actor PlaybackController {
         for failure in setup.failures {
             output.err("gstplay: error: \(failure.location): \(failure.message)")
             policy.itemFailed = true
+        }
+        if settings.follows {
+            await control.startTracks()
+            return                              // the sync feature loads what the leader plays
         }
         guard !setup.isEmpty else {
             if setup.failures.isEmpty {
@@ -213,7 +219,7 @@ actor PlaybackController {
             await control.saveResumePosition(uri: record.snapshot.uri, ended: position)
             if settings.keepOpen {
                 player.pause()
-            } else {
+            } else if !settings.follows {           // a follower waits for the leader's next item
                 finish(policy.exitCode)
             }
         case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
@@ -243,8 +249,8 @@ actor PlaybackController {
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure
             // (had it gone on, the next item's load would have begun or be pending first).
-            if record.snapshot.state == .error && !record.snapshot.queueItemPending && !settings.keepOpen { finish(policy.exitCode) }
-            if queue.items.isEmpty && policy.inputEnded && player.queue.items.isEmpty { finish(policy.exitCode) }
+            if record.snapshot.state == .error && !record.snapshot.queueItemPending && !settings.keepOpen && !settings.follows { finish(policy.exitCode) }
+            if queue.items.isEmpty && policy.inputEnded && player.queue.items.isEmpty && !settings.follows { finish(policy.exitCode) }
         }
     }
 

@@ -53,12 +53,21 @@ struct StatusLine: Equatable, Sendable {
         snapshot.features[CastSnapshot.self]?.casting.map { "→ " + TerminalText.escaped($0.friendlyName) }
     }
 
+    /// The sync state, `⇄ HOST:PORT` while locked to a leader, `⇄ lost HOST:PORT` otherwise, `⇉ leading`
+    /// for a leader, from the snapshot's sync section.
+    var sync: String? {
+        guard let section = snapshot.features[SyncSnapshot.self] else { return nil }
+        guard section.isFollower else { return "⇉ leading" }
+        return section.locked ? "⇄ " + section.leader : "⇄ lost " + section.leader
+    }
+
     /// The non-default extras: `→ NAME` while casting, the media's "Artist – Title" (``nowPlaying``), the chapter, `buffering 40%`,
     /// `rate 1.5`, `volume 80%`, `muted`, then the statistics `dropped 3` and `128 kb/s` (dropped before
     /// the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
         if let castTarget { parts.append(castTarget) }
+        if let sync { parts.append(sync) }
         if let nowPlaying { parts.append(nowPlaying) }
         if let chapter { parts.append(chapter) }
         if snapshot.bufferingPercent < 100 { parts.append("buffering \(snapshot.bufferingPercent)%") }
