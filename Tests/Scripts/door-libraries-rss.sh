@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak RSS (/usr/bin/time %M, KiB) and mapped libraries of gstplay binaries against gst-play-1.0,
 # for docs/ADR-004-door-libraries.md: `--version`, and a headless local play (fakesink for both
-# streams, no DISPLAY). RUNS interleaved rounds (binary A, B, …, gst-play-1.0, then again), the
+# streams, in real time: sync=true; no DISPLAY). RUNS interleaved rounds (binary A, B, …, gst-play-1.0, then again), the
 # median of each. Usage: door-libraries-rss.sh [RUNS] GSTPLAY...   (default RUNS 5, clip vp8-opus-4s.webm)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,9 +17,9 @@ for ((round = 0; round < runs; round++)); do
     for bin in "${binaries[@]}"; do
         version[$bin]+="$(peak "$bin" --version) "
         if [[ $bin == gst-play-1.0 ]]; then
-            play[$bin]+="$(peak "$bin" -q --videosink fakesink --audiosink fakesink "$clip") "
+            play[$bin]+="$(peak "$bin" -q --videosink "fakesink sync=true" --audiosink "fakesink sync=true" "$clip") "
         else
-            play[$bin]+="$(peak "$bin" --quiet --video-sink fakesink --audio-sink fakesink "$clip") "
+            play[$bin]+="$(peak "$bin" --quiet --video-sink "fakesink sync=true" --audio-sink "fakesink sync=true" "$clip") "
         fi
     done
 done
@@ -37,7 +37,7 @@ for bin in "${binaries[@]}"; do
     printf '%-60s %14s %14s %8s %8s %8s\n' "$bin" "$(tr ' ' '\n' <<<"${version[$bin]}" | grep . | median)" \
         "$(tr ' ' '\n' <<<"${play[$bin]}" | grep . | median)" \
         "$(readelf -d "$path" | grep -c NEEDED)" "$(ldd "$path" | grep -c '=>')" \
-        "$(if [[ $bin == gst-play-1.0 ]]; then mapped "$bin" -q --videosink fakesink --audiosink fakesink "$clip"
-           else mapped "$bin" --quiet --video-sink fakesink --audio-sink fakesink "$clip"; fi)"
+        "$(if [[ $bin == gst-play-1.0 ]]; then mapped "$bin" -q --videosink "fakesink sync=true" --audiosink "fakesink sync=true" "$clip"
+           else mapped "$bin" --quiet --video-sink "fakesink sync=true" --audio-sink "fakesink sync=true" "$clip"; fi)"
 done
 rm -f /tmp/door-rss.$$
