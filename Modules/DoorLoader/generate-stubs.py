@@ -10,7 +10,7 @@ Run it after a build whose link failed with `undefined reference to 'soup_…'` 
 function): the Swift objects are compiled by then, and their undefined symbols are the list.
 
     swift build --build-tests            # compiles; the link may fail on a new function
-    python3 Modules/DoorLoader/generate-stubs.py [BUILD_DIR…]   # default .build/debug (tests included)
+    python3 Modules/DoorLoader/generate-stubs.py [BUILD_DIR…]   # default: .build/<triple>/debug (tests included)
     swift build --build-tests            # links
 """
 import glob
@@ -136,7 +136,8 @@ def descriptors(module, libraries, assigned):
 
 def main():
     used = set()
-    for build_dir in sys.argv[1:] or [".build/debug"]:
+    # Default: the debug build of this machine's triple (.build/debug is linked only once a build ends).
+    for build_dir in sys.argv[1:] or glob.glob(os.path.join(os.path.dirname(MODULES), ".build", "*-linux-gnu", "debug")):
         used |= undefined_symbols(build_dir)
     for module, libraries in DOORS.items():
         taken, assigned = set(), []
