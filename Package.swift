@@ -29,12 +29,22 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
-        // Desktop: Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
-        .systemLibrary(
+        // The door libraries (docs/ADR-004-door-libraries.md): what only the web remote, casting, the
+        // cache's revalidation or the video window needs is not linked. CSoup, CGUPnP and CX11 each
+        // declare their library's headers and carry generated trampolines (stubs.S, libraries.c:
+        // Modules/DoorLoader/generate-stubs.py) for the functions the package calls; the first call
+        // opens the library by soname (DoorLoader), so a headless play maps none of them.
+        .target(
+            name: "DoorLoader",
+            path: "Modules/DoorLoader",
+            exclude: ["generate-stubs.py"]
+        ),
+        // Desktop: Xlib and XScreenSaver, for the video window (BackendWindow: title, fullscreen) and the
+        // embedding example; opened at the first X call (no DISPLAY, no window: never).
+        .target(
             name: "CX11",
-            path: "Modules/CX11",
-            pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxss-dev"])]
+            dependencies: ["DoorLoader"],
+            path: "Modules/CX11"
         ),
         // The X Fixes extension, for the display tests only (the cursor shown at the pointer).
         .systemLibrary(
@@ -43,19 +53,19 @@ let package = Package(
             pkgConfig: "xfixes",
             providers: [.apt(["libxfixes-dev"])]
         ),
-        // libsoup 3, for the media cache's conditional requests (revalidation).
-        .systemLibrary(
+        // libsoup 3, for the media cache's conditional requests (revalidation) and HTTPServe (the web
+        // remote's and casting's server); opened at the first libsoup call. Its headers: include/libsoup.
+        .target(
             name: "CSoup",
-            path: "Modules/CSoup",
-            pkgConfig: "libsoup-3.0",
-            providers: [.apt(["libsoup-3.0-dev"])]
+            dependencies: ["CGStreamer", "DoorLoader"],
+            path: "Modules/CSoup"
         ),
-        // GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast).
-        .systemLibrary(
+        // GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast); opened
+        // at the first GUPnP call (discovery). Its headers: include/libgupnp, libgssdp, libgupnp-av, libxml.
+        .target(
             name: "CGUPnP",
-            path: "Modules/CGUPnP",
-            pkgConfig: "gupnp-1.6 gupnp-av-1.0",
-            providers: [.apt(["libgupnp-1.6-dev", "libgupnp-av-1.0-dev"])]
+            dependencies: ["CSoup", "CGStreamer", "DoorLoader"],
+            path: "Modules/CGUPnP"
         ),
         // libgstnet (GStreamer's network clock), for playing in sync across machines (BackendSync)
         // only: a player that does not sync does not link it.
@@ -148,7 +158,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window: render target, title, keys, fullscreen, gravity. The only
-        // feature that links Xlib, so a player made from BackendCore alone links no libX11.
+        // feature that calls Xlib (opened at its first call, CX11), so BackendCore alone names no libX11.
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],

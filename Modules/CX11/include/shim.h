@@ -2,6 +2,8 @@
  * CX11: Xlib for gstplay's video window (title, fullscreen, geometry of the sink's window) and
  * for the embedding example (Sources/ExampleX11Player). Xlib's functions import into Swift as they
  * are; the helpers below wrap only macros Swift cannot import. Names follow `CX11_<what it wraps>`.
+ * libX11 and libXss are not linked: stubs.S holds a trampoline for each function the package calls,
+ * and the first call opens the library (Modules/DoorLoader), so a run without a window maps neither.
  */
 #ifndef CX11_SHIM_H
 #define CX11_SHIM_H

@@ -1,7 +1,9 @@
 /*
  * CGUPnP: GNOME's UPnP stack (GUPnP 1.6 on GSSDP, and GUPnP-AV for DIDL-Lite and LastChange) for
- * casting to UPnP/DLNA MediaRenderers (issue 27, target BackendCast). Its functions import into
- * Swift as they are; nothing is wrapped.
+ * casting to UPnP/DLNA MediaRenderers (target BackendCast). Its functions import into Swift as they
+ * are; nothing is wrapped. None of these libraries is linked: stubs.S holds a trampoline for each
+ * function the package calls, and the first call opens the library (Modules/DoorLoader). The
+ * headers are found through the links in include/ (libgupnp, libgssdp, libgupnp-av, libxml).
  *
  * libxml2 (which GUPnP's headers include) is built with ICU, so its encoding.h would include ICU's
  * unicode/ucnv.h, whose UErrorCode clashes with Foundation's own ICU copy (_FoundationICU) in any
