@@ -3,7 +3,7 @@ import BackendQueue
 import CGStreamer
 import Glibc
 
-/// Playing in sync across machines, on GStreamer's network clock (docs/ADR-004-sync.md): a
+/// Playing in sync across machines, on GStreamer's network clock (docs/ADR-005-sync.md): a
 /// leader serves its pipeline clock (`GstNetTimeProvider`) and publishes what it plays
 /// (``SyncSession``); followers slave their pipeline to a `GstNetClientClock` of the leader's,
 /// take the base time out of their pipeline's hands and set it so that every stream position is
