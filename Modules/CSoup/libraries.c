@@ -2,8 +2,8 @@
 
 #include "door_loader.h"
 
-extern void *door_soup_table[42];
-static const char *const door_soup_names[42] = {
+extern void *door_soup_table[44];
+static const char *const door_soup_names[44] = {
     "soup_message_body_append_bytes",
     "soup_message_body_flatten",
     "soup_message_get_method",
@@ -41,6 +41,8 @@ static const char *const door_soup_names[42] = {
     "soup_session_new",
     "soup_session_send",
     "soup_session_set_timeout",
+    "soup_session_websocket_connect_async",
+    "soup_session_websocket_connect_finish",
     "soup_status_get_phrase",
     "soup_websocket_connection_close",
     "soup_websocket_connection_get_state",

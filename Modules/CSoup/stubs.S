@@ -409,15 +409,37 @@ soup_session_set_timeout:
     movl $36, %r11d
     jmp door_loader_trampoline
     .size soup_session_set_timeout, .-soup_session_set_timeout
+    .globl soup_session_websocket_connect_async
+    .hidden soup_session_websocket_connect_async
+    .type soup_session_websocket_connect_async, @function
+    .p2align 4
+soup_session_websocket_connect_async:
+    jmp *door_soup_table+296(%rip)
+.Lresolve_soup_session_websocket_connect_async:
+    leaq door_soup_library(%rip), %r10
+    movl $37, %r11d
+    jmp door_loader_trampoline
+    .size soup_session_websocket_connect_async, .-soup_session_websocket_connect_async
+    .globl soup_session_websocket_connect_finish
+    .hidden soup_session_websocket_connect_finish
+    .type soup_session_websocket_connect_finish, @function
+    .p2align 4
+soup_session_websocket_connect_finish:
+    jmp *door_soup_table+304(%rip)
+.Lresolve_soup_session_websocket_connect_finish:
+    leaq door_soup_library(%rip), %r10
+    movl $38, %r11d
+    jmp door_loader_trampoline
+    .size soup_session_websocket_connect_finish, .-soup_session_websocket_connect_finish
     .globl soup_status_get_phrase
     .hidden soup_status_get_phrase
     .type soup_status_get_phrase, @function
     .p2align 4
 soup_status_get_phrase:
-    jmp *door_soup_table+296(%rip)
+    jmp *door_soup_table+312(%rip)
 .Lresolve_soup_status_get_phrase:
     leaq door_soup_library(%rip), %r10
-    movl $37, %r11d
+    movl $39, %r11d
     jmp door_loader_trampoline
     .size soup_status_get_phrase, .-soup_status_get_phrase
     .globl soup_websocket_connection_close
@@ -425,10 +447,10 @@ soup_status_get_phrase:
     .type soup_websocket_connection_close, @function
     .p2align 4
 soup_websocket_connection_close:
-    jmp *door_soup_table+304(%rip)
+    jmp *door_soup_table+320(%rip)
 .Lresolve_soup_websocket_connection_close:
     leaq door_soup_library(%rip), %r10
-    movl $38, %r11d
+    movl $40, %r11d
     jmp door_loader_trampoline
     .size soup_websocket_connection_close, .-soup_websocket_connection_close
     .globl soup_websocket_connection_get_state
@@ -436,10 +458,10 @@ soup_websocket_connection_close:
     .type soup_websocket_connection_get_state, @function
     .p2align 4
 soup_websocket_connection_get_state:
-    jmp *door_soup_table+312(%rip)
+    jmp *door_soup_table+328(%rip)
 .Lresolve_soup_websocket_connection_get_state:
     leaq door_soup_library(%rip), %r10
-    movl $39, %r11d
+    movl $41, %r11d
     jmp door_loader_trampoline
     .size soup_websocket_connection_get_state, .-soup_websocket_connection_get_state
     .globl soup_websocket_connection_send_text
@@ -447,10 +469,10 @@ soup_websocket_connection_get_state:
     .type soup_websocket_connection_send_text, @function
     .p2align 4
 soup_websocket_connection_send_text:
-    jmp *door_soup_table+320(%rip)
+    jmp *door_soup_table+336(%rip)
 .Lresolve_soup_websocket_connection_send_text:
     leaq door_soup_library(%rip), %r10
-    movl $40, %r11d
+    movl $42, %r11d
     jmp door_loader_trampoline
     .size soup_websocket_connection_send_text, .-soup_websocket_connection_send_text
     .globl soup_websocket_connection_set_max_incoming_payload_size
@@ -458,10 +480,10 @@ soup_websocket_connection_send_text:
     .type soup_websocket_connection_set_max_incoming_payload_size, @function
     .p2align 4
 soup_websocket_connection_set_max_incoming_payload_size:
-    jmp *door_soup_table+328(%rip)
+    jmp *door_soup_table+344(%rip)
 .Lresolve_soup_websocket_connection_set_max_incoming_payload_size:
     leaq door_soup_library(%rip), %r10
-    movl $41, %r11d
+    movl $43, %r11d
     jmp door_loader_trampoline
     .size soup_websocket_connection_set_max_incoming_payload_size, .-soup_websocket_connection_set_max_incoming_payload_size
 #elif defined(__aarch64__)
@@ -984,18 +1006,46 @@ soup_session_set_timeout:
     mov w17, #36
     b door_loader_trampoline
     .size soup_session_set_timeout, .-soup_session_set_timeout
+    .globl soup_session_websocket_connect_async
+    .hidden soup_session_websocket_connect_async
+    .type soup_session_websocket_connect_async, %function
+    .p2align 2
+soup_session_websocket_connect_async:
+    adrp x16, door_soup_table+296
+    ldr x16, [x16, #:lo12:door_soup_table+296]
+    br x16
+.Lresolve_soup_session_websocket_connect_async:
+    adrp x16, door_soup_library
+    add x16, x16, #:lo12:door_soup_library
+    mov w17, #37
+    b door_loader_trampoline
+    .size soup_session_websocket_connect_async, .-soup_session_websocket_connect_async
+    .globl soup_session_websocket_connect_finish
+    .hidden soup_session_websocket_connect_finish
+    .type soup_session_websocket_connect_finish, %function
+    .p2align 2
+soup_session_websocket_connect_finish:
+    adrp x16, door_soup_table+304
+    ldr x16, [x16, #:lo12:door_soup_table+304]
+    br x16
+.Lresolve_soup_session_websocket_connect_finish:
+    adrp x16, door_soup_library
+    add x16, x16, #:lo12:door_soup_library
+    mov w17, #38
+    b door_loader_trampoline
+    .size soup_session_websocket_connect_finish, .-soup_session_websocket_connect_finish
     .globl soup_status_get_phrase
     .hidden soup_status_get_phrase
     .type soup_status_get_phrase, %function
     .p2align 2
 soup_status_get_phrase:
-    adrp x16, door_soup_table+296
-    ldr x16, [x16, #:lo12:door_soup_table+296]
+    adrp x16, door_soup_table+312
+    ldr x16, [x16, #:lo12:door_soup_table+312]
     br x16
 .Lresolve_soup_status_get_phrase:
     adrp x16, door_soup_library
     add x16, x16, #:lo12:door_soup_library
-    mov w17, #37
+    mov w17, #39
     b door_loader_trampoline
     .size soup_status_get_phrase, .-soup_status_get_phrase
     .globl soup_websocket_connection_close
@@ -1003,13 +1053,13 @@ soup_status_get_phrase:
     .type soup_websocket_connection_close, %function
     .p2align 2
 soup_websocket_connection_close:
-    adrp x16, door_soup_table+304
-    ldr x16, [x16, #:lo12:door_soup_table+304]
+    adrp x16, door_soup_table+320
+    ldr x16, [x16, #:lo12:door_soup_table+320]
     br x16
 .Lresolve_soup_websocket_connection_close:
     adrp x16, door_soup_library
     add x16, x16, #:lo12:door_soup_library
-    mov w17, #38
+    mov w17, #40
     b door_loader_trampoline
     .size soup_websocket_connection_close, .-soup_websocket_connection_close
     .globl soup_websocket_connection_get_state
@@ -1017,13 +1067,13 @@ soup_websocket_connection_close:
     .type soup_websocket_connection_get_state, %function
     .p2align 2
 soup_websocket_connection_get_state:
-    adrp x16, door_soup_table+312
-    ldr x16, [x16, #:lo12:door_soup_table+312]
+    adrp x16, door_soup_table+328
+    ldr x16, [x16, #:lo12:door_soup_table+328]
     br x16
 .Lresolve_soup_websocket_connection_get_state:
     adrp x16, door_soup_library
     add x16, x16, #:lo12:door_soup_library
-    mov w17, #39
+    mov w17, #41
     b door_loader_trampoline
     .size soup_websocket_connection_get_state, .-soup_websocket_connection_get_state
     .globl soup_websocket_connection_send_text
@@ -1031,13 +1081,13 @@ soup_websocket_connection_get_state:
     .type soup_websocket_connection_send_text, %function
     .p2align 2
 soup_websocket_connection_send_text:
-    adrp x16, door_soup_table+320
-    ldr x16, [x16, #:lo12:door_soup_table+320]
+    adrp x16, door_soup_table+336
+    ldr x16, [x16, #:lo12:door_soup_table+336]
     br x16
 .Lresolve_soup_websocket_connection_send_text:
     adrp x16, door_soup_library
     add x16, x16, #:lo12:door_soup_library
-    mov w17, #40
+    mov w17, #42
     b door_loader_trampoline
     .size soup_websocket_connection_send_text, .-soup_websocket_connection_send_text
     .globl soup_websocket_connection_set_max_incoming_payload_size
@@ -1045,13 +1095,13 @@ soup_websocket_connection_send_text:
     .type soup_websocket_connection_set_max_incoming_payload_size, %function
     .p2align 2
 soup_websocket_connection_set_max_incoming_payload_size:
-    adrp x16, door_soup_table+328
-    ldr x16, [x16, #:lo12:door_soup_table+328]
+    adrp x16, door_soup_table+344
+    ldr x16, [x16, #:lo12:door_soup_table+344]
     br x16
 .Lresolve_soup_websocket_connection_set_max_incoming_payload_size:
     adrp x16, door_soup_library
     add x16, x16, #:lo12:door_soup_library
-    mov w17, #41
+    mov w17, #43
     b door_loader_trampoline
     .size soup_websocket_connection_set_max_incoming_payload_size, .-soup_websocket_connection_set_max_incoming_payload_size
 #else
@@ -1101,6 +1151,8 @@ door_soup_table:
     .quad .Lresolve_soup_session_new
     .quad .Lresolve_soup_session_send
     .quad .Lresolve_soup_session_set_timeout
+    .quad .Lresolve_soup_session_websocket_connect_async
+    .quad .Lresolve_soup_session_websocket_connect_finish
     .quad .Lresolve_soup_status_get_phrase
     .quad .Lresolve_soup_websocket_connection_close
     .quad .Lresolve_soup_websocket_connection_get_state
