@@ -66,6 +66,12 @@ struct App {
         let statusLine = interactive && !options.quiet
         var standard = options.standardFeatures()
         standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
+        if let path = options.renderLog {
+            do { standard.renderLog = try RenderLog(path: path) } catch {
+                output.err("gstplay: error: --render-log: \(error)")
+                return ExitStatus.usage
+            }
+        }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: standard)
         inbox.forward(player.records)
