@@ -129,6 +129,40 @@ def stop(child, grace=5):
             child.wait()
 
 
+ECHO = r"""
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind((sys.argv[1], int(sys.argv[2])))
+while True:
+    data, peer = s.recvfrom(2048); s.sendto(data, peer)
+"""
+PROBE = r"""
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.settimeout(0.5)
+rtts = []
+for i in range(200):
+    t = time.monotonic_ns(); s.sendto(t.to_bytes(8, "little"), (sys.argv[1], int(sys.argv[2])))
+    try:
+        data, _ = s.recvfrom(64); rtts.append((time.monotonic_ns() - int.from_bytes(data[:8], "little")) / 1e6)
+    except socket.timeout:
+        pass
+    time.sleep(0.005)
+rtts.sort()
+print("%d %.2f %.2f" % (len(rtts), rtts[len(rtts) // 2] if rtts else -1, rtts[0] if rtts else -1))
+"""
+
+
+def relay_check(follower_ns, leader_ns, logs):
+    """200 datagrams from a follower's namespace through the relay to an echo in the leader's:
+    (answered, RTT p50 ms, RTT min ms). Proves the relay's path between namespaces (two shaped legs
+    each way: expect about 2 × 5 ms and 2 % loss)."""
+    echo = spawn(leader_ns, [sys.executable, "-c", ECHO, LEADER_IP, str(PORT + 1)], os.path.join(logs, "echo.out"))
+    time.sleep(0.3)
+    out = subprocess.run(["ip", "netns", "exec", follower_ns, sys.executable, "-c", PROBE, HUB_IP, str(PORT + 1)],
+                         capture_output=True, text=True).stdout.split()
+    stop(echo)
+    return (int(out[0]), float(out[1]), float(out[2])) if len(out) == 3 else None
+
+
 def read_log(path):
     """[(pts, realtime)] of the video lines, in file order."""
     rows = []
@@ -202,6 +236,14 @@ class Bench:
         leader_ns = self.net.node(1)
         follower_ns = [self.net.node(11 + i) for i in range(count + (1 if case == "late" else 0))]
         relay = None
+        check = None
+        if case == "relay" and self.args.mode == "dry":
+            # Nothing uses the clock port without sync: prove the relay's path with an echo instead.
+            probe_relay = spawn(HUB, [self.args.relay, "--listen", "%s:%d" % (HUB_IP, PORT + 1), "--to", "%s:%d" % (LEADER_IP, PORT + 1),
+                                      "--delay-ms", "5", "--jitter-ms", "2", "--loss-percent", "1"], os.path.join(logs, "probe-relay.out"))
+            time.sleep(0.3)
+            check = relay_check(follower_ns[0], leader_ns, logs)
+            stop(probe_relay)
         if case == "relay":
             relay = spawn(HUB, [self.args.relay, "--listen", "%s:%d" % (HUB_IP, PORT), "--to", "%s:%d" % (LEADER_IP, PORT),
                                 "--delay-ms", "5", "--jitter-ms", "2", "--loss-percent", "1"], os.path.join(logs, "relay.out"))
@@ -232,9 +274,9 @@ class Bench:
             time.sleep(0.1)
         for child in followers + [leader] + ([relay] if relay else []):
             stop(child)
-        self.analyse(case, count, logs, starts, restart_at)
+        self.analyse(case, count, logs, starts, restart_at, check)
 
-    def analyse(self, case, count, logs, starts, restart_at):
+    def analyse(self, case, count, logs, starts, restart_at, check=None):
         leader_rows = read_log(os.path.join(logs, "leader.log"))
         follower_rows = [read_log(os.path.join(logs, "f%d.log" % i)) for i in range(len(starts))]
         windows = []
@@ -271,6 +313,8 @@ class Bench:
             got = [(l - first) / 1e9 for l in locks if l and first]
             extra = ("re-locked after the new leader's first frame: %s" % ", ".join("%.2f s" % g for g in got) if got
                      else "no follower re-locked") + " (%d of %d)" % (len(got), len(follower_rows))
+        if check:
+            extra = "relay path check (echo, 200 datagrams): %d answered, RTT p50 %.1f ms, min %.1f ms" % check
         self.results.append(dict(case=case, followers=count, vs_leader=summary(vs_leader), between=summary(between), extra=extra))
         if count == max(self.args.followers):
             self.curves[case] = curves
@@ -290,9 +334,9 @@ class Bench:
                       "same start. This proves the harness (namespaces, render logs, offset arithmetic); the offsets are only how far "
                       "apart independent starts land, not the sync feature's.", ""]
         lines += ["Each player in its own network namespace on one bridge (10.77.0.0/24), headless, `--render-log`; clip `%s`, "
-                  "%d s per case. |offset| in ms = |realtime_A(pts) − realtime_B(pts)| over every video frame both rendered, "
+                  "%d s per case. Offset in ms = realtime_A(pts) − realtime_B(pts), taken as an absolute value, over every video frame both rendered, "
                   "from 2 s after each player's first frame: p50 / p95 / max (frames matched). Cases: *clean* link; *relay*: the "
-                  "clock packets through `udp-relay` (5 ms ± 2 ms each way, 1 % loss) with `--sync-clock`; *late*: one more "
+                  "clock packets through `udp-relay` (5 ms ± 2 ms each way, 1 %% loss) with `--sync-clock`; *late*: one more "
                   "follower 5 s later (time to lock: to its first frame within 1 ms of the leader's); *restart*: the leader "
                   "stopped at 8 s, started again 1 s later." % (os.path.basename(self.args.clip), self.args.seconds), "",
                   "| case | followers | vs leader: p50 / p95 / max ms (frames) | between followers: p50 / p95 / max ms (frames) | notes |",
