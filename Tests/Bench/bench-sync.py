@@ -177,6 +177,15 @@ def read_log(path):
     return rows
 
 
+def after_jump(rows, since):
+    """The rows from the first one rendered at or after `since` whose pts went back (the player
+    reloaded: a leader restart starts the media again); [] when none did."""
+    for i in range(1, len(rows)):
+        if rows[i][1] >= since and rows[i][0] < rows[i - 1][0]:
+            return rows[i:]
+    return []
+
+
 def by_pts(rows, since=0, until=1 << 63):
     """pts -> realtime for rows rendered in [since, until); the first rendering of a pts wins."""
     table = {}
@@ -256,6 +265,10 @@ class Bench:
             starts.append(time.time_ns())
             followers.append(spawn(ns, self.player(self.follower_args(case == "relay"), os.path.join(logs, "f%d.log" % i)),
                                    os.path.join(logs, "f%d.out" % i)))
+        # The case's clock starts once every player rendered a frame (9 players take seconds to start here).
+        wait_until = time.time_ns() + 60_000_000_000
+        while time.time_ns() < wait_until and not all(read_log(p) for p in [leader_log] + [os.path.join(logs, "f%d.log" % i) for i in range(count)]):
+            time.sleep(0.2)
         began = time.time_ns()
         restart_at = None
         new_leader_log = os.path.join(logs, "leader2.log")
@@ -287,6 +300,9 @@ class Bench:
             windows.append((by_pts(leader_rows), 0, restart_at))
             windows.append((by_pts(read_log(os.path.join(logs, "leader2.log"))), restart_at, 1 << 63))
         vs_leader, between, curves = [], [], []
+        if restart_at is not None:
+            # After the restart only what the followers played once they started the media again.
+            follower_rows = [[row for row in rows if row[1] < restart_at] + after_jump(rows, restart_at) for rows in follower_rows]
         settled = []
         for rows in follower_rows:
             since = (rows[0][1] + SETTLE_NS) if rows else 0
@@ -309,7 +325,7 @@ class Bench:
         if case == "restart" and restart_at is not None:
             new_leader = windows[-1][0]
             first = min(new_leader.values()) if new_leader else None
-            locks = [first_lock(rows, new_leader, restart_at) for rows in follower_rows]
+            locks = [first_lock(after_jump(rows, restart_at), new_leader, restart_at) for rows in follower_rows]
             got = [(l - first) / 1e9 for l in locks if l and first]
             extra = ("re-locked after the new leader's first frame: %s" % ", ".join("%.2f s" % g for g in got) if got
                      else "no follower re-locked") + " (%d of %d)" % (len(got), len(follower_rows))
@@ -334,7 +350,7 @@ class Bench:
                       "same start. This proves the harness (namespaces, render logs, offset arithmetic); the offsets are only how far "
                       "apart independent starts land, not the sync feature's.", ""]
         lines += ["Each player in its own network namespace on one bridge (10.77.0.0/24), headless, `--render-log`; clip `%s`, "
-                  "%d s per case. Offset in ms = realtime_A(pts) − realtime_B(pts), taken as an absolute value, over every video frame both rendered, "
+                  "%d s per case from the moment every player showed a frame. Offset in ms = realtime_A(pts) − realtime_B(pts), taken as an absolute value, over every video frame both rendered, "
                   "from 2 s after each player's first frame: p50 / p95 / max (frames matched). Cases: *clean* link; *relay*: the "
                   "clock packets through `udp-relay` (5 ms ± 2 ms each way, 1 %% loss) with `--sync-clock`; *late*: one more "
                   "follower 5 s later (time to lock: to its first frame within 1 ms of the leader's); *restart*: the leader "
@@ -372,14 +388,19 @@ class Bench:
             return
         fig, axes = plt.subplots(len(cases), 1, figsize=(9, 2.6 * len(cases)), squeeze=False)
         for ax, case in zip(axes[:, 0], cases):
+            drawn = False
             for label, points in self.curves[case]:
                 if points:
                     ax.plot([t for t, _ in points], [o for _, o in points], linewidth=0.8, label=label)
+                    drawn = True
             ax.set_title("%s, %d followers%s" % (case, max(self.args.followers), " (dry run: no sync)" if self.args.mode == "dry" else ""))
             ax.set_ylabel("offset vs leader, ms")
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=6, ncol=3, loc="upper right")
-        axes[-1, 0].set_xlabel("time since the followers started, s")
+            if drawn:
+                ax.legend(fontsize=6, ncol=3, loc="upper right")
+            else:
+                ax.text(0.5, 0.5, "no frames in common with the leader", ha="center", va="center", transform=ax.transAxes)
+        axes[-1, 0].set_xlabel("time since the first follower started, s")
         fig.tight_layout()
         fig.savefig(self.args.png, dpi=110)
         print("bench-sync: wrote %s" % self.args.png)
@@ -391,7 +412,7 @@ def main():
     parser.add_argument("--relay", required=True)
     parser.add_argument("--clip", required=True)
     parser.add_argument("--followers", default="2,4,8", type=lambda s: [int(x) for x in s.split(",")])
-    parser.add_argument("--seconds", default=20, type=int)
+    parser.add_argument("--seconds", default=15, type=int)
     parser.add_argument("--mode", default="auto", choices=["auto", "sync", "dry"])
     parser.add_argument("--cases", default="clean,relay,late,restart", type=lambda s: s.split(","))
     parser.add_argument("--out", default="docs/BENCHMARKS.md")
