@@ -10,7 +10,8 @@ final class WallCLITests: XCTestCase {
                                 ("2x1:0,0:-1", "the bezel must be pixels"), ("two", "expected two or three parts")] {
             let result = try GstplayProcess.run(["--quiet", "--wall", value, TestMedia.vp8])
             XCTAssertEqual(result.status, 2, "\(value): \(result.stderr)")
-            XCTAssertTrue(result.stderr.hasPrefix("gstplay: error: --wall: \(reason) (got '\(value)'"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("gstplay: error: --wall: \(reason)"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("(got '\(value)'; the form is COLSxROWS:COL,ROW[:BEZEL], e.g. 2x1:0,0)"), result.stderr)
         }
     }
 }
