@@ -392,5 +392,6 @@ bench-sync: setup bench-venv release
 	@if [ ! -s $(BENCH_DIR)/bench-30s.mp4 ] || [ Fixtures/make-fixtures.sh -nt $(BENCH_DIR)/bench-30s.mp4 ]; then \
 	  Fixtures/make-fixtures.sh --bench $(BENCH_DIR); fi
 	$(SWIFT) build -c release --product udp-relay
+	$(BENCH_VENV)/bin/python3 Tests/Bench/bench-sync.py --self-test
 	$(BENCH_VENV)/bin/python3 Tests/Bench/bench-sync.py --gstplay $$($(RELEASE_BUILD) --show-bin-path)/gstplay \
 	  --relay $$($(SWIFT) build -c release --show-bin-path)/udp-relay --clip $(BENCH_DIR)/bench-30s.mp4 $(SYNC_ARGS)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Playing in sync across machines, measured (`make bench-sync`, as root).
 
-Usage: Tests/Bench/bench-sync.py --gstplay BIN --relay BIN --clip CLIP [--followers 2,4,8] [--seconds 20]
+Usage: Tests/Bench/bench-sync.py --self-test   (the offset arithmetic on synthetic logs)
+       Tests/Bench/bench-sync.py --gstplay BIN --relay BIN --clip CLIP [--followers 2,4,8] [--seconds 20]
                                  [--mode auto|sync|dry] [--out docs/BENCHMARKS.md] [--png docs/sync-offsets.png]
                                  [--work DIR] [--cases clean,relay,late,restart]
 
@@ -407,7 +408,26 @@ class Bench:
         print("bench-sync: wrote %s" % self.args.png)
 
 
+def self_test():
+    """The arithmetic on synthetic logs (no root, no players): `bench-sync.py --self-test`."""
+    frame = 33_333_333
+    leader = [(i * frame, 10**18 + i * frame) for i in range(300)]
+    ahead = [(p, r + 3_000_000) for p, r in leader[30:]]               # 3 ms late, joined at frame 30
+    table = by_pts(leader)
+    got = summary([o for _, o in offsets(by_pts(ahead), table)])
+    assert got[:3] == (3.0, 3.0, 3.0) and got[3] == 270, got
+    drifting = [(p, r + 1_000_000 * i // 100) for i, (p, r) in enumerate(leader)]  # 0 → 2.99 ms
+    assert first_lock(drifting, table, 0) == leader[0][1]
+    assert first_lock([(p, r + 5_000_000 * (i < 150)) for i, (p, r) in enumerate(leader)], table, 0) == leader[150][1]
+    restarted = leader[:100] + [(p, r + 200 * frame) for p, r in leader[:50]]  # media started again after frame 100
+    assert after_jump(restarted, leader[99][1]) == restarted[100:]
+    assert after_jump(leader, 0) == []
+    print("bench-sync: self-test passed")
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--gstplay", required=True)
     parser.add_argument("--relay", required=True)
