@@ -314,7 +314,7 @@ uninstall:
 
 # ---- Desktop entry and icon: part of make install / make uninstall ----
 # share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
-# `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
+# `gstplay mime-types`: a checked list (Sources/BackendControl/Files/PlayableMIMETypes.swift) kept to the types
 # whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
 # the binary asked for the types (default: the release build). update-desktop-database refreshes
 # the MIME cache file managers read, when installing to the live system (no DESTDIR).

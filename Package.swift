@@ -57,6 +57,14 @@ let package = Package(
             pkgConfig: "gupnp-1.6 gupnp-av-1.0",
             providers: [.apt(["libgupnp-1.6-dev", "libgupnp-av-1.0-dev"])]
         ),
+        // libgstnet (GStreamer's network clock), for playing in sync across machines (BackendSync)
+        // only: a player that does not sync does not link it.
+        .systemLibrary(
+            name: "CGstNet",
+            path: "Modules/CGstNet",
+            pkgConfig: "gstreamer-net-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
+        ),
         // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, loop
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
         .target(
@@ -117,11 +125,19 @@ let package = Package(
             dependencies: ["BackendCore", "HTTPServe", "CGStreamer", "CGUPnP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Playing in sync across machines: a leader publishes its clock (GstNetTimeProvider) and its
+        // session (HTTPServe: GET /sync/session, WebSocket /sync/events); followers slave their
+        // pipeline to it (GstNetClientClock) and play the same item at the same moment.
+        .target(
+            name: "BackendSync",
+            dependencies: ["BackendCore", "BackendQueue", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast", "BackendSync"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The on-screen display: a `textoverlay` in the video filter chain showing
@@ -142,6 +158,7 @@ let package = Package(
         .target(
             name: "BackendMPRIS",
             dependencies: ["BackendCore", "CGStreamer"],
+            resources: [.embedInCode("mpris.xml")],     // the introspection XML, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -173,6 +190,7 @@ let package = Package(
         .target(
             name: "BackendControl",
             dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
+            resources: [.embedInCode("Remote/remote.html")],     // the web remote's page, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -237,7 +255,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP", "BackendSync"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

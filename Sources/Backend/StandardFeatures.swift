@@ -6,6 +6,7 @@ import BackendCore
 import BackendMPRIS
 import BackendOSD
 import BackendQueue
+import BackendSync
 import BackendTags
 import BackendThumbnails
 import BackendTracks
@@ -57,6 +58,9 @@ public struct StandardFeatures: Sendable {
     public var renderLog: RenderLog?
     /// One tile of a video wall (``VideoWallFeature``: the picture cropped to it), nil (the default) for the whole picture.
     public var wall: VideoWall?
+    /// Playing in sync across machines (``SyncFeature``, made with its role: a leader's opens its
+    /// ports when made), nil (the default) for none. One instance belongs to one player.
+    public var sync: SyncFeature?
 
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
@@ -79,6 +83,7 @@ public struct StandardFeatures: Sendable {
         features.append(CastFeature(settings: cast, mediaTitle: { $0.tags.title }))
         if let wall { features.append(VideoWallFeature(wall: wall)) }
         if let renderLog { features.append(RenderLogFeature(log: renderLog)) }
+        if let sync { features.append(sync) }
         return features
     }
 }

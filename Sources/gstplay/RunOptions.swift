@@ -45,6 +45,8 @@ struct RunOptions: Equatable, Sendable {
     var mpris: Bool?
     /// `--input-ipc-server` / `--ipc-socket`: the control socket's path.
     var ipcSocket: String?
+    /// `--sync-serve[=ADDR:PORT]` / `--sync-to`, `--sync-clock`, `--sync-latency`: the sync role, nil for none.
+    var sync: SyncSettings?
     /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote.
     var remote: RemoteSettings?
     /// `--client-write-dir`: where control clients may write files, absolute (nil: nowhere).
@@ -90,6 +92,9 @@ struct RunOptions: Equatable, Sendable {
         configuration.videoSink = videoSink
         configuration.audioSink = audioSink
         network.apply(to: &configuration)
+        // In a sync group a rate change must bring a new segment (a flushing seek): the session's
+        // line is made from the segment, which an instant rate change leaves as it was.
+        if sync != nil { configuration.instantRateChange = false }
         return configuration
     }
 

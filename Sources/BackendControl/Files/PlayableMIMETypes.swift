@@ -1,14 +1,13 @@
-import ArgumentParser
 import Backend
 import CGStreamer
 
-/// The MIME types gstplay offers to play (the desktop entry's `MimeType`, MPRIS
+/// The MIME types a player offers to play (a desktop entry's `MimeType`, MPRIS
 /// `SupportedMimeTypes`): a checked list of types with the GStreamer element that reads each,
 /// kept to those whose element the installed plugins have (`gst_element_factory_find`).
 /// **Thread:** any (GStreamer's registry is thread-safe).
-enum DesktopMIMETypes {
+public enum PlayableMIMETypes {
     /// Each MIME type with the demuxer or parser that reads it.
-    static let candidates: [(mime: String, element: String)] = [
+    public static let candidates: [(mime: String, element: String)] = [
         ("video/mp4", "qtdemux"), ("video/quicktime", "qtdemux"), ("video/3gpp", "qtdemux"), ("audio/mp4", "qtdemux"),
         ("audio/x-m4a", "qtdemux"), ("video/x-matroska", "matroskademux"), ("audio/x-matroska", "matroskademux"),
         ("video/webm", "matroskademux"), ("audio/webm", "matroskademux"), ("video/ogg", "oggdemux"), ("audio/ogg", "oggdemux"),
@@ -20,24 +19,12 @@ enum DesktopMIMETypes {
     ]
 
     /// The candidates whose element is installed, in the list's order.
-    static func playable() -> [String] {
+    public static func playable() -> [String] {
         GStreamerRuntime.ensureInitialized()
         return candidates.filter { candidate in
             guard let factory = gst_element_factory_find(candidate.element) else { return false }
             gst_object_unref(UnsafeMutableRawPointer(factory))
             return true
         }.map(\.mime)
-    }
-}
-
-/// `gstplay mime-types`: prints ``DesktopMIMETypes/playable()``, one per line (`make install`
-/// writes them into the desktop entry's `MimeType`).
-struct MIMETypesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "mime-types",
-        abstract: "Print the MIME types the installed GStreamer plugins can play, one per line (the desktop entry's MimeType).")
-
-    func run() throws {
-        Output.writeLines(STDOUT_FILENO, DesktopMIMETypes.playable().joined(separator: "\n"))
     }
 }
