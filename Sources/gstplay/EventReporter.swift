@@ -104,7 +104,7 @@ final class EventReporter {
             updateStatus()   // the status line reads the renderer cast to from the snapshot
             if let text = feature.payload(as: CastEvent.self).flatMap(CastCommands.note(for:)) { note(text) }
         case .feature(let feature) where feature.payload is SyncEvent:
-            updateStatus { _ in }   // the status line reads the lock from the snapshot
+            updateStatus()   // the status line reads the lock from the snapshot
             if let event = feature.payload(as: SyncEvent.self) { note(WireSync.note(for: event)) }
         case .feature(let feature) where feature.payload is TagsEvent:
             updateStatus()   // the status line reads the tags from the snapshot
