@@ -241,11 +241,16 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE", "UDPRelay"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py", "ssdp_search_loop.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Test support: a UDP relay adding delay, jitter and loss (no netem here), for the tests
+        // (through TestSupport) and the sync bench (the `udp-relay` program); no XCTest.
+        .target(name: "UDPRelay", path: "Tests/UDPRelay", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(name: "udp-relay", dependencies: ["UDPRelay"], path: "Tests/UDPRelayTool",
+                          swiftSettings: [.swiftLanguageMode(.v6)]),
         // Desktop: an X11 window made with Xlib that the Backend plays into.
         .executableTarget(
             name: "ExampleX11Player",

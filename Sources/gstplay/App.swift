@@ -76,6 +76,12 @@ struct App {
             }
         }
         standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
+        if let path = options.renderLog {
+            do { standard.renderLog = try RenderLog(path: path) } catch {
+                output.err("gstplay: error: --render-log: \(error)")
+                return ExitStatus.usage
+            }
+        }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: standard)
         inbox.forward(player.records)

@@ -157,6 +157,8 @@ struct GstplayCommand: AsyncParsableCommand {
         options.screenshot = try output.screenshotNaming()
         options.fullscreen = output.fullscreen ?? false
         options.osdSeekPreview = try output.seekPreview()
+        options.renderLog = try output.renderLogPath()
+        options.wall = try output.videoWall()
         options.autoloadFiles = playback.autoloadFiles ?? false
         options.inputConf = input.inputConf
         options.configDirectory = config.configDirectory

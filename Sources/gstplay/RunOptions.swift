@@ -59,6 +59,10 @@ struct RunOptions: Equatable, Sendable {
     var fullscreen = false
     /// `--osd-seek-preview`: the window's OSD shows a picture of the seek target.
     var osdSeekPreview = true
+    /// `--render-log FILE`: a line per rendered buffer (``RenderLog``), for the sync bench.
+    var renderLog: String?
+    /// `--wall COLSxROWS:COL,ROW[:BEZEL]`: show one tile of a video wall.
+    var wall: VideoWall?
     /// `--autoload-files`: one local file brings the other media files of its folder.
     var autoloadFiles = false
     /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
@@ -104,6 +108,7 @@ struct RunOptions: Equatable, Sendable {
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
         standard.osd.seekPreview = osdSeekPreview
+        standard.wall = wall
         return standard
     }
 }
