@@ -26,6 +26,8 @@ BENCH_PACKAGES := mpv
 BENCH_PACKAGES += ffmpegthumbnailer
 # The sync bench's network namespaces, bridge and veth pairs (make bench-sync).
 BENCH_PACKAGES += iproute2
+# The sync bench names its commit (git); Tests/Scripts/door-libraries-rss.sh reads NEEDED (readelf).
+BENCH_PACKAGES += git binutils
 # Desktop: only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick

@@ -19,6 +19,9 @@ enum ExitStatus {
     /// Casting failed (`--cast` found no renderer, or the renderer refused the media, stopped
     /// answering or went away); playback went on locally and no item failed.
     static let castFailed: Int32 = 7
+    /// A door's system library (libsoup, GUPnP, Xlib) could not be opened when the door opened.
+    /// Exited with by Modules/DoorLoader's C resolver (`DOOR_LOADER_EXIT_STATUS`), listed here for `--help`.
+    static let doorLibraryMissing: Int32 = 8
     /// Hung up (SIGHUP: the terminal went away).
     static let hangup: Int32 = 129
     /// Interrupted (SIGINT, Ctrl-C).

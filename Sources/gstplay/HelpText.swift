@@ -29,6 +29,7 @@ enum HelpText {
         (ExitStatus.remote, "the web remote (--remote) or --sync-serve could not listen"),
         (ExitStatus.noRenderers, "--list-renderers found no renderer"),
         (ExitStatus.castFailed, "casting failed (playback went on here, no item failed)"),
+        (ExitStatus.doorLibraryMissing, "a door's library (libsoup, GUPnP, Xlib) could not be opened"),
         (ExitStatus.hangup, "SIGHUP (the terminal went away)"),
         (ExitStatus.interrupted, "SIGINT (Ctrl-C)"),
         (ExitStatus.terminated, "SIGTERM"),

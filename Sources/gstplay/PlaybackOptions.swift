@@ -68,12 +68,12 @@ struct PlaybackOptions: ParsableArguments {
 /// ``GstplayCommand/makeOptions()``. A plain value; any thread.
 struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("audio-sink"), help: ArgumentHelp(
-        "Audio sink: an element name or a bin description, e.g. 'pulsesink' or 'fakesink sync=true'.",
+        "Audio sink: an element or a bin, e.g. 'fakesink sync=true'.",
         valueName: "element"))
     var audioSink: String?
 
     @Option(name: .customLong("video-sink"), help: ArgumentHelp(
-        "Video sink: an element name or a bin description, e.g. 'ximagesink' or 'fakevideosink'.",
+        "Video sink: an element or a bin, e.g. 'fakevideosink'.",
         valueName: "element"))
     var videoSink: String?
 
