@@ -24,6 +24,8 @@ FIXTURE_PACKAGES := gcc
 BENCH_PACKAGES := mpv
 # The thumbnail row's peer (make bench, Sources/gstplay-bench/Cases/ThumbnailCase.swift).
 BENCH_PACKAGES += ffmpegthumbnailer
+# The sync bench's network namespaces, bridge and veth pairs (make bench-sync).
+BENCH_PACKAGES += iproute2
 # Desktop: only the tests need these: a private X server (Xvfb) and the tools that look
 # at it (xwininfo, xdotool, ImageMagick's import/convert). Tests/DisplayTests starts its own Xvfb.
 TEST_PACKAGES := xvfb xauth x11-utils xdotool imagemagick
@@ -312,7 +314,7 @@ uninstall:
 
 # ---- Desktop entry and icon: part of make install / make uninstall ----
 # share/applications/gstplay.desktop (Exec=gstplay %U, Terminal=false) with its MimeType from
-# `gstplay mime-types`: a checked list (Sources/gstplay/DesktopMIMETypes.swift) kept to the types
+# `gstplay mime-types`: a checked list (Sources/BackendControl/Files/PlayableMIMETypes.swift) kept to the types
 # whose demuxer or parser the installed plugins have; and the scalable icon. DESKTOP_GSTPLAY names
 # the binary asked for the types (default: the release build). update-desktop-database refreshes
 # the MIME cache file managers read, when installing to the live system (no DESTDIR).
@@ -377,3 +379,19 @@ bench-abr: setup bench-venv abr-fixtures
 	$$($(SWIFT) build -c release --show-bin-path)/gstplay-bench abr-qoe --hls $(ABR_HLS_DIR)/hls --runs $(ABR_RUNS) --jobs $(ABR_JOBS) \
 	  --out $(ABR_OUT) --section docs/BENCHMARKS.md; status=$$?; \
 	$(BENCH_VENV)/bin/python3 Tests/Bench/plot-abr.py $(ABR_OUT)/results.json docs/img/abr && exit $$status
+
+# Playing in sync across machines (~6 min; not part of `make bench`; root: network namespaces). The leader and
+# 2, 4, 8 followers each in a network namespace on one bridge, all with --render-log; cases clean, clock packets
+# through udp-relay (5 ms ± 2 ms, 1 % loss), a late joiner, a leader restart. Writes its section of
+# docs/BENCHMARKS.md (between the sync-bench markers) and docs/sync-offsets.png (matplotlib from $(BENCH_VENV)).
+# Without --sync-serve in gstplay it runs dry (no sync: proves the harness). SYNC_ARGS passes more options.
+SYNC_ARGS ?=
+.PHONY: bench-sync
+bench-sync: setup bench-venv release
+	$(call apt_install,$(BENCH_PACKAGES))
+	@if [ ! -s $(BENCH_DIR)/bench-30s.mp4 ] || [ Fixtures/make-fixtures.sh -nt $(BENCH_DIR)/bench-30s.mp4 ]; then \
+	  Fixtures/make-fixtures.sh --bench $(BENCH_DIR); fi
+	$(SWIFT) build -c release --product udp-relay
+	$(BENCH_VENV)/bin/python3 Tests/Bench/bench-sync.py --self-test
+	$(BENCH_VENV)/bin/python3 Tests/Bench/bench-sync.py --gstplay $$($(RELEASE_BUILD) --show-bin-path)/gstplay \
+	  --relay $$($(SWIFT) build -c release --show-bin-path)/udp-relay --clip $(BENCH_DIR)/bench-30s.mp4 $(SYNC_ARGS)

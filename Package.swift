@@ -29,12 +29,22 @@ let package = Package(
                 "libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
             ])]
         ),
-        // Desktop: Xlib, for the video window (BackendWindow: title, fullscreen) and the embedding example.
-        .systemLibrary(
+        // The door libraries (docs/ADR-004-door-libraries.md): what only the web remote, casting, the
+        // cache's revalidation or the video window needs is not linked. CSoup, CGUPnP and CX11 each
+        // declare their library's headers and carry generated trampolines (stubs.S, libraries.c:
+        // Modules/DoorLoader/generate-stubs.py) for the functions the package calls; the first call
+        // opens the library by soname (DoorLoader), so a headless play maps none of them.
+        .target(
+            name: "DoorLoader",
+            path: "Modules/DoorLoader",
+            exclude: ["generate-stubs.py"]
+        ),
+        // Desktop: Xlib and XScreenSaver, for the video window (BackendWindow: title, fullscreen) and the
+        // embedding example; opened at the first X call (no DISPLAY, no window: never).
+        .target(
             name: "CX11",
-            path: "Modules/CX11",
-            pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxss-dev"])]
+            dependencies: ["DoorLoader"],
+            path: "Modules/CX11"
         ),
         // The X Fixes extension, for the display tests only (the cursor shown at the pointer).
         .systemLibrary(
@@ -43,19 +53,27 @@ let package = Package(
             pkgConfig: "xfixes",
             providers: [.apt(["libxfixes-dev"])]
         ),
-        // libsoup 3, for the media cache's conditional requests (revalidation).
-        .systemLibrary(
+        // libsoup 3, for the media cache's conditional requests (revalidation) and HTTPServe (the web
+        // remote's and casting's server); opened at the first libsoup call. Its headers: include/libsoup.
+        .target(
             name: "CSoup",
-            path: "Modules/CSoup",
-            pkgConfig: "libsoup-3.0",
-            providers: [.apt(["libsoup-3.0-dev"])]
+            dependencies: ["CGStreamer", "DoorLoader"],
+            path: "Modules/CSoup"
         ),
-        // GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast).
-        .systemLibrary(
+        // GUPnP 1.6 (on GSSDP) and GUPnP-AV, for casting to UPnP/DLNA renderers (BackendCast); opened
+        // at the first GUPnP call (discovery). Its headers: include/libgupnp, libgssdp, libgupnp-av, libxml.
+        .target(
             name: "CGUPnP",
-            path: "Modules/CGUPnP",
-            pkgConfig: "gupnp-1.6 gupnp-av-1.0",
-            providers: [.apt(["libgupnp-1.6-dev", "libgupnp-av-1.0-dev"])]
+            dependencies: ["CSoup", "CGStreamer", "DoorLoader"],
+            path: "Modules/CGUPnP"
+        ),
+        // libgstnet (GStreamer's network clock), for playing in sync across machines (BackendSync)
+        // only: a player that does not sync does not link it.
+        .systemLibrary(
+            name: "CGstNet",
+            path: "Modules/CGstNet",
+            pkgConfig: "gstreamer-net-1.0",
+            providers: [.apt(["libgstreamer1.0-dev"])]
         ),
         // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, loop
         // thread, and the one feature protocol (PlayerFeature). It names no feature.
@@ -117,11 +135,19 @@ let package = Package(
             dependencies: ["BackendCore", "HTTPServe", "CGStreamer", "CGUPnP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Playing in sync across machines: a leader publishes its clock (GstNetTimeProvider) and its
+        // session (HTTPServe: GET /sync/session, WebSocket /sync/events); followers slave their
+        // pipeline to it (GstNetClientClock) and play the same item at the same moment.
+        .target(
+            name: "BackendSync",
+            dependencies: ["BackendCore", "BackendQueue", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // The umbrella embedders import: re-exports the core and the feature targets and
         // plugs the standard features into `Player(configuration:delegate:)`.
         .target(
             name: "Backend",
-            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast"],
+            dependencies: ["BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendTags", "BackendMPRIS", "BackendOSD", "BackendCast", "BackendSync"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The on-screen display: a `textoverlay` in the video filter chain showing
@@ -132,7 +158,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window: render target, title, keys, fullscreen, gravity. The only
-        // feature that links Xlib, so a player made from BackendCore alone links no libX11.
+        // feature that calls Xlib (opened at its first call, CX11), so BackendCore alone names no libX11.
         .target(
             name: "BackendWindow",
             dependencies: ["BackendCore", "CGStreamer", "CX11"],
@@ -142,6 +168,7 @@ let package = Package(
         .target(
             name: "BackendMPRIS",
             dependencies: ["BackendCore", "CGStreamer"],
+            resources: [.embedInCode("mpris.xml")],     // the introspection XML, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
@@ -173,6 +200,7 @@ let package = Package(
         .target(
             name: "BackendControl",
             dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
+            resources: [.embedInCode("Remote/remote.html")],     // the web remote's page, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command-line frontend.
@@ -213,11 +241,16 @@ let package = Package(
         .target(name: "CTestIsolation", path: "Tests/CTestIsolation"),
         .target(
             name: "TestSupport",
-            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE"],
+            dependencies: ["Backend", "BackendCore", "ProcessProbe", "CTestIsolation", "CGStreamer", "StreamingQoE", "UDPRelay"],
             path: "Tests/TestSupport",
             exclude: ["http_test_server.py", "http_trace.py", "ssdp_sniffer.py", "ssdp_search_loop.py"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Test support: a UDP relay adding delay, jitter and loss (no netem here), for the tests
+        // (through TestSupport) and the sync bench (the `udp-relay` program); no XCTest.
+        .target(name: "UDPRelay", path: "Tests/UDPRelay", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(name: "udp-relay", dependencies: ["UDPRelay"], path: "Tests/UDPRelayTool",
+                          swiftSettings: [.swiftLanguageMode(.v6)]),
         // Desktop: an X11 window made with Xlib that the Backend plays into.
         .executableTarget(
             name: "ExampleX11Player",
@@ -232,7 +265,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP"],
+            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP", "BackendSync"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(

@@ -12,3 +12,4 @@
 @_exported import BackendTags
 @_exported import BackendMPRIS
 @_exported import BackendCast
+@_exported import BackendSync

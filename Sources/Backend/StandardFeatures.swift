@@ -6,6 +6,7 @@ import BackendCore
 import BackendMPRIS
 import BackendOSD
 import BackendQueue
+import BackendSync
 import BackendTags
 import BackendThumbnails
 import BackendTracks
@@ -53,6 +54,14 @@ public struct StandardFeatures: Sendable {
     /// until discovery or a cast is asked for; `interfaces` limits discovery.
     public var cast = CastSettings()
 
+    /// A diagnostic log of every buffer the sinks render (``RenderLogFeature``), nil (the default) for none.
+    public var renderLog: RenderLog?
+    /// One tile of a video wall (``VideoWallFeature``: the picture cropped to it), nil (the default) for the whole picture.
+    public var wall: VideoWall?
+    /// Playing in sync across machines (``SyncFeature``, made with its role: a leader's opens its
+    /// ports when made), nil (the default) for none. One instance belongs to one player.
+    public var sync: SyncFeature?
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
@@ -72,6 +81,9 @@ public struct StandardFeatures: Sendable {
         if let mpris { features.append(MPRISFeature(configuration: mpris, queue: MPRISQueueAdapter(queue: queue), tags: MPRISTagsAdapter())) }
         features.append(osd)
         features.append(CastFeature(settings: cast, mediaTitle: { $0.tags.title }))
+        if let wall { features.append(VideoWallFeature(wall: wall)) }
+        if let renderLog { features.append(RenderLogFeature(log: renderLog)) }
+        if let sync { features.append(sync) }
         return features
     }
 }

@@ -49,13 +49,15 @@ extension HTTPServer {
     /// server's own (``OriginPolicy``) → 403 (cross-site WebSocket hijacking, DNS rebinding); and
     /// a normal handler on the same path: ``WebSocketLimits/maxClients`` reached → 503. Clients
     /// without `Origin` (not a browser) are judged by `Host` alone. One endpoint per server.
-    public func acceptWebSockets(at path: String, limits: WebSocketLimits = WebSocketLimits(),
+    /// `requiresToken` false: no token is asked (an endpoint that only publishes, such as the
+    /// sync leader's session).
+    public func acceptWebSockets(at path: String, limits: WebSocketLimits = WebSocketLimits(), requiresToken: Bool = true,
                                  handler: @escaping @Sendable (HTTPServer, WebSocketEvent) -> Void) {
         loop.invokeAndWait { [self] in
             sockets.limits = limits
             sockets.handler = handler
         }
-        route(path) { [self] _, responder in
+        route(path, requiresToken: requiresToken) { [self] _, responder in
             // Server thread (routes run there): decide now, leave the status unset to accept.
             // The token and the origin were checked by the gate (HTTPServer+Gate.swift).
             if sockets.clients.count >= sockets.limits.maxClients {

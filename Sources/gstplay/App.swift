@@ -49,11 +49,13 @@ struct App {
         if options.json { output.out(WireEvents.hello()) }
         if options.cast.listRenderers { return await RendererListing.run(options: options, output: output) }
 
-        var expanded = PlaylistArguments.expand(options.locations) { output.err($0) }
-        if options.autoloadFiles { expanded.locations = AutoloadFiles.expand(expanded.locations) }
-        if expanded.locations.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
+        var expanded = QueueSetup.expandingPlaylists(options.locations) { output.err("gstplay: \($0)") }
+        if options.autoloadFiles { expanded.entries = QueueSetup.autoloadingFolder(expanded.entries) }
+        if expanded.entries.isEmpty && expanded.failed > 0 { return ExitStatus.playbackError }
+        let follows: Bool
+        if case .follower? = options.sync?.role { follows = true } else { follows = false }
 
-        if options.tracks.listTracks { return await TrackListing.run(expanded.locations.map(\.location), options: options, output: output) }
+        if options.tracks.listTracks { return await TrackListing.run(expanded.entries.map(\.location), options: options, output: output) }
         let control = ControlHub(inbox: inbox) { output.err($0) }
         let socket: ControlSocket?
         do {
@@ -65,7 +67,21 @@ struct App {
         defer { socket?.close() }
         let statusLine = interactive && !options.quiet
         var standard = options.standardFeatures()
+        if let sync = options.sync {
+            do {
+                standard.sync = try SyncFeature(settings: sync)
+            } catch {
+                output.err("gstplay: error: \(error.description)")
+                return ExitStatus.remote       // a server of ours could not listen, as --remote
+            }
+        }
         standard.mpris = MPRISSetup.configuration(for: options) { output.err($0) }
+        if let path = options.renderLog {
+            do { standard.renderLog = try RenderLog(path: path) } catch {
+                output.err("gstplay: error: --render-log: \(error)")
+                return ExitStatus.usage
+            }
+        }
         let player = Player(configuration: options.playerConfiguration(showsStatistics: options.json || statusLine),
                             standard: standard)
         inbox.forward(player.records)
@@ -91,12 +107,13 @@ struct App {
 
         let controller = PlaybackController(
             player: player,
-            setup: QueueSetup.expanding(expanded.locations, arguments: expanded.locations.map(\.location)),
+            setup: QueueSetup.expanding(expanded.entries, arguments: expanded.entries.map(\.location)),
             settings: .init(start: options.start, keepOpen: options.keepOpen, json: options.json, screenshot: options.screenshot,
                             resume: options.resume ? ResumeOptions(store: ResumeStore.gstplay(), saving: options.watchLaterOptions,
                                                                    restoring: options.resumeRestores) : nil,
                             loop: options.loop, shuffle: options.shuffle, gapless: options.gapless, tracks: options.tracks,
-                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings),
+                            fileWriteRule: FileWriteRule(clientDirectory: options.clientWriteDirectory), bindings: bindings,
+                            follows: follows),
             reporting: options.json ? .json : .text(statusLine: statusLine),
             quiet: options.quiet, showsVideoSize: options.videoSink != .disabled, output: output,
             control: socket == nil && remote == nil ? nil : control)

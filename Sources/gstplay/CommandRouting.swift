@@ -1,4 +1,5 @@
 import ArgumentParser
+import BackendControl
 import Glibc
 
 /// The one way a command line is parsed, run and ended, for the player and for the commands
@@ -43,7 +44,7 @@ enum CommandRouting {
         switch topics {
         case []: await run(GstplayCommand.self, ["--help"])
         case ["keys"]:
-            let lines = ["Keys (when stdin and stdout are terminals, or typed into the video window):"] + HelpText.keys()
+            let lines = ["Keys (when stdin and stdout are terminals, or typed into the video window):"] + InputBindings.builtin.helpLines
                 + ["", "These are the built-in bindings ('gstplay --list-keys' prints them as an input.conf); lines in",
                    "$XDG_CONFIG_HOME/gstplay/input.conf or --input-conf FILE change them ('?' shows the keys in force)."]
             Output.writeLines(STDOUT_FILENO, lines.joined(separator: "\n"))
@@ -51,7 +52,7 @@ enum CommandRouting {
         case ["commands"]:
             let heading = "Console commands (one per line on stdin when it is not a terminal, or with --json; "
                 + "also on --input-ipc-server and the web remote):"
-            Output.writeLines(STDOUT_FILENO, ([heading] + HelpText.commands).joined(separator: "\n"))
+            Output.writeLines(STDOUT_FILENO, ([heading] + ConsoleCommand.usageLines).joined(separator: "\n"))
             Glibc.exit(ExitStatus.success)
         default:
             let known = ["keys", "commands"] + subcommands.map { $0.configuration.commandName ?? "" }

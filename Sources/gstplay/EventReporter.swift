@@ -6,23 +6,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Where a Backend event belongs in the playlist: its 0-based index, the list size, the
-/// location as the user typed it, and its URI — made per event from the Backend's snapshot as it
-/// stood when the event was raised (``PlaybackController/item(of:)``), never kept. A plain value;
-/// any thread.
-struct ItemContext: Equatable, Sendable {
-    var index: Int
-    var count: Int
-    var location: String
-    var uri: String? = nil
-    /// Where the item is in the play order (0-based; differs from `index` with `--shuffle`), for the counter.
-    var playPosition: Int? = nil
-}
-
-/// Shows Backend events to the user in the chosen mode:
-/// - `--json`: every event as the protocol's JSON line on stdout (BackendControl's ``WireEventLines``);
-/// - text: human notes on stderr (`Now playing …`, `Video: WxH`, the sink note, warnings)
-///   unless `--quiet`, and on a TTY the status line on stdout, redrawn from the events.
+/// Shows Backend events to the user in text mode: human notes on stderr (`Now playing …`,
+/// `Video: WxH`, the sink note, warnings) unless `--quiet`, and on a TTY the status line on
+/// stdout, redrawn from the events. With `--json` it shows nothing: the dispatcher writes every
+/// event's JSON line (``PlayerControl/report(_:)``).
 ///
 /// **Thread:** owned and called by the ``PlaybackController`` actor (not `Sendable`).
 final class EventReporter {
@@ -38,10 +25,11 @@ final class EventReporter {
     let showsVideoSize: Bool
     private let output: Output
     private let columns: @Sendable () -> Int
-    /// The player's snapshot (``Player/snapshot``), which the status line shows.
+    /// The player's snapshot and statistics (``Player/snapshot``, ``Player/statistics``), which
+    /// the status line shows.
     private let snapshot: @Sendable () -> PlayerSnapshot
-    /// The status line's model: the player's snapshot as of the last redraw, plus what the
-    /// statistics and adaptive events add.
+    private let statistics: @Sendable () -> PlayerStatistics
+    /// The status line's model: the player's snapshot and statistics as of the last redraw.
     private(set) var statusModel = StatusLine()
     /// The last video size noted (`Video: WxH` only when it changes).
     private var lastSize: VideoSize?
@@ -51,40 +39,30 @@ final class EventReporter {
     private var itemHasVideo: Bool?
     /// A size reported before the item's media info: noted once the item turns out to have video.
     private var unnotedSize: VideoSize?
-    /// The events as the protocol's JSON lines (with its buffering `message` events).
-    private var wireLines = WireEventLines()
-    /// Control clients (`--input-ipc-server`): every event line goes to them too, in any mode.
-    private let control: ControlHub?
 
-    /// `snapshot` is read on every redraw of the status line (the player's ``Player/snapshot``;
-    /// an idle one where no status line is drawn).
+    /// `snapshot` and `statistics` are read on every redraw of the status line (the player's
+    /// ``Player/snapshot`` and ``Player/statistics``; idle ones where no status line is drawn).
     init(output: Output, mode: Mode, quiet: Bool, showsVideoSize: Bool = true,
          columns: @escaping @Sendable () -> Int = { TerminalSize.columns() },
-         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() }, control: ControlHub? = nil) {
+         snapshot: @escaping @Sendable () -> PlayerSnapshot = { PlayerSnapshot() },
+         statistics: @escaping @Sendable () -> PlayerStatistics = { PlayerStatistics() }) {
         self.output = output
-        self.control = control
         self.mode = mode
         self.quiet = quiet
         self.showsVideoSize = showsVideoSize
         self.columns = columns
         self.snapshot = snapshot
+        self.statistics = statistics
     }
 
     private var drawsStatus: Bool { mode == .text(statusLine: true) && !quiet }
 
-    /// Reports one event; `item` says which playlist entry it belongs to, `loadID` which load
-    /// (the JSON lines' `load_id`).
-    func report(_ event: PlayerEvent, item: ItemContext?, loadID: LoadID? = nil) {
-        if mode == .json || control?.hasClients == true {
-            for line in wireLines.lines(for: event, item: item.map { ($0.index, $0.count) }, loadID: loadID) {
-                if mode == .json { output.out(line) }
-                if !line.isEmpty { control?.broadcast(line) }
-            }
-            if mode == .json { return }
-        }
+    /// Reports one event; `item` says which playlist entry it belongs to.
+    func report(_ event: PlayerEvent, item: EventItem?) {
+        if mode == .json { return }                 // the control writes the JSON lines (PlayerControl.report)
         if let adaptive = event.adaptive {
             if let text = AdaptiveCommands.note(for: adaptive) { note(text) }
-            if case .variantSwitched(_, let to, _) = adaptive { updateStatus { $0.variant = to.label } }
+            if case .variantSwitched = adaptive { updateStatus() }   // the status line reads the variant from the snapshot
             return
         }
         switch event {
@@ -97,7 +75,7 @@ final class EventReporter {
             let name = item?.location ?? uri
             let counter = (item?.count ?? 1) > 1 ? " (\((item!.playPosition ?? item!.index) + 1)/\(item!.count))" : ""
             note("Now playing \(name)\(counter)")
-            updateStatus { $0.droppedFrames = 0; $0.bitrate = nil; $0.variant = nil }
+            updateStatus()
         case .mediaSize(let size):
             guard let size else { return }
             switch itemHasVideo {
@@ -107,28 +85,29 @@ final class EventReporter {
             }
         case .warning(let warning):
             let element = warning.element.map { "\($0): " } ?? ""
-            note("gstplay: warning: \(item.map { "\($0.location): " } ?? "")\(element)\(Self.text(of: warning))")
+            note("gstplay: warning: \(item.map { "\($0.location): " } ?? "")\(element)\(ErrorText.text(of: warning))")
         case .waitingForLiveSource(let timeout):
             let name = item?.location ?? "the live source"
             note("gstplay: waiting for the live source \(name) to send data (gives up after \(timeout.components.seconds) s without data: --network-timeout)")
-        case .stateChanged, .position, .durationChanged, .buffering, .volumeChanged, .rateChanged, .endOfStream:
-            updateStatus { _ in }
-        case .statistics(let stats):
-            updateStatus { $0.droppedFrames = stats.droppedFrames; $0.bitrate = stats.bitrate ?? stats.averageBitrate }
+        case .stateChanged, .position, .durationChanged, .buffering, .volumeChanged, .rateChanged, .endOfStream, .statistics:
+            updateStatus()
         case .mediaInfo(let info):
             itemHasVideo = info.hasVideo
             if info.hasVideo, let size = unnotedSize { noteVideoSize(size) }
             unnotedSize = nil
             if info.tags.artist != nil, let title = info.tags.displayTitle { note("Now playing \(title)") }
         case .feature(let feature) where feature.payload(as: ChaptersEvent.self) != nil:
-            updateStatus { _ in }
+            updateStatus()
             let count = statusModel.snapshot.features[ChaptersSnapshot.self]?.chapters.count ?? 0
             if let text = feature.payload(as: ChaptersEvent.self).flatMap({ ChapterCommands.note(for: $0, count: count) }) { note(text) }
         case .feature(let feature) where feature.payload is CastEvent:
-            updateStatus { _ in }   // the status line reads the renderer cast to from the snapshot
+            updateStatus()   // the status line reads the renderer cast to from the snapshot
             if let text = feature.payload(as: CastEvent.self).flatMap(CastCommands.note(for:)) { note(text) }
+        case .feature(let feature) where feature.payload is SyncEvent:
+            updateStatus()   // the status line reads the lock from the snapshot
+            if let event = feature.payload(as: SyncEvent.self) { note(WireSync.note(for: event)) }
         case .feature(let feature) where feature.payload is TagsEvent:
-            updateStatus { _ in }   // the status line reads the tags from the snapshot
+            updateStatus()   // the status line reads the tags from the snapshot
         case .feature(let feature) where feature.payload(as: TracksEvent.self) != nil:
             switch feature.payload(as: TracksEvent.self) {
             case .trackSelected(let kind, let index)?:
@@ -157,29 +136,7 @@ final class EventReporter {
     /// The one line for a failed item, always shown (also with `--quiet` and `--json`, on stderr):
     /// `gstplay: error: <location>: <message>`.
     func failure(location: String, error: PlayerError) {
-        output.err("gstplay: error: \(location): \(Self.text(of: error))")
-    }
-
-    /// The message, the operating system's reason if GStreamer only put it in the debug text
-    /// (`Could not open file "x" for reading. (Permission denied)`), why a streaming thread
-    /// stopped (``PlayerError/streamingStopReason``), the HTTP status if any, and
-    /// the missing plugins the message does not name already.
-    static func text(of error: PlayerError) -> String {
-        var text = error.message
-        if let reason = systemReason(inDebug: error.debug), !text.containsIgnoringCase(reason) { text += " (\(reason))" }
-        if let reason = error.streamingStopReason { text += " (streaming stopped: \(reason))" }
-        if let status = error.httpStatus, !text.contains(String(status)) { text += " (HTTP \(status))" }
-        let missing = error.missingPlugins.filter { !error.message.contains($0) }
-        if !missing.isEmpty { text += " (missing: " + missing.joined(separator: ", ") + ")" }
-        return text
-    }
-
-    /// The `strerror` text GStreamer elements append to their debug string as a last line
-    /// `system error: <reason>` (e.g. filesrc's `system error: Permission denied`), or nil.
-    static func systemReason(inDebug debug: String?) -> String? {
-        guard let last = debug?.split(whereSeparator: \.isNewline).last, last.hasPrefix("system error: ") else { return nil }
-        let reason = last.dropFirst("system error: ".count).trimmingWhitespace()
-        return reason.isEmpty ? nil : String(ConsoleCommand.printable(reason))
+        output.err("gstplay: error: \(location): \(ErrorText.text(of: error))")
     }
 
     /// A human note on stderr (text mode, not `--quiet`).
@@ -188,11 +145,10 @@ final class EventReporter {
         output.err(text)
     }
 
-    /// Updates the status model (the player's snapshot now, and `change`) and redraws the TTY
-    /// status line.
-    func updateStatus(_ change: (inout StatusLine) -> Void) {
+    /// Redraws the TTY status line from the player's snapshot and statistics now.
+    func updateStatus() {
         statusModel.snapshot = snapshot()
-        change(&statusModel)
+        statusModel.statistics = statistics()
         guard drawsStatus else { return }
         output.status(statusModel.render(columns: columns()))
     }

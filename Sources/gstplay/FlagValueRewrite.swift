@@ -5,7 +5,7 @@
 enum FlagValueRewrite {
     /// The flags with an optional value, and the hidden option each `--NAME=VALUE` becomes.
     static let hiddenOptions = ["loop": LoopArgument.hiddenName, "cache": NetworkOptions.hiddenModeName,
-                                "remote": RemoteOptions.hiddenPortName]
+                                "remote": RemoteOptions.hiddenPortName, "sync-serve": SyncOptions.hiddenEndpointName]
 
     /// The flags whose value may also be the next argument when that is a number (all ASCII
     /// digits): `--remote 19401` is `--remote=19401` (a file named `19401` is `./19401`).

@@ -59,6 +59,9 @@ struct GstplayCommand: AsyncParsableCommand {
     @OptionGroup(title: "Casting (UPnP/DLNA renderers)")
     var castOptions: CastOptions
 
+    @OptionGroup(title: "Playing in sync across machines")
+    var syncOptions: SyncOptions
+
     @OptionGroup(title: "Config file (gstplay.conf, mpv.conf syntax)")
     var config: ConfigOptions
 
@@ -77,11 +80,18 @@ struct GstplayCommand: AsyncParsableCommand {
         let (resume, forget) = (playback.resume, playback.forget)
         let (audioSink, videoSink, noVideo, noAudio) = (output.audioSink, output.videoSink, output.noVideo, output.noAudio)
         let (quiet, json, positionInterval, visualization) = (output.quiet, output.json, output.positionInterval, output.visualization)
-        guard !locations.isEmpty || forget || castOptions.listRenderers || input.listKeys || input.keyList else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
+        let sync = try syncOptions.settings()
+        if case .follower? = sync?.role, !locations.isEmpty {
+            throw ValidationError("--sync-to plays what the leader plays: give no locations")
+        }
+        let follows: Bool
+        if case .follower? = sync?.role { follows = true } else { follows = false }
+        guard !locations.isEmpty || follows || forget || castOptions.listRenderers || input.listKeys || input.keyList else { throw ValidationError("Missing expected argument '<uri-or-path> ...'") }
         if let empty = locations.first(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ValidationError("Empty location '\(empty)'")
         }
         var options = RunOptions(locations: locations)
+        options.sync = sync
         if noVideo && videoSink != nil { throw ValidationError("--no-video and --video-sink cannot be used together") }
         if noAudio && audioSink != nil { throw ValidationError("--no-audio and --audio-sink cannot be used together") }
         options.videoSink = try Self.sink(videoSink, disabled: noVideo, option: "--video-sink")
@@ -147,6 +157,8 @@ struct GstplayCommand: AsyncParsableCommand {
         options.screenshot = try output.screenshotNaming()
         options.fullscreen = output.fullscreen ?? false
         options.osdSeekPreview = try output.seekPreview()
+        options.renderLog = try output.renderLogPath()
+        options.wall = try output.videoWall()
         options.autoloadFiles = playback.autoloadFiles ?? false
         options.inputConf = input.inputConf
         options.configDirectory = config.configDirectory

@@ -5,21 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The texts shared by `--help`, the console's `help` and the `?` key. Pure; any thread.
+/// The `--help` texts (the key and command tables are BackendControl's: `InputBindings`,
+/// `ConsoleCommand`). Pure; any thread.
 enum HelpText {
-    /// Key bindings, one per line: the keys, their command and its summary (``InputBindings/rows``).
-    static func keys(_ bindings: InputBindings = .builtin) -> [String] { bindings.helpLines }
-
-    /// The bound keys of each row, as the JSON `help` reply lists them.
-    static func keyNames(_ bindings: InputBindings = .builtin) -> [String] { bindings.keyNames }
-
-    /// Console commands, one per line.
-    static var commands: [String] { ConsoleCommand.usageLines }
-
-    /// Two columns, indented by two: the first as wide as its widest entry plus two spaces, so
-    /// no entry runs into its summary (never `n / p, > / <next / previous item`).
-    static func columns(_ rows: [(String, String)]) -> [String] { ConsoleCommand.helpColumns(rows) }
-
     /// The subcommands named by the first argument (``CommandRouting/subcommands``, plus `help`),
     /// each with a summary short enough for one line of an 80-column terminal.
     static let subcommands: [(name: String, summary: String)] = [
@@ -38,7 +26,7 @@ enum HelpText {
         (ExitStatus.usage, "usage error (bad option or value, no arguments)"),
         (ExitStatus.noCoverArt, "gstplay cover: the media has no cover art"),
         (ExitStatus.controlSocket, "the control socket (--input-ipc-server) could not be made"),
-        (ExitStatus.remote, "the web remote (--remote) could not listen"),
+        (ExitStatus.remote, "the web remote (--remote) or --sync-serve could not listen"),
         (ExitStatus.noRenderers, "--list-renderers found no renderer"),
         (ExitStatus.castFailed, "casting failed (playback went on here, no item failed)"),
         (ExitStatus.hangup, "SIGHUP (the terminal went away)"),
@@ -58,14 +46,14 @@ enum HelpText {
             Plays each URI or path in turn (directories expand to their files, sorted). \
             Without a display or audio device, fake sinks are used (a note says so).
             """,
-            "SUBCOMMANDS (the first argument):\n" + columns(subcommands.map { ($0.name, $0.summary) }).joined(separator: "\n"),
+            "SUBCOMMANDS (the first argument):\n" + ConsoleCommand.helpColumns(subcommands.map { ($0.name, $0.summary) }).joined(separator: "\n"),
         ]
         if full {
-            sections.append("KEYS (when stdin and stdout are terminals, or typed into the video window):\n" + keys().joined(separator: "\n"))
+            sections.append("KEYS (when stdin and stdout are terminals, or typed into the video window):\n" + InputBindings.builtin.helpLines.joined(separator: "\n"))
             sections.append("""
                 CONSOLE (when stdin is not a terminal, or with --json): one command per line, \
                 case-insensitive; a bad line gets one 'gstplay: error: ...' line and playback goes on.
-                """ + "\n" + commands.joined(separator: "\n"))
+                """ + "\n" + ConsoleCommand.usageLines.joined(separator: "\n"))
         } else {
             sections.append("""
                 KEYS AND CONSOLE COMMANDS: 'gstplay help keys' lists the keys ('?' while playing), \
@@ -75,7 +63,7 @@ enum HelpText {
                 JSON mode (--json): docs/PROTOCOL.md.
                 """)
         }
-        sections.append("EXIT CODES:\n" + columns(exitCodes.map { (String($0.code), $0.meaning) }).joined(separator: "\n"))
+        sections.append("EXIT CODES:\n" + ConsoleCommand.helpColumns(exitCodes.map { (String($0.code), $0.meaning) }).joined(separator: "\n"))
         return sections.joined(separator: "\n\n")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backend
+import BackendControl
 import CGStreamer
 import Glibc
 
@@ -30,7 +31,7 @@ enum MPRISSetup {
             guard !options.json, terminal || window, MPRISFeature.sessionBusAvailable else { return nil }
         }
         var configuration = MPRISConfiguration()
-        configuration.supportedMIMETypes = DesktopMIMETypes.playable()
+        configuration.supportedMIMETypes = PlayableMIMETypes.playable()
         configuration.artDirectory = (String(validatingCString: g_get_user_cache_dir()) ?? "/tmp") + "/gstplay/mpris"
         return configuration
     }

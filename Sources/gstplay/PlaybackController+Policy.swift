@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 
 /// What only the CLI decides about a run, kept by the ``PlaybackController`` actor: the exit
 /// status policy and whether the console input ended. Nothing here copies what the Backend knows
@@ -31,16 +32,23 @@ struct RunPolicy: Equatable, Sendable {
 extension PlaybackController {
     /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
     /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).
-    func warnIfStartIsPastTheEnd(of info: MediaInfo, item: ItemContext?) {
+    func warnIfStartIsPastTheEnd(of info: MediaInfo, item: EventItem?) {
         guard case .absolute(let start)? = settings.start, let duration = info.duration, start >= duration else { return }
         let location = item?.location ?? name(of: info.uri)
         reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
     }
 
     /// A failed item: its one error line, and exit code 1.
-    func failed(_ error: PlayerError, item: ItemContext?) {
+    func failed(_ error: PlayerError, item: EventItem?) {
         let location = error.uri.flatMap { names[$0] } ?? item?.location ?? error.uri ?? "?"
         reporter.failure(location: location, error: error)
         policy.itemFailed = true
+    }
+}
+
+extension PlaybackController {
+    /// Counts playlist files that could not be used as failed items (exit code 1 at the end).
+    func noteFailedPlaylists(_ count: Int) {
+        if count > 0 { policy.itemFailed = true }
     }
 }

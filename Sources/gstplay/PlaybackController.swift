@@ -36,6 +36,8 @@ actor PlaybackController {
         var tracks = TrackSettings()
         /// Where control clients may write files (`--client-write-dir`; none without it); the key bindings (input.conf).
         var fileWriteRule = FileWriteRule(), bindings = InputBindings.builtin
+        /// `--sync-to`: no items of its own; the leader's end of an item or of the input is not the end of the run.
+        var follows = false
 
         /// `--start` as the Backend takes it (honoured at preroll, a fraction once the duration is known).
         var startPosition: StartPosition? {
@@ -52,8 +54,9 @@ actor PlaybackController {
     let reporter: EventReporter
     let output: Output
     let player: Player
-    /// The start-up items (handed to the Backend's queue in ``start()``, then not used as a list).
-    let setup: QueueSetup
+    /// The start-up items, until ``start()`` hands them to the Backend's queue (then nil: the
+    /// queue is the player's).
+    private var setup: QueueSetup?
     /// URI → the location as the user typed it (start-up items and `load`), shared with ``control``.
     let names: LocationNames
     /// What only the CLI decides (whether an item failed, whether the input ended). Which item an
@@ -79,12 +82,13 @@ actor PlaybackController {
         self.control = PlayerControl(player: player, hub: control, names: names,
                                      configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot,
                                                           tracks: settings.tracks.choices, resume: settings.resume,
-                                                          bindings: settings.bindings, notes: { [output] in output.err("gstplay: \($0)") }),
+                                                          bindings: settings.bindings, notes: { [output] in output.err("gstplay: \($0)") },
+                                                          consoleEvents: settings.json),
                                      console: { [output] in output.out($0) })
         self.settings = settings
         self.output = output
         self.reporter = EventReporter(output: output, mode: mode, quiet: quiet, showsVideoSize: showsVideoSize,
-                                      snapshot: { [player] in player.snapshot }, control: control)
+                                      snapshot: { [player] in player.snapshot }, statistics: { [player] in player.statistics })
     }
 
     // MARK: Lifecycle
@@ -126,7 +130,7 @@ actor PlaybackController {
         case .key(let key): await handle(keyNamed: key.name)
         case .inputEnded:                                         // playback goes on to the end
             policy.inputEnded = true
-            if player.queue.items.isEmpty { finish(policy.exitCode) }   // every command before ran (commandsRan)
+            if player.queue.items.isEmpty && !settings.follows { finish(policy.exitCode) }   // every command before ran (commandsRan)
         case .signal(let code): finish(code)
         case .request(let client, let line):
             await control.dispatch(line, from: client)
@@ -140,9 +144,15 @@ actor PlaybackController {
     /// the items (the first loads at once); with nothing left to play, exit 1 (with only empty
     /// directories given, one error line says so).
     private func start() async {
+        guard let setup else { return }
+        self.setup = nil
         for failure in setup.failures {
             output.err("gstplay: error: \(failure.location): \(failure.message)")
             policy.itemFailed = true
+        }
+        if settings.follows {
+            await control.startTracks()
+            return                              // the sync feature loads what the leader plays
         }
         guard !setup.isEmpty else {
             if setup.failures.isEmpty {
@@ -183,41 +193,18 @@ actor PlaybackController {
     /// The location to show for `uri`: as the user typed it, else the URI.
     func name(of uri: String) -> String { names.name(of: uri) }
 
-    /// Which item `record`'s event belongs to, from the Backend's snapshot as it stood when the
-    /// event was raised: the media loaded then (a `uriLoaded`'s own URI) and the queue's current
-    /// item with the queue's size. Nil before the first load.
-    func item(of record: PlayerEventRecord) -> ItemContext? {
-        var loaded = record.snapshot.uri
-        if case .uriLoaded(let uri) = record.event { loaded = uri }
-        guard let uri = loaded else { return nil }
-        let queue = record.snapshot.features[QueueSnapshot.self]
-        return ItemContext(index: queue?.currentIndex ?? 0, count: queue?.items.count ?? 0, location: name(of: uri), uri: uri,
-                           playPosition: queue?.playPosition)
-    }
-
-    /// Whether `record`'s event is about what the player is on now: no load began and the queue
-    /// did not move to another item since it was raised (a `next`, `jump` or `load` that ran
-    /// after an end of stream makes that end the old item's).
-    func isCurrent(_ record: PlayerEventRecord) -> Bool {
-        let now = player.snapshot
-        func currentItem(_ snapshot: PlayerSnapshot) -> Int? {
-            snapshot.features[QueueSnapshot.self].flatMap { queue in queue.currentIndex.flatMap { queue.items[$0].id } }
-        }
-        return record.loadID == now.loadID && currentItem(record.snapshot) == currentItem(now)
-    }
+    /// Which item `record`'s event belongs to (``PlayerEventRecord/item(names:)``).
+    func item(of record: PlayerEventRecord) -> EventItem? { record.item(names: names) }
 
     /// Shows `record`'s event as belonging to the item it came from (also during the shutdown).
     /// An item that ended and was followed by the next one (gapless or not) gets its `eos` here,
     /// as the protocol promises one per item: the Backend's ``QueueEvent/itemEnded(index:id:position:)``,
     /// with the ended item's load ID.
     private func report(_ record: PlayerEventRecord) async {
-        let event = record.event, item = item(of: record)
-        if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) {
-            reporter.report(.endOfStream(position: position), item: item, loadID: record.loadID)
-            return await control.report(record)      // the mpv clients' end-file
-        }
-        reporter.report(event, item: item, loadID: record.loadID)
-        await control.report(record)      // with the session's step: resume, the track choices
+        var event = record.event
+        if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
+        reporter.report(event, item: item(of: record))
+        await control.report(record)      // the JSON lines, the mpv clients' events, the session's step
     }
 
     /// Reports `record`'s event and reacts to it: the end of the queue (or of each item with
@@ -228,11 +215,11 @@ actor PlaybackController {
         if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent, in: record) }
         switch event {
         case .endOfStream(let position):
-            guard isCurrent(record) else { return }           // the old item's: a new one is on its way
+            guard record.isCurrent(now: player.snapshot) else { return }           // the old item's: a new one is on its way
             await control.saveResumePosition(uri: record.snapshot.uri, ended: position)
             if settings.keepOpen {
                 player.pause()
-            } else {
+            } else if !settings.follows {           // a follower waits for the leader's next item
                 finish(policy.exitCode)
             }
         case .feature(let feature) where feature.payload(as: WindowEvent.self) == .closed:
@@ -262,8 +249,8 @@ actor PlaybackController {
         case .queueChanged(let queue):
             // Raised in `error` with no other item on its way: the queue stopped after a failure
             // (had it gone on, the next item's load would have begun or be pending first).
-            if record.snapshot.state == .error && !record.snapshot.queueItemPending && !settings.keepOpen { finish(policy.exitCode) }
-            if queue.items.isEmpty && policy.inputEnded && player.queue.items.isEmpty { finish(policy.exitCode) }
+            if record.snapshot.state == .error && !record.snapshot.queueItemPending && !settings.keepOpen && !settings.follows { finish(policy.exitCode) }
+            if queue.items.isEmpty && policy.inputEnded && player.queue.items.isEmpty && !settings.follows { finish(policy.exitCode) }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Backend
 
 /// Where and how the items play: start position, rate, volume, the queue's modes, resume
 /// (`--help` shows them first, under PLAYBACK). Parsed by ArgumentParser; checked by
@@ -92,6 +93,17 @@ struct OutputOptions: ParsableArguments {
         visibility: .hidden))
     var osdSeekPreview: String?
 
+    // Diagnostics for the sync bench; hidden, in --help-hidden and docs/CLI.md.
+    @Option(name: .customLong("render-log"), help: ArgumentHelp(
+        "Write one line per rendered buffer to FILE: kind, pts, running time, CLOCK_REALTIME (ns).", valueName: "file",
+        visibility: .hidden))
+    var renderLog: String?
+
+    @Option(name: .customLong("wall"), help: ArgumentHelp(
+        "Show one tile of a video wall: COLSxROWS:COL,ROW[:BEZEL], e.g. 2x1:0,0 (BEZEL: pixels, or a fraction of the tile).",
+        valueName: "spec", visibility: .hidden))
+    var wall: String?
+
     @Option(name: .customLong("screenshot-template"), help: ArgumentHelp(
         "Screenshot name (%f file, %F stem, %n 0001, %P time).",
         valueName: "name"))
@@ -123,6 +135,24 @@ extension OutputOptions {
         case nil, "yes", "on": return true
         case "no", "off": return false
         default: throw ValidationError("--osd-seek-preview must be yes or no (got '\(osdSeekPreview ?? "")')")
+        }
+    }
+}
+
+extension OutputOptions {
+    /// `--render-log`: the path, nil when absent; `ValidationError` (exit 2) when empty.
+    func renderLogPath() throws -> String? {
+        guard let renderLog else { return nil }
+        guard !renderLog.isEmpty else { throw ValidationError("--render-log needs a file name") }
+        return renderLog
+    }
+
+    /// `--wall`: the tile, nil when absent; `ValidationError` (exit 2) with the parser's reason.
+    func videoWall() throws -> VideoWall? {
+        guard let wall else { return nil }
+        switch VideoWall.parse(wall) {
+        case .success(let tile): return tile
+        case .failure(let error): throw ValidationError("--wall: \(error.message)")
         }
     }
 }

@@ -45,6 +45,8 @@ struct RunOptions: Equatable, Sendable {
     var mpris: Bool?
     /// `--input-ipc-server` / `--ipc-socket`: the control socket's path.
     var ipcSocket: String?
+    /// `--sync-serve[=ADDR:PORT]` / `--sync-to`, `--sync-clock`, `--sync-latency`: the sync role, nil for none.
+    var sync: SyncSettings?
     /// `--remote[=PORT]`, `--remote-bind`, `--remote-token-file`: the web remote.
     var remote: RemoteSettings?
     /// `--client-write-dir`: where control clients may write files, absolute (nil: nowhere).
@@ -57,6 +59,10 @@ struct RunOptions: Equatable, Sendable {
     var fullscreen = false
     /// `--osd-seek-preview`: the window's OSD shows a picture of the seek target.
     var osdSeekPreview = true
+    /// `--render-log FILE`: a line per rendered buffer (``RenderLog``), for the sync bench.
+    var renderLog: String?
+    /// `--wall COLSxROWS:COL,ROW[:BEZEL]`: show one tile of a video wall.
+    var wall: VideoWall?
     /// `--autoload-files`: one local file brings the other media files of its folder.
     var autoloadFiles = false
     /// `--input-conf FILE` (nil: the config directory's input.conf) and `--list-keys`.
@@ -86,6 +92,9 @@ struct RunOptions: Equatable, Sendable {
         configuration.videoSink = videoSink
         configuration.audioSink = audioSink
         network.apply(to: &configuration)
+        // In a sync group a rate change must bring a new segment (a flushing seek): the session's
+        // line is made from the segment, which an instant rate change leaves as it was.
+        if sync != nil { configuration.instantRateChange = false }
         return configuration
     }
 
@@ -99,6 +108,7 @@ struct RunOptions: Equatable, Sendable {
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
         standard.osd.seekPreview = osdSeekPreview
+        standard.wall = wall
         return standard
     }
 }

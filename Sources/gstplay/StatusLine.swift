@@ -8,18 +8,22 @@ import BackendControl
 
 /// The one-line TTY status: state, `H:MM:SS / H:MM:SS`, a progress bar fitted to the terminal
 /// width, and buffering %, rate, volume and mute when they are not the defaults — all read from
-/// the player's ``PlayerSnapshot``, held whole. Pure formatting (ASCII only, so characters equal
-/// columns); any thread.
+/// the player's ``PlayerSnapshot`` and ``PlayerStatistics``, each held whole as the player gave
+/// it at the last redraw. Pure formatting (ASCII only, so characters equal columns); any thread.
 struct StatusLine: Equatable, Sendable {
     /// What the player knows (``Player/snapshot``): state, position, duration, buffering level
-    /// (shown while below 100), rate, volume, mute.
+    /// (shown while below 100), rate, volume, mute, the adaptive stream's variant.
     var snapshot = PlayerSnapshot()
-    /// Video frames dropped so far (from the statistics events); shown when non-zero.
-    var droppedFrames: UInt64 = 0
-    /// Current bitrate in bits/s from the statistics events; shown when known.
-    var bitrate: UInt64?
-    /// The adaptive stream's current variant, e.g. `480p 1.0 Mb/s`; shown when known.
-    var variant: String?
+    /// The player's statistics (``Player/statistics``): dropped frames (shown when non-zero) and
+    /// the bitrate (shown when known).
+    var statistics = PlayerStatistics()
+
+    /// The adaptive stream's current variant, e.g. `480p 1.0 Mb/s`, when known.
+    var variant: String? { snapshot.features[AdaptiveInfo.self]?.currentVariant?.label }
+    /// Video frames dropped so far.
+    var droppedFrames: UInt64 { statistics.droppedFrames }
+    /// The current bitrate in bits/s, else the average one.
+    var bitrate: UInt64? { statistics.bitrate ?? statistics.averageBitrate }
 
     /// The snapshot's linear volume as the perceptual (cubic) percentage shown.
     var volumePercent: Int { Int(Wire.volumePercent(linear: snapshot.volume).rounded()) }
@@ -49,12 +53,21 @@ struct StatusLine: Equatable, Sendable {
         snapshot.features[CastSnapshot.self]?.casting.map { "→ " + TerminalText.escaped($0.friendlyName) }
     }
 
+    /// The sync state, `⇄ HOST:PORT` while locked to a leader, `⇄ lost HOST:PORT` otherwise, `⇉ leading`
+    /// for a leader, from the snapshot's sync section.
+    var sync: String? {
+        guard let section = snapshot.features[SyncSnapshot.self] else { return nil }
+        guard section.isFollower else { return "⇉ leading" }
+        return section.locked ? "⇄ " + section.leader : "⇄ lost " + section.leader
+    }
+
     /// The non-default extras: `→ NAME` while casting, the media's "Artist – Title" (``nowPlaying``), the chapter, `buffering 40%`,
     /// `rate 1.5`, `volume 80%`, `muted`, then the statistics `dropped 3` and `128 kb/s` (dropped before
     /// the others when space runs out).
     var extras: [String] {
         var parts: [String] = []
         if let castTarget { parts.append(castTarget) }
+        if let sync { parts.append(sync) }
         if let nowPlaying { parts.append(nowPlaying) }
         if let chapter { parts.append(chapter) }
         if snapshot.bufferingPercent < 100 { parts.append("buffering \(snapshot.bufferingPercent)%") }

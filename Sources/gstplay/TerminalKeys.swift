@@ -114,7 +114,7 @@ struct KeyDecoder: Sendable {
 
 /// The terminal's saved settings and raw-mode switching (`tcgetattr`/`tcsetattr`).
 ///
-/// **Thread:** any thread; the saved `termios` sits behind a `Mutex`. ``restore()`` is
+/// **Thread:** any thread; the saved `termios` sits behind one `Mutex`. ``restore()`` is
 /// idempotent and is also registered with `atexit`.
 enum RawTerminal {
     private struct Saved {
@@ -123,8 +123,8 @@ enum RawTerminal {
         var raw: termios
     }
 
-    private static let saved = Mutex<Saved?>(nil)
-    private static let atexitRegistered = Atomic<Bool>(false)
+    /// The saved settings (nil: raw mode off) and whether ``restore()`` is registered with `atexit`: one lock.
+    private static let state = Mutex<(saved: Saved?, atexitRegistered: Bool)>((nil, false))
 
     /// False only when `fd` is the controlling terminal and another process group is in the
     /// foreground (we were started with `&`): changing its modes then would disturb the shell.
@@ -146,18 +146,20 @@ enum RawTerminal {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        saved.withLock { $0 = Saved(fd: fd, original: settings, raw: raw) }
-        if !atexitRegistered.exchange(true, ordering: .acquiringAndReleasing) {
-            atexit { RawTerminal.restore() }
+        let register = state.withLock { state in
+            state.saved = Saved(fd: fd, original: settings, raw: raw)
+            defer { state.atexitRegistered = true }
+            return !state.atexitRegistered
         }
+        if register { atexit { RawTerminal.restore() } }
         return tcsetattr(fd, TCSANOW, &raw) == 0
     }
 
     /// Puts back the settings saved by ``enable(fd:)``, once.
     static func restore() {
-        guard let entry = saved.withLock({ value -> Saved? in
-            defer { value = nil }
-            return value
+        guard let entry = state.withLock({ state -> Saved? in
+            defer { state.saved = nil }
+            return state.saved
         }) else { return }
         var original = entry.original
         _ = tcsetattr(entry.fd, TCSANOW, &original)
@@ -165,13 +167,13 @@ enum RawTerminal {
 
     /// Ctrl-Z: puts back the original settings but remembers raw mode for ``resume()``.
     static func suspend() {
-        guard var original = saved.withLock({ $0?.original }), let fd = saved.withLock({ $0?.fd }) else { return }
-        _ = tcsetattr(fd, TCSANOW, &original)
+        guard var entry = state.withLock({ $0.saved }) else { return }
+        _ = tcsetattr(entry.fd, TCSANOW, &entry.original)
     }
 
     /// After `fg` (SIGCONT): raw mode again, if it was on and we are in the foreground.
     static func resume() {
-        guard let entry = saved.withLock({ $0 }), isForeground(fd: entry.fd) else { return }
+        guard let entry = state.withLock({ $0.saved }), isForeground(fd: entry.fd) else { return }
         var raw = entry.raw
         _ = tcsetattr(entry.fd, TCSANOW, &raw)
     }

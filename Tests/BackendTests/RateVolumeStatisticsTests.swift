@@ -129,6 +129,24 @@ final class RateVolumeStatisticsTests: XCTestCase {
         }
     }
 
+    /// A new load starts the statistics again at once: `Player.statistics` (what a status line
+    /// reads) shows none of the previous item's values, before the new item prerolls.
+    func testANewLoadLeavesNoStatisticsOfThePreviousItem() async {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.statisticsInterval = .milliseconds(200) }
+        defer { player.shutdown() }
+        player.load(TestMedia.h264)
+        recorder.waitFor("statistics of the video") { events in
+            events.contains { if case .statistics(let s) = $0 { return s.videoSize?.width == 320 } else { return false } }
+        }
+        XCTAssertEqual(player.statistics.videoSize?.width, 320)
+        player.load(TestMedia.audioOnly)
+        _ = await player.currentQueue()                  // the load ran on the loop thread
+        let after = player.statistics
+        XCTAssertNil(after.videoSize, "the previous item's size: \(after)")
+        XCTAssertNil(after.videoCodec, "the previous item's codec: \(after)")
+    }
+
     func testLateFramesAreCountedAsDropped() {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder) {

@@ -35,4 +35,22 @@ final class WorkerPoolTests: XCTestCase {
         }
         wait(for: [ran], timeout: 30)
     }
+
+    /// What the caller wrote before `run` is what the task reads, and ThreadSanitizer can tell:
+    /// GLib's queue orders them with a lock TSan does not see, so without the worker's own
+    /// release/acquire pair `make test-tsan` reports this plain field as a race.
+    func testWhatTheCallerWroteBeforeRunIsSeenByTheTaskWithoutARace() {
+        final class Plain: @unchecked Sendable { var value = 0 }
+        let worker = WorkerPool()
+        for round in 1...20 {
+            let plain = Plain()
+            plain.value = round
+            let read = expectation(description: "round \(round) read")
+            worker.run {
+                XCTAssertEqual(plain.value, round)
+                read.fulfill()
+            }
+            wait(for: [read], timeout: 30)
+        }
+    }
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # An embedder's own package (Tests/Embedding/Package.swift, depending on
 # this repository by path) builds (1) a playback-only program on product `BackendCore` that links
-# no libX11, and (2) README.md's "Embedding the Backend" example, unchanged, on product `Backend`.
+# no door library (Xlib, libsoup, GUPnP…), and (2) README.md's "Embedding the Backend" example, unchanged, on product `Backend`.
 # (3) Sources/ExampleSocketPlayer, copied, on products `Backend` and `BackendControl` (public API only).
-# The example must link libX11 (it has the video window): that proves the `ldd` check can fail.
+# Neither links a door library; both link GStreamer (that proves the `ldd` check reads real output).
 # Run by `make check-embedding`; SWIFT overrides the toolchain's `swift`.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -42,16 +42,22 @@ for product in CoreOnly ReadmeExample SocketExample; do
 done
 
 # ldd's output is read whole first: `ldd | grep -q` under pipefail fails when grep stops early.
-core_libraries=$(ldd "$bin/CoreOnly")
-example_libraries=$(ldd "$bin/ReadmeExample")
-if grep -q 'libX11\.so' <<<"$core_libraries"; then
-    echo "check-embedding: CoreOnly (product BackendCore) links libX11:"; grep libX11 <<<"$core_libraries"; exit 1
-fi
-if ! grep -q 'libX11\.so' <<<"$example_libraries"; then
-    echo "check-embedding: ReadmeExample (product Backend) links no libX11: the ldd check proves nothing"; exit 1
-fi
+# The door libraries (docs/ADR-004-door-libraries.md) are opened by the first call of one of their
+# functions, never linked: neither the playback-only program nor the README example (product
+# Backend: the window, casting, the cache) names one. Both must name GStreamer: that proves the
+# ldd check reads real output and can fail.
+door_libraries='lib(X11|Xss|Xfixes|soup-[23]|gupnp|gssdp|xml2|icu[a-z]*|krb5|gssapi[a-z_]*)\.so'
+for product in CoreOnly ReadmeExample; do
+    libraries=$(ldd "$bin/$product")
+    if ! grep -q 'libgstreamer-1\.0\.so' <<<"$libraries"; then
+        echo "check-embedding: $product links no libgstreamer-1.0: the ldd check proves nothing"; exit 1
+    fi
+    if grep -qE "$door_libraries" <<<"$libraries"; then
+        echo "check-embedding: $product links a door library:"; grep -E "$door_libraries" <<<"$libraries"; exit 1
+    fi
+done
 # The playback-only program really plays: it prerolls a fixture headless and reports its duration.
 played=$(timeout 60 "$bin/CoreOnly" ../../Fixtures/h264-aac-10s.mp4)
 echo "$played" >&2
 grep -q '^duration: ' <<<"$played" || { echo "check-embedding: CoreOnly reported no duration"; exit 1; }
-echo "check-embedding: CoreOnly links no libX11 and plays; the README example builds unchanged against Backend; ExampleSocketPlayer builds on Backend + BackendControl"
+echo "check-embedding: CoreOnly and the README example link no door library (X11, libsoup, GUPnP, libxml2, …), CoreOnly plays; the README example builds unchanged against Backend; ExampleSocketPlayer builds on Backend + BackendControl"

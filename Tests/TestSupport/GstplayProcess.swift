@@ -207,6 +207,11 @@ public final class GstplayProcess: @unchecked Sendable {
         return process.terminationReason == .exit ? process.terminationStatus : nil
     }
 
+    /// Sends `signal` to the child (`kill(2)`), e.g. SIGKILL to make it vanish as a crash would.
+    public func send(signal: Int32) {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+    }
+
     /// Runs to completion with `lines` written to stdin first (then closed); returns the status.
     /// `environment` and `directory` as for ``init(_:input:environment:checkLeaks:directory:)``.
     public static func run(_ arguments: [String], input lines: [String]? = nil, timeout: TimeInterval = 20,

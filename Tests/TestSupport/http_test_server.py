@@ -31,7 +31,7 @@ its stdin closes, so it never outlives the test process. Paths:
   /hits?key=K                             how many requests /flaky got for K
   /raw/<case>/<name>                      an answer that is not valid HTTP, or lies about its body,
                                           written as bytes (endless-header, nul-header, http09,
-                                          long-location, negative-length, short-body, gzip:
+                                          long-location, negative-length, short-body, short-body-close, gzip:
                                           see serve_raw)
 
 Control (not logged):
@@ -217,7 +217,7 @@ class Handler(BaseHTTPRequestHandler):
         leaves); nul-header: a NUL inside a header; http09: the body without any status line or
         headers; long-location: a 302 whose Location is 100 KB; negative-length:
         `Content-Length: -5`; short-body: a Content-Length 1000 more than the body, then the
-        connection held silent for 30 s; gzip: the body gzip-encoded (`Content-Encoding: gzip`)
+        connection held silent for 30 s; short-body-close: the same, then the connection closed; gzip: the body gzip-encoded (`Content-Encoding: gzip`)
         although the client asked for identity."""
         case, _, fixture = name.partition("/")
         with open(os.path.join(FIXTURES, os.path.basename(fixture)), "rb") as f:
@@ -242,6 +242,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(head + b"Content-Length: %d\r\n\r\n" % (len(body) + 1000) + body)
             self.wfile.flush()
             STOP.wait(30)
+        elif case == "short-body-close":
+            self.wfile.write(head + b"Content-Length: %d\r\n\r\n" % (len(body) + 1000) + body)
         elif case == "gzip":
             packed = gzip.compress(body)
             self.wfile.write(head + b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(packed) + packed)

@@ -51,7 +51,10 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertTrue(line(for: .variantSwitched(from: mid, to: low, reason: .liveCatchUp)).contains(#""reason":"liveCatchUp""#))
         XCTAssertEqual(AdaptiveCommands.note(for: .liveCatchUp(latency: 7.28811)), "Live: 7.3 s behind the live edge, catching up")
         var status = StatusLine()
-        status.variant = mid.label
+        var info = AdaptiveInfo()
+        info.variants = [low, mid]
+        info.current = 1
+        status.snapshot.features[AdaptiveInfo.self] = info        // the status line reads the variant from the snapshot
         XCTAssertTrue(status.extras.contains("480p 1.0 Mb/s"))
         var statistics = PlayerStatistics()
         XCTAssertFalse(WireEvents.line(for: .statistics(statistics)).contains("abr"), "no key for media that is not adaptive")

@@ -43,7 +43,7 @@ final class CastSurfaceTests: XCTestCase {
         XCTAssertEqual(ConsoleCommand.parse("cast -1"), .failure(ConsoleError("cast: expected a renderer number (see 'renderers'), got '-1'")))
         XCTAssertEqual(ConsoleCommand.parse("renderers now"), .failure(ConsoleError("renderers: unexpected argument 'now'")))
         XCTAssertEqual(bound(.character("c")), .cycle(.cast))
-        XCTAssertTrue(HelpText.keyNames().contains("c"))
+        XCTAssertTrue(InputBindings.builtin.keyNames.contains("c"))
     }
 
     func testStatusLineNotesAndExitCodes() {

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import XCTest
 @testable import gstplay
 
@@ -71,8 +72,8 @@ final class CommandLineTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         for name in ["b.ogg", "a.mp4", ".hidden", "c.webm"] { _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()) }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
-        XCTAssertEqual(ArgumentExpansion.expand(dir.path).map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.mp4", "b.ogg", "c.webm"])
-        XCTAssertEqual(ArgumentExpansion.expand("file:///x"), ["file:///x"])
+        XCTAssertEqual(QueueSetup.directoryFiles(dir.path).map { URL(fileURLWithPath: $0).lastPathComponent }, ["a.mp4", "b.ogg", "c.webm"])
+        XCTAssertEqual(QueueSetup.directoryFiles("file:///x"), ["file:///x"])
     }
 
     /// Issue #16: values that start with `-` are taken as the option's value, with or without `=`.

@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import Foundation
 import TestSupport
 import XCTest

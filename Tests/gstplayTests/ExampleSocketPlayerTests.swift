@@ -24,6 +24,32 @@ final class ExampleSocketPlayerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the socket file is removed")
     }
 
+    /// An app serving the socket gets the event lines gstplay's socket clients get, also those the
+    /// protocol adds to the player's events: for an HTTP item that buffers (served slowly, then
+    /// at full speed), the `buffering` levels and their `message` lines ("Buffering N%", then
+    /// "Buffering complete"), for both.
+    func testTheAppsSocketGetsTheBufferingMessagesGstplaysDoes() throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        let file = "/file/vp8-opus-4s.webm"
+        for product in ["gstplay", "ExampleSocketPlayer"] {
+            XCTAssertTrue(server.throttle(file, bytesPerSecond: 3000))
+            let path = ControlSocketTests.socketPath()
+            let arguments = product == "gstplay" ? ["-q", "--no-cache", "--input-ipc-server", path, server.url(file)] : [server.url(file), path]
+            let child = try GstplayProcess(arguments, product: product).started()
+            let client = try UnixSocketClient(path: path)
+            let buffering = client.waitForObject(timeout: 40) { $0["event"] as? String == "buffering" && ($0["percent"] as? Int ?? 100) < 100 }
+            XCTAssertNotNil(buffering, "\(product): a level below 100 %: \(client.lines)\n\(child.stderr)")
+            XCTAssertTrue(server.throttle(file, bytesPerSecond: nil))
+            let complete = client.waitForObject(timeout: 40) { $0["event"] as? String == "message" && $0["text"] as? String == "Buffering complete" }
+            XCTAssertNotNil(complete, "\(product): \(client.lines)\n\(child.stderr)")
+            let levels = client.objects.compactMap { $0["event"] as? String == "message" ? $0["text"] as? String : nil }
+            XCTAssertTrue(levels.contains { $0.hasPrefix("Buffering ") && $0.hasSuffix("%") }, "\(product): \(levels)")
+            client.send(#"{"command":["quit"]}"#)
+            XCTAssertEqual(child.waitForExit(timeout: 40), 0, "\(product): \(child.stderr)")
+        }
+    }
+
     func testBadArgumentsAndAPathThatIsNotASocketEachGetOneLine() throws {
         let usage = try Self.run([])
         XCTAssertEqual(usage.status, 2)

@@ -23,7 +23,7 @@ enum GoldenWireLines {
         lines.append(("message", WireEvents.message("Buffering 40%")))
         let status = StatusReport(snapshot: GoldenSamples.fullSnapshot, index: 0, count: 2, location: "Fixtures/vp8-opus-4s.webm")
         let emptyStatus = StatusReport(snapshot: PlayerSnapshot(), index: nil, count: 0, location: nil)
-        let help = ReplyData.help(commands: ConsoleCommand.usage.map(\.syntax), keys: HelpText.keyNames())
+        let help = ReplyData.help(commands: ConsoleCommand.usage.map(\.syntax), keys: InputBindings.builtin.keyNames)
         lines += [
             ("reply-success", Reply(id: .int(7), error: nil).line),
             ("reply-error-null-id", Reply(id: .null, error: "invalid JSON: bad").line),

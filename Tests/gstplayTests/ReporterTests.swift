@@ -1,4 +1,5 @@
 import Backend
+import BackendControl
 import Synchronization
 import TestSupport
 import XCTest
@@ -20,7 +21,7 @@ final class ReporterTests: XCTestCase {
     }
 
     private let size = VideoSize(codedWidth: 720, height: 576, parNumerator: 64, parDenominator: 45)
-    private let item = ItemContext(index: 0, count: 2, location: "clip.mp4")
+    private let item = EventItem(index: 0, count: 2, location: "clip.mp4")
     private let video = MediaInfo(uri: "file:///clip.mp4", isLive: false, isSeekable: true, duration: MediaTime(seconds: 10),
                                   hasVideo: true, hasAudio: true, subtitleStreams: 0)
 
@@ -79,22 +80,19 @@ final class ReporterTests: XCTestCase {
         XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n")
     }
 
-    func testJSONModeOneLinePerEvent() {
+    /// With `--json` the reporter writes no event: the dispatcher does (``PlayerControl/report(_:)``),
+    /// for the console and every client alike; the human error line still goes to stderr.
+    func testJSONModeLeavesTheEventLinesToTheControl() {
         let capture = Capture()
         feed(EventReporter(output: capture.output, mode: .json, quiet: false))
         let (out, err) = capture.finish()
-        let lines = out.split(separator: "\n").map(String.init)
-        guard lines.count == 9 else { return XCTFail("expected 9 lines: \(lines)") }
-        XCTAssertEqual(lines.compactMap { jsonObject($0)?["event"] as? String },
-                       ["sinks", "uri", "state", "media-size", "media-size", "media-info", "position", "warning", "media-size"])
-        XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n", "the human error line still goes to stderr")
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err, "gstplay: error: clip.mp4: Resource not found.\n")
     }
 
-    func testJSONModeWritesBufferingMessages() {
-        let capture = Capture()
-        let reporter = EventReporter(output: capture.output, mode: .json, quiet: false)
-        for percent in [100, 40, 80, 100, 100] { reporter.report(.buffering(percent: percent), item: item) }
-        let lines = GstplayProcess.completeLines(capture.finish().stdout)
+    func testWireEventLinesAddBufferingMessages() {
+        var wire = WireEventLines()
+        let lines = [100, 40, 80, 100, 100].flatMap { wire.lines(for: .buffering(percent: $0), item: (0, 2), loadID: nil) }
         XCTAssertEqual(lines.filter { $0.contains(#""event":"message""#) },
                        [#"{"event":"message","text":"Buffering 40%"}"#, #"{"event":"message","text":"Buffering 80%"}"#,
                         #"{"event":"message","text":"Buffering complete"}"#], "complete once, after buffering")
@@ -127,23 +125,23 @@ final class ReporterTests: XCTestCase {
     }
 
     func testMissingPluginsAreNamedOnce() {
-        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .missingPlugin, message: "missing plugin: AC-3", missingPlugins: ["AC-3"])),
+        XCTAssertEqual(ErrorText.text(of: PlayerError(kind: .missingPlugin, message: "missing plugin: AC-3", missingPlugins: ["AC-3"])),
                        "missing plugin: AC-3")
-        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .core, message: "No decoder", missingPlugins: ["AC-3"])),
+        XCTAssertEqual(ErrorText.text(of: PlayerError(kind: .core, message: "No decoder", missingPlugins: ["AC-3"])),
                        "No decoder (missing: AC-3)")
-        XCTAssertEqual(EventReporter.text(of: PlayerError(kind: .network, message: "Not Found", httpStatus: 404)), "Not Found (HTTP 404)")
+        XCTAssertEqual(ErrorText.text(of: PlayerError(kind: .network, message: "Not Found", httpStatus: 404)), "Not Found (HTTP 404)")
     }
 
     func testTheSystemReasonFromTheDebugTextIsShown() {
         let denied = PlayerError(kind: .resource, message: "Could not open file \"/x\" for reading.",
                                  debug: "gstfilesrc.c(557): gst_file_src_start (): /GstFileSrc:source:\nsystem error: Permission denied")
-        XCTAssertEqual(EventReporter.text(of: denied), "Could not open file \"/x\" for reading. (Permission denied)")
+        XCTAssertEqual(ErrorText.text(of: denied), "Could not open file \"/x\" for reading. (Permission denied)")
         let missing = PlayerError(kind: .resource, message: "Resource not found.", debug: "gstfilesrc.c(553): …:\nNo such file \"/x\"")
-        XCTAssertEqual(EventReporter.text(of: missing), "Resource not found.", "no `system error:` line, nothing added")
+        XCTAssertEqual(ErrorText.text(of: missing), "Resource not found.", "no `system error:` line, nothing added")
         let named = PlayerError(kind: .resource, message: "Permission denied here", debug: "x\nsystem error: Permission denied")
-        XCTAssertEqual(EventReporter.text(of: named), "Permission denied here", "not repeated")
-        XCTAssertNil(EventReporter.systemReason(inDebug: "system error: \n"))
-        XCTAssertEqual(EventReporter.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad\\u0007thing")
+        XCTAssertEqual(ErrorText.text(of: named), "Permission denied here", "not repeated")
+        XCTAssertNil(ErrorText.systemReason(inDebug: "system error: \n"))
+        XCTAssertEqual(ErrorText.systemReason(inDebug: "a\nsystem error: bad\u{7}thing"), "bad\\u0007thing")
     }
 
     /// "Internal data stream error." says nothing of why; GStreamer's debug text does.
@@ -151,7 +149,7 @@ final class ReporterTests: XCTestCase {
         let unlinked = PlayerError(kind: .stream, element: "qtdemux0", message: "Internal data stream error.",
                                    debug: "../gst/isomp4/qtdemux.c(6619): gst_qtdemux_loop (): /GstPlayBin:thumbnails/GstQTDemux:qtdemux0:\nstreaming stopped, reason not-linked (-1)")
         XCTAssertEqual(unlinked.streamingStopReason, "not-linked")
-        XCTAssertEqual(EventReporter.text(of: unlinked), "Internal data stream error. (streaming stopped: not-linked)")
+        XCTAssertEqual(ErrorText.text(of: unlinked), "Internal data stream error. (streaming stopped: not-linked)")
         XCTAssertEqual(unlinked.description, "qtdemux0: Internal data stream error. (streaming stopped: not-linked)")
         let ownError = PlayerError(kind: .stream, message: "Internal data stream error.", debug: "…:\nstreaming stopped, reason error (-5)")
         XCTAssertNil(ownError.streamingStopReason, "an element's own error: already the message")

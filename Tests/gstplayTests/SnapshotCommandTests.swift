@@ -62,7 +62,7 @@ final class SnapshotCommandTests: XCTestCase {
     func testCapitalSIsTheSnapshotKey() {
         XCTAssertEqual(bound(.character("S")), .snapshot(nil))
         XCTAssertNotEqual(bound(.character("s")), .snapshot(nil), "lower-case s is for subtitles")
-        XCTAssertTrue(HelpText.keyNames().contains("S"))
+        XCTAssertTrue(InputBindings.builtin.keyNames.contains("S"))
         XCTAssertEqual(ConsoleCommand.parse("snapshot"), .success(.snapshot(nil)))
         XCTAssertEqual(ConsoleCommand.parse("snapshot shots/a b.png"), .success(.snapshot("shots/a b.png")))
         XCTAssertEqual(ConsoleCommand.parse(words: ["snapshot", "x.jpg"]), .success(.snapshot("x.jpg")))

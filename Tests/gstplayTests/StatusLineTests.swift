@@ -50,8 +50,8 @@ final class StatusLineTests: XCTestCase {
     func testStatisticsShowWhenKnown() {
         var model = StatusLine(state: .playing, position: MediaTime(seconds: 3), duration: MediaTime(seconds: 10))
         XCTAssertFalse(model.render(columns: 120).contains("dropped"))
-        model.droppedFrames = 3
-        model.bitrate = 127_600
+        model.statistics.droppedFrames = 3
+        model.statistics.bitrate = 127_600
         XCTAssertTrue(model.render(columns: 120).hasSuffix("] dropped 3 128 kb/s"), model.render(columns: 120))
     }
 

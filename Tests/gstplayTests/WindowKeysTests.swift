@@ -31,6 +31,6 @@ final class WindowKeysTests: XCTestCase {
         XCTAssertEqual(WindowKeyNames.name(forKeysym: "space").flatMap { InputBindings.builtin.binding(forKeyNamed: $0)?.parsed }, .cycle(.pause))
         XCTAssertEqual(WindowKeyNames.name(forKeysym: "F11"), Key.named("F11").name)
         XCTAssertEqual(WindowKeyNames.name(forKeysym: "period"), Key.character(".").name)
-        XCTAssertTrue(HelpText.keyNames().contains { $0.split(separator: " ").contains("f") })
+        XCTAssertTrue(InputBindings.builtin.keyNames.contains { $0.split(separator: " ").contains("f") })
     }
 }

@@ -12,20 +12,25 @@ import Synchronization
 /// arrives, ``received(_:from:)`` per line, ``disconnected(_:reason:)`` when it leaves, and a
 /// ``ControlConnection`` that queues lines without blocking.
 ///
-/// **Thread:** any; a `Mutex` guards the client table (lines are delivered under it, so a new
-/// client's `hello` comes before any event).
+/// **Thread:** any; one `Mutex` guards the client table, the in-flight counts and the next id
+/// (lines are delivered under it, so a new client's `hello` comes before any event).
 public final class ControlHub: Sendable {
     private struct Client: Sendable {
         let connection: any ControlConnection
         let dialect: ControlDialect
     }
 
-    private let clients = Mutex<[ControlClientID: Client]>([:])
-    /// Requests of each client queued in the inbox or running (``received(_:from:)``).
-    private let inFlight = Mutex<[ControlClientID: Int]>([:])
+    /// The client table, each client's requests queued in the inbox or running
+    /// (``received(_:from:)``) and the next id: one lock.
+    private struct State: Sendable {
+        var clients: [ControlClientID: Client] = [:]
+        var inFlight: [ControlClientID: Int] = [:]
+        var nextID = 1
+    }
+
+    private let state = Mutex<State>(State())
     /// How many requests one client may have queued or running at once.
     public static let maxInFlight = 64
-    private let nextID = Atomic<Int>(1)
     private let inbox: any ControlInbox
     private let log: @Sendable (String) -> Void
 
@@ -38,12 +43,13 @@ public final class ControlHub: Sendable {
     /// Registers a client and sends it the protocol's first line (`hello`); from then on it gets
     /// every broadcast. Returns its id.
     public func connect(_ connection: any ControlConnection, dialect: ControlDialect) -> ControlClientID {
-        let id = ControlClientID(rawValue: nextID.add(1, ordering: .relaxed).oldValue)
-        clients.withLock { clients in
-            clients[id] = Client(connection: connection, dialect: dialect)
+        state.withLock { state in
+            let id = ControlClientID(rawValue: state.nextID)
+            state.nextID += 1
+            state.clients[id] = Client(connection: connection, dialect: dialect)
             connection.deliver(WireEvents.hello())
+            return id
         }
-        return id
     }
 
     /// A request line from client `id`, handed to the inbox, unless the client already has
@@ -51,9 +57,9 @@ public final class ControlHub: Sendable {
     /// reply (its `request_id` kept) and not run, so a flooding client cannot fill the inbox and
     /// hold back other clients' requests and the player's events.
     public func received(_ line: String, from id: ControlClientID) {
-        let admitted = inFlight.withLock { counts -> Bool in
-            guard counts[id, default: 0] < Self.maxInFlight else { return false }
-            counts[id, default: 0] += 1
+        let admitted = state.withLock { state -> Bool in
+            guard state.inFlight[id, default: 0] < Self.maxInFlight else { return false }
+            state.inFlight[id, default: 0] += 1
             return true
         }
         guard admitted else {
@@ -61,7 +67,7 @@ public final class ControlHub: Sendable {
             let requestID = dialect(of: id) == .gstplayAndMpv ? MpvRequest.parse(line)?.id ?? request : request
             // Outside the table's lock: on the socket thread, a full outbox drops the client
             // inline, and that reaches ``disconnected(_:reason:)``, which takes the lock.
-            let connection = clients.withLock { $0[id]?.connection }
+            let connection = state.withLock { $0.clients[id]?.connection }
             return connection?.deliver(Reply(id: requestID, error: "too many requests in flight (\(Self.maxInFlight)): wait for their replies").line) ?? ()
         }
         inbox.request(line, from: id)
@@ -69,9 +75,9 @@ public final class ControlHub: Sendable {
 
     /// The consumer is done with one request of client `id` (its reply is sent).
     public func finished(_ id: ControlClientID) {
-        inFlight.withLock { counts in
-            guard let count = counts[id] else { return }
-            counts[id] = count > 1 ? count - 1 : nil
+        state.withLock { state in
+            guard let count = state.inFlight[id] else { return }
+            state.inFlight[id] = count > 1 ? count - 1 : nil
         }
     }
 
@@ -82,39 +88,42 @@ public final class ControlHub: Sendable {
 
     /// Client `id` is gone; with a `reason` it was dropped, which is logged.
     public func disconnected(_ id: ControlClientID, reason: String?) {
-        inFlight.withLock { _ = $0.removeValue(forKey: id) }
-        guard clients.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
+        let removed = state.withLock { state in
+            state.inFlight[id] = nil
+            return state.clients.removeValue(forKey: id)
+        }
+        guard removed != nil else { return }
         if let reason { log("gstplay: control client \(id) dropped: \(reason)") }
         inbox.clientLeft(id)
     }
 
     /// The dialect client `id` speaks (``ControlDialect/gstplay`` for the console and unknown ids).
     public func dialect(of id: ControlClientID) -> ControlDialect {
-        clients.withLock { $0[id]?.dialect } ?? .gstplay
+        state.withLock { $0.clients[id]?.dialect } ?? .gstplay
     }
 
     /// One line to client `id` (nothing when it is gone).
     public func send(_ line: String, to id: ControlClientID) {
-        clients.withLock { $0[id]?.connection.deliver(line) }
+        state.withLock { $0.clients[id]?.connection.deliver(line) }
     }
 
     /// One line to every client, or to those speaking `dialect`.
     public func broadcast(_ line: String, dialect: ControlDialect? = nil) {
-        clients.withLock { clients in
-            for client in clients.values where dialect == nil || client.dialect == dialect {
+        state.withLock { state in
+            for client in state.clients.values where dialect == nil || client.dialect == dialect {
                 client.connection.deliver(line)
             }
         }
     }
 
     /// Whether client `id` is still connected (requests of a client gone are not run).
-    public func isConnected(_ id: ControlClientID) -> Bool { clients.withLock { $0[id] != nil } }
+    public func isConnected(_ id: ControlClientID) -> Bool { state.withLock { $0.clients[id] != nil } }
 
     /// Whether any client is connected (events are encoded for clients only then).
-    public var hasClients: Bool { clients.withLock { !$0.isEmpty } }
+    public var hasClients: Bool { state.withLock { !$0.clients.isEmpty } }
 
     /// The clients now connected that speak `dialect`.
     public func clientIDs(speaking dialect: ControlDialect) -> [ControlClientID] {
-        clients.withLock { $0.filter { $0.value.dialect == dialect }.map(\.key) }
+        state.withLock { $0.clients.filter { $0.value.dialect == dialect }.map(\.key) }
     }
 }

@@ -46,13 +46,18 @@ extension PlayerControl {
         }
     }
 
-    /// After a player event was reported by the host: the mpv events it makes (an item's end as
-    /// `end-file`), to the mpv clients that want them, then every observer whose property changed;
-    /// then the session's step for it (``advanceSession(_:)``: the track choices per item).
+    /// One player event, for every door: its JSON lines (``WireEventLines``: the event's line,
+    /// an item's end as `eos`, a buffering level's `message`) to every client and to the console
+    /// (a served one, or the host's with ``Configuration/consoleEvents``), then the mpv events it
+    /// makes (an item's end as `end-file`) to the mpv clients that want them, then every observer
+    /// whose property changed; then the session's step for it (``advanceSession(_:)``: the track
+    /// choices per item). A host passes every record of `Player/records` here, in order (also
+    /// those of the shutdown drain); a control with a hub of its own does that itself.
     public func report(_ record: PlayerEventRecord) {
         defer { advanceSession(record) }
         var event = record.event
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
+        sendLines(for: event, of: record)
         guard let hub else { return }
         let queue = record.snapshot.features[QueueSnapshot.self]
         let entry = queue?.currentIndex.flatMap { queue?.items[$0].id } ?? 0
@@ -65,6 +70,21 @@ extension PlayerControl {
             }
         }
         notifyObservers()
+    }
+
+    /// `event`'s JSON lines to every client and to the console, when anyone listens. The item it
+    /// belongs to: the queue's current one as `record`'s snapshot stood (none before the first load).
+    private func sendLines(for event: PlayerEvent, of record: PlayerEventRecord) {
+        let toConsole = requests == nil ? configuration.consoleEvents : consoleSink.isOpen
+        guard toConsole || hub?.hasClients == true else { return }
+        var loaded = record.snapshot.uri != nil
+        if case .uriLoaded = event { loaded = true }
+        let queue = record.snapshot.features[QueueSnapshot.self]
+        let item = loaded ? queue.map { ($0.currentIndex ?? 0, $0.items.count) } : nil
+        for line in wireLines.lines(for: event, item: item, loadID: record.loadID) where !line.isEmpty {
+            if toConsole { console(line) }
+            hub?.broadcast(line)
+        }
     }
 
     /// The view the mpv properties are read from: the player's snapshot now (a setter's value is

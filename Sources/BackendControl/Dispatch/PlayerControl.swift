@@ -36,11 +36,17 @@ public actor PlayerControl {
         public var bindings: InputBindings?
         /// Where the session's problem lines go (`error: …`, `warning: …`; the CLI: stderr). Any thread.
         public var notes: @Sendable (String) -> Void
+        /// Whether the console writer of ``PlayerControl/init(player:hub:names:configuration:console:)``
+        /// gets every event's JSON line too, as replies do (the CLI's `--json` stdout). A served
+        /// console (``PlayerControl/serveConsole(input:output:)``) always gets them.
+        public var consoleEvents = false
 
-        /// Control clients write no files; snapshots get gstplay's default names; no track session, no resume, no keys.
+        /// Control clients write no files; snapshots get gstplay's default names; no track session,
+        /// no resume, no keys; the host's console writer gets replies only.
         public init(fileWriteRule: FileWriteRule = FileWriteRule(), screenshot: ScreenshotNaming = ScreenshotNaming(),
                     tracks: TrackChoices? = nil, resume: ResumeOptions? = nil, bindings: InputBindings? = nil,
-                    notes: @escaping @Sendable (String) -> Void = { _ in }) {
+                    notes: @escaping @Sendable (String) -> Void = { _ in }, consoleEvents: Bool = false) {
+            self.consoleEvents = consoleEvents
             self.fileWriteRule = fileWriteRule
             self.screenshot = screenshot
             self.tracks = tracks
@@ -76,6 +82,8 @@ public actor PlayerControl {
     var quitCode: Int32?
     private var quitReplied = false
     private var quitWaiters: [CheckedContinuation<Int32, Never>] = []
+    /// The player's events as JSON lines for the clients and the console (with the buffering `message` lines).
+    var wireLines = WireEventLines()
     /// With ``init(player:configuration:log:)``: the hub's requests, served by ``serveSocket(path:)``'s tasks.
     nonisolated let requests: RequestQueue?
     /// With ``init(player:configuration:log:)``: where ``serveConsole(input:output:)`` writes.
@@ -157,25 +165,11 @@ public actor PlayerControl {
         }
     }
 
-    /// Each player event as its JSON line to every client (an item's end as `eos`), then as mpv
-    /// events; once the player shut down, mpv's `shutdown` and the end of the request task.
+    /// Reports each player event (``report(_:)``: its JSON lines to every client and the
+    /// console, then mpv's events); once the player shut down, mpv's `shutdown` and the end of the
+    /// request task.
     private func forward(_ records: AsyncStream<PlayerEventRecord>) async {
-        for await record in records {
-            if let hub, hub.hasClients || consoleSink.isOpen {
-                var event = record.event
-                if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
-                let queue = record.snapshot.features[QueueSnapshot.self]
-                let item = queue.map { ($0.currentIndex ?? 0, $0.items.count) }
-                var loaded = record.snapshot.uri != nil      // the item an event belongs to: none before the first load
-                if case .uriLoaded = event { loaded = true }
-                let line = WireEvents.line(for: event, item: loaded ? item : nil, loadID: record.loadID)
-                if !line.isEmpty {
-                    hub.broadcast(line)
-                    consoleSink.write(line)
-                }
-            }
-            report(record)
-        }
+        for await record in records { report(record) }
         shutdown()
         requests?.finish()      // the player is gone: the request task ends too
     }

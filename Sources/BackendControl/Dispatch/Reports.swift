@@ -32,6 +32,9 @@ struct StatusReport: Equatable, Sendable {
         if let size = snapshot.mediaSize { fields.append("video=\(size.width)x\(size.height)") }
         fields.append("item=\(index.map { String($0 + 1) } ?? "-")/\(count)")
         fields.append("uri=\(snapshot.uri ?? "-")")
+        if let sync = snapshot.features[SyncSnapshot.self] {
+            fields.append("sync=\(sync.role) leader=\(sync.leader) locked=\(sync.locked ? "yes" : "no")")
+        }
         return fields.joined(separator: " ")
     }
 }

@@ -20,8 +20,8 @@ final class RemoteRequest: ControlConnection, Sendable {
     private let hub: ControlHub
     private let responder: HTTPResponder
     private let requestID: String
-    private let id = Mutex<ControlClientID?>(nil)
-    private let answered = Atomic<Bool>(false)
+    /// The hub's id for it (once connected) and whether the HTTP request was answered: one lock.
+    private let state = Mutex<(id: ControlClientID?, answered: Bool)>((nil, false))
 
     private init(hub: ControlHub, responder: HTTPResponder) {
         self.hub = hub
@@ -34,7 +34,7 @@ final class RemoteRequest: ControlConnection, Sendable {
     static func run(_ command: String, hub: ControlHub, responder: HTTPResponder) {
         let request = RemoteRequest(hub: hub, responder: responder)
         let clientID = hub.connect(request, dialect: .gstplay)
-        request.id.withLock { $0 = clientID }
+        request.state.withLock { $0.id = clientID }
         let quoted = (try? JSONEncoder().encode(command)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
         hub.received("{\"command\":\(quoted),\"request_id\":\"\(request.requestID)\"}", from: clientID)
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
@@ -53,9 +53,13 @@ final class RemoteRequest: ControlConnection, Sendable {
     func disconnect() { finish(.text("503 the player is closing\n", status: 503)) }
 
     private func finish(_ response: HTTPResponse) {
-        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard let clientID = state.withLock({ state -> ControlClientID?? in
+            if state.answered { return nil }
+            state.answered = true
+            return .some(state.id)
+        }) else { return }
         responder.respond(response)
-        let hub = self.hub, clientID = id.withLock { $0 }
+        let hub = self.hub
         DispatchQueue.global().async { if let clientID { hub.disconnected(clientID, reason: nil) } }
     }
 }

@@ -133,6 +133,8 @@ public enum WireEvents {
             return feature.payload(as: ChaptersEvent.self).map(WireChapters.line(for:)) ?? ""
         case .feature(let feature) where feature.payload is CastEvent:
             return feature.payload(as: CastEvent.self).map(WireCast.line(for:)) ?? ""
+        case .feature(let feature) where feature.payload is SyncEvent:
+            return feature.payload(as: SyncEvent.self).map(WireSync.line(for:)) ?? ""
         case .feature(let feature) where feature.payload is TagsEvent:
             return feature.payload(as: TagsEvent.self).map { WireTags.line(for: $0, loadID: loadID) } ?? ""
         case .feature(let feature):

@@ -149,6 +149,8 @@ public struct WireStatus: Encodable, Equatable, Sendable {
     @Nullable public var error: String?
     /// The chapter playing now (index, title, start, end), null when none or without chapters.
     @Nullable public var chapter: WireChapters.Current?
+    /// The sync state (``WireSync/Status``), present only when the player leads or follows a sync group.
+    public var sync: WireSync.Status?
 
     /// The status of `snapshot`, with the item's place in the playlist (0-based `index` of
     /// `count`) and its `location` as the user gave it.
@@ -170,6 +172,7 @@ public struct WireStatus: Encodable, Equatable, Sendable {
         error = snapshot.lastError?.message
         let chapters = snapshot.features[ChaptersSnapshot.self]
         chapter = chapters?.current.flatMap { index in chapters?.chapters.first { $0.index == index } }.map(WireChapters.Current.init)
+        sync = snapshot.features[SyncSnapshot.self].map(WireSync.Status.init)
     }
 }
 

@@ -93,6 +93,7 @@ extension Engine {
         facts.reset(uri: uri)
         playback.resetForNewMedia()
         statistics.resetForNewMedia(rate: playback.rate)
+        hub.storeStatistics(statistics.current)      // getters see the new media's (empty) statistics at once
         pipeline?.forgetTransitions()
         observers.playheadJumped(to: nil)
         hub.updateSnapshot { $0.resetMedia() }

@@ -34,6 +34,7 @@ final class SinkSet {
         if let sink = Self.installSink(videoText, kind: "video", flag: PlayFlag.video, on: playbin, flags: &flags, warnings: &events) {
             video = sink
             videoStatistics = Self.findSink(in: sink, withProperty: "stats")
+            XImageSinkPoolGuard.install(on: sink)   // its pools must not outlive its X context upstream
         }
         if let sink = Self.installSink(audioText, kind: "audio", flag: PlayFlag.audio, on: playbin, flags: &flags, warnings: &events) {
             audio = sink

@@ -37,12 +37,12 @@ struct ThumbnailCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            try ImageFileWriter.checkDestination(.sheet(output))
+            try ThumbnailExport.checkDestination(.sheet(output))
             ThumbnailGenerator.preferLightDecoders() // one frame: loading gst-libav costs more than decoding it
             let generator = ThumbnailGenerator(location: location, maximumSize: ImageSize(width: size, height: size), format: .png)
             let thumbnail: Thumbnail
             do { thumbnail = try await generator.representativeThumbnail() } catch {
-                throw ThumbnailsFailure(location: location, cause: error)
+                throw ThumbnailExport.Failure(location: location, cause: error)
             }
             try ImageFileWriter.write(thumbnail.image.bytes, to: output)
         } catch {

@@ -58,9 +58,9 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     }
 
     /// The checked request; throws `ValidationError` (exit 2) for bad values.
-    func makeRequest() throws -> ThumbnailsRequest {
+    func makeRequest() throws -> ThumbnailExport {
         guard !location.trimmingWhitespace().isEmpty else { throw ValidationError("empty file name") }
-        let destination: ThumbnailsRequest.Destination
+        let destination: ThumbnailExport.Destination
         switch (output, outputDirectory) {
         case (let file?, nil):
             guard !file.isEmpty else { throw ValidationError("-o needs a file name") }
@@ -82,8 +82,8 @@ struct ThumbnailsCommand: AsyncParsableCommand {
         }
         guard (16...4096).contains(width) else { throw ValidationError("--width must be between 16 and 4096 (got \(width))") }
         guard (1...64).contains(columns) else { throw ValidationError("--columns must be between 1 and 64 (got \(columns))") }
-        return ThumbnailsRequest(location: location, times: which, width: width, columns: columns,
-                                 seekMode: accurate ? .accurate : .keyUnit, destination: destination, quiet: quiet)
+        return ThumbnailExport(location: location, times: which, width: width, columns: columns,
+                               seekMode: accurate ? .accurate : .keyUnit, destination: destination)
     }
 
     /// `1,2.5,0:10` → times; every item must be an absolute time.
@@ -100,7 +100,7 @@ struct ThumbnailsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let code = await ThumbnailsRun(request: try makeRequest()).run()
+        let code = await ThumbnailsRun(export: try makeRequest(), quiet: quiet).run()
         Glibc.exit(code)
     }
 }
