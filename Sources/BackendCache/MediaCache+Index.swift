@@ -1,5 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
 import Foundation
+#endif
 import BackendCore
 import CGStreamer
 import Glibc

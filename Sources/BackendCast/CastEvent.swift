@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import BackendCore
 
 /// Where ``Player/cast(to:)`` sends the media: the first renderer found, or one by name or UDN.
@@ -12,7 +16,7 @@ public enum CastTarget: Sendable, Hashable {
 
     /// Parses what a user types: `auto`, a UDN (`uuid:…`), else a name.
     public init(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSurroundingWhitespace()
         if trimmed.lowercased() == "auto" { self = .auto } else if trimmed.lowercased().hasPrefix("uuid:") { self = .udn(trimmed) } else { self = .name(trimmed) }
     }
 
@@ -20,9 +24,9 @@ public enum CastTarget: Sendable, Hashable {
     public func match(in renderers: [Renderer]) -> Renderer? {
         switch self {
         case .auto: return renderers.first
-        case .udn(let udn): return renderers.first { $0.udn.caseInsensitiveCompare(udn) == .orderedSame }
+        case .udn(let udn): return renderers.first { $0.udn.lowercased() == udn.lowercased() }
         case .name(let name):
-            if let exact = renderers.first(where: { $0.friendlyName.caseInsensitiveCompare(name) == .orderedSame }) { return exact }
+            if let exact = renderers.first(where: { $0.friendlyName.lowercased() == name.lowercased() }) { return exact }
             let prefixed = renderers.filter { $0.friendlyName.lowercased().hasPrefix(name.lowercased()) }
             return prefixed.count == 1 ? prefixed[0] : nil
         }

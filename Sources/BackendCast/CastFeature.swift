@@ -1,5 +1,9 @@
 import BackendCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Casting to UPnP AV / DLNA MediaRenderers as a ``PlayerFeature``: discovery
 /// (``RendererDiscovery``) started only when asked for, and one ``CastSession`` at a time that

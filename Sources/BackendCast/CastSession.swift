@@ -1,6 +1,10 @@
 import BackendCore
 import CGStreamer
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPServe
 
 /// One cast to one renderer: the ``PlaybackRoute`` the core hands the player's commands to while
@@ -124,8 +128,7 @@ final class CastSession: PlaybackRoute, @unchecked Sendable {
     private func title(for uri: String) -> String {
         let tagged = feature.currentTitle
         if let tagged, !tagged.isEmpty { return tagged }
-        let name = URL(string: uri)?.lastPathComponent ?? uri
-        return name.removingPercentEncoding ?? name
+        return MediaLocation.displayName(ofURI: uri)
     }
 
     /// The renderer's own protocolInfo for `mime` (its GetProtocolInfo sink list), nil when it lists none.

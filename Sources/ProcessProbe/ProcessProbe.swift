@@ -80,9 +80,14 @@ public struct ProcessProbe: Sendable {
         public var path: String
         /// Its `Rss:` in KiB.
         public var rssKiB: Int
+        /// Its `Pss:` in KiB: resident pages, each divided by the number of processes mapping it.
+        public var pssKiB = 0
+        /// Its `Private_Clean:` + `Private_Dirty:` in KiB: resident pages no other process maps.
+        public var privateKiB = 0
     }
 
-    /// Every mapping of `smaps` with its resident size; nil when unreadable or empty.
+    /// Every mapping of `smaps` with its resident, proportional and private sizes; nil when
+    /// unreadable or empty.
     public var mappings: [Mapping]? {
         guard let smaps = ProcFS.read("/proc/\(pid)/smaps"), !smaps.isEmpty else { return nil }
         var result: [Mapping] = []
@@ -91,8 +96,13 @@ public struct ProcessProbe: Sendable {
             guard let first = fields.first else { continue }
             if first.contains("-") && !first.hasSuffix(":") {
                 result.append(Mapping(path: fields.count > 5 ? fields[5...].joined(separator: " ") : "", rssKiB: 0))
-            } else if first == "Rss:", fields.count > 1, let value = Int(fields[1]), !result.isEmpty {
-                result[result.count - 1].rssKiB += value
+            } else if fields.count > 1, !result.isEmpty, let value = Int(fields[1]) {
+                switch first {
+                case "Rss:": result[result.count - 1].rssKiB += value
+                case "Pss:": result[result.count - 1].pssKiB += value
+                case "Private_Clean:", "Private_Dirty:": result[result.count - 1].privateKiB += value
+                default: break
+                }
             }
         }
         return result

@@ -24,7 +24,7 @@ struct BenchOptions: Sendable {
     var tickSeconds = 0.0
     var seed: UInt64 = 20_240_601
 
-    static let caseIDs = ["startup", "realtime", "throughput", "memory", "seek", "tick", "concurrency", "abr", "cache", "thumbnail", "abr-live"]
+    static let caseIDs = ["startup", "realtime", "throughput", "memory", "seek", "tick", "concurrency", "abr", "cache", "thumbnail", "abr-live", "footprint", "first-frame"]
 
     static let usage = """
         usage: gstplay-bench [--clips DIR] [--out FILE] [--smoke] [--gstplay PATH] [--also LABEL=PATH]… [--only CASE,…]

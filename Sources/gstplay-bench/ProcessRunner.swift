@@ -11,6 +11,9 @@ struct ProcessSpec: Sendable {
     var timeoutSeconds: Double
     /// Variables added to (or replacing those of) the harness's environment.
     var extraEnvironment: [String: String] = [:]
+    /// A descriptor of the harness to give the child as its stdout (e.g. a pipe's write end),
+    /// instead of a file the result's `stdout` is read from.
+    var standardOutput: Int32?
 
     /// The command line as a shell would take it (for the report).
     var commandLine: String {
@@ -149,7 +152,11 @@ final class ProcessRunner: Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let descriptor = spec.standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, descriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Nothing else of the harness: an inherited write end of a server's stdin pipe (Foundation's
         // `Pipe` is not close-on-exec) kept that server from seeing EOF until this child ended, and

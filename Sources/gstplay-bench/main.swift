@@ -63,7 +63,7 @@ let machine = MachineInfo.gather(context)
 
 let cases: [(String, (BenchContext) -> CaseOutcome)] = [
     ("startup", StartupCase.run), ("realtime", RealtimeCase.run), ("throughput", ThroughputCase.run),
-    ("memory", MemoryCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
+    ("memory", MemoryCase.run), ("footprint", FootprintCase.run), ("first-frame", FirstFrameCase.run), ("seek", SeekCase.run), ("tick", TickCase.run), ("concurrency", ConcurrencyCase.run),
     ("abr", ABRCase.run), ("cache", CacheCase.run),
     ("thumbnail", ThumbnailCase.run),
     ("abr-live", ABRLiveCase.run),

@@ -1,5 +1,9 @@
 import BackendCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import CGStreamer
 import CGUPnP
 
@@ -79,7 +83,7 @@ extension RendererDiscovery {
 
     /// `GetProtocolInfo`'s comma-separated `Sink` list, one protocolInfo each.
     static func protocolList(_ sink: String) -> [String] {
-        sink.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        sink.split(separator: ",").map { String($0).trimmingSurroundingWhitespace() }.filter { !$0.isEmpty }
     }
 
     private func list(_ renderer: Renderer, udn: String) {
