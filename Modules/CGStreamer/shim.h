@@ -148,7 +148,7 @@ static inline GstElement *CGStreamer_as_element(gpointer p) { return GST_ELEMENT
 static inline GstBin *CGStreamer_as_bin(gpointer p) { return GST_BIN(p); }
 static inline gboolean CGStreamer_is_bin(gpointer p) { return p != NULL && GST_IS_BIN(p); }
 
-/* ---- Adaptive streaming (issue 14): pad-probe info and event fields are macros. ---- */
+/* ---- Adaptive streaming: pad-probe info and event fields are macros. ---- */
 /* The buffer of a probe, or NULL when the probe carries something else (GST_PAD_PROBE_INFO_BUFFER). */
 static inline GstBuffer *CGStreamer_probe_info_buffer(GstPadProbeInfo *info) {
     return (GST_PAD_PROBE_INFO_TYPE(info) & GST_PAD_PROBE_TYPE_BUFFER) ? GST_PAD_PROBE_INFO_BUFFER(info) : NULL;
@@ -185,14 +185,14 @@ static inline GstFlowReturn CGStreamer_appsrc_end_of_stream(GstElement *appsrc) 
     return ret;
 }
 
-/* ---- Queue / gapless (issue #12): playbin's about-to-finish handler takes (instance, user_data). ---- */
+/* ---- Queue / gapless: playbin's about-to-finish handler takes (instance, user_data). ---- */
 static inline gulong CGStreamer_signal_connect_1(gpointer instance, const gchar *signal,
         void (*handler)(gpointer instance, gpointer user_data),
         gpointer user_data, GClosureNotify destroy) {
     return g_signal_connect_data(instance, signal, G_CALLBACK(handler), user_data, destroy, (GConnectFlags)0);
 }
 
-/* ---- Tracks (issue #11): playbin's per-stream action signals return values through varargs. ---- */
+/* ---- Tracks: playbin's per-stream action signals return values through varargs. ---- */
 /* `get-video-tags` / `get-audio-tags` / `get-text-tags`: a new tag list or NULL (caller unrefs). */
 static inline GstTagList *CGStreamer_playbin_stream_tags(GstElement *playbin, const gchar *signal, gint index) {
     GstTagList *tags = NULL;
@@ -206,7 +206,7 @@ static inline GstPad *CGStreamer_playbin_stream_pad(GstElement *playbin, const g
     return pad;
 }
 
-/* ---- Audio pictures (issue 23): overlaycomposition's `draw` handler returns its composition. ---- */
+/* ---- Audio pictures: overlaycomposition's `draw` handler returns its composition. ---- */
 /* For signals whose handler takes (instance, pointer, user_data) and returns a pointer. */
 static inline gulong CGStreamer_signal_connect_2_returning(gpointer instance, const gchar *signal,
         gpointer (*handler)(gpointer instance, gpointer arg, gpointer user_data),

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 21's rules about the shape of the code, checked on the sources themselves: the core names
+/// The rules about the shape of the code, checked on the sources themselves: the core names
 /// no feature, a feature target imports no other feature, the model layer is plain values, and no
 /// file grows past 300 lines.
 /// Pure file reading; fast.
@@ -11,7 +11,7 @@ final class ArchitectureTests: XCTestCase {
     private static let featureTargets = ["BackendQueue", "BackendCache", "BackendTracks", "BackendAdaptive",
                                          "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters",
                                          "BackendTags", "BackendMPRIS", "BackendOSD"]
-    /// Types only features own (issue 21's list, and each feature's event payload).
+    /// Types only features own, and each feature's event payload.
     private static let featureTypes = ["MediaCache", "PlayQueue", "MediaTrack", "Variant", "Thumbnail", "VideoWindow",
                                        "QueueEvent", "CacheEvent", "TracksEvent", "AdaptiveEvent", "WindowEvent", "ResumeStore",
                                        "QueueFeature", "CacheFeature", "TracksFeature", "AdaptiveFeature", "WindowFeature",
@@ -64,7 +64,7 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertEqual(long, [], "files over 300 lines")
     }
 
-    /// Issue 25: HTTPServe is a utility (the web remote's and casting's server): it uses the core's
+    /// HTTPServe is a utility (the web remote's and casting's server): it uses the core's
     /// GLib plumbing only, never a feature or the umbrella.
     func testHTTPServeImportsNoFeature() throws {
         var found: [String] = []

@@ -32,7 +32,7 @@ final class BufferingPolicyTests: XCTestCase {
     }
 }
 
-/// Issue 20.1: a level below 100 % from a `GST_BUFFERING_DOWNLOAD` element is checked against
+/// A level below 100 % from a `GST_BUFFERING_DOWNLOAD` element is checked against
 /// what the element answers to a buffering query now.
 final class DownloadBufferingPolicyTests: XCTestCase {
     private let settled = BufferingPolicy.Probe(busy: false, complete: false)

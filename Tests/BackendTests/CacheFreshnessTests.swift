@@ -5,7 +5,7 @@ import CGStreamer
 import Foundation
 import XCTest
 
-/// Issue 20, pure logic and the cache's paths: `Cache-Control` parsing, when a copy needs
+/// Pure logic and the cache's paths: `Cache-Control` parsing, when a copy needs
 /// revalidation, relative cache directories, no directory created by reading, and a download
 /// file's disk failure classified as local.
 final class CacheFreshnessTests: XCTestCase {
@@ -44,7 +44,7 @@ final class CacheFreshnessTests: XCTestCase {
         XCTAssertEqual(decoded.checkedAt, 1)
     }
 
-    /// Item 6: a relative directory is resolved against the working directory.
+    /// A relative directory is resolved against the working directory.
     func testARelativeDirectoryIsResolvedAgainstTheWorkingDirectory() {
         let cwd = FileManager.default.currentDirectoryPath
         XCTAssertEqual(MediaCache(directory: "mycache").directory, cwd + "/mycache")
@@ -52,7 +52,7 @@ final class CacheFreshnessTests: XCTestCase {
         XCTAssertEqual(MediaCache(directory: "/abs/dir").directory, "/abs/dir")
     }
 
-    /// Item 6: list, clear and remove read a missing directory as empty and leave it missing.
+    /// List, clear and remove read a missing directory as empty and leave it missing.
     func testReadingAMissingCacheCreatesNothing() throws {
         let dir = NSTemporaryDirectory() + "gstplay-missing-\(UUID().uuidString)/cache"
         let cache = MediaCache(directory: dir)
@@ -62,7 +62,7 @@ final class CacheFreshnessTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: (dir as NSString).deletingLastPathComponent))
     }
 
-    /// Item 5: a resource error of the download file is a local error on an http URI too.
+    /// A resource error of the download file is a local error on an http URI too.
     func testADownloadFileFailureIsALocalError() throws {
         gst_init(nil, nil)
         let element = try XCTUnwrap(gst_element_factory_make("downloadbuffer", "downloadbuffer0"))

@@ -70,7 +70,7 @@ final class CachePlayerTests: XCTestCase {
         recorder.waitFor("EOS from the cache") { $0.contains(where: \.isEndOfStream) || $0.contains { $0.error != nil } }
         XCTAssertNil(recorder.events.lazy.compactMap(\.error).first)
         XCTAssertEqual(statuses(recorder), [CacheStatus(state: .hit, path: cache.path(of: entry))])
-        // The verdict comes right after the load's uriLoaded (the wire's order before issue 21).
+        // The verdict comes right after the load's uriLoaded (docs/PROTOCOL.md: `cache` follows `uri`).
         let loaded = try XCTUnwrap(recorder.events.firstIndex { if case .uriLoaded = $0 { return true } else { return false } })
         XCTAssertEqual(recorder.events.dropFirst(loaded + 1).first?.payload(as: CacheEvent.self), .status(CacheStatus(state: .hit, path: cache.path(of: entry))))
         XCTAssertEqual(player.refreshStatistics().cache?.state, .hit)

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20 item 4, against the local HTTP test server: the media cache honours `no-store`,
+/// Against the local HTTP test server: the media cache honours `no-store`,
 /// revalidates a hit with one conditional request once its interval (or `max-age`) has passed
 /// (304 → the local copy plays, 200 → it is replaced), and asks nothing within the interval or
 /// offline. The served file is replaced between plays by writing it into the server's media dir.

@@ -2,7 +2,7 @@ import Backend
 import TestSupport
 import XCTest
 
-/// The cast feature without a renderer (issue 27; the end-to-end tests against gmediarender and
+/// The cast feature without a renderer (the end-to-end tests against gmediarender and
 /// Rygel are the test lab's): idle until asked, a cast to a renderer that is not there fails with
 /// one `castFailed` event after the find timeout, and local playback goes on meanwhile.
 final class CastFeatureTests: XCTestCase {

@@ -1,7 +1,7 @@
 @testable import BackendWindow
 import XCTest
 
-/// The window feature's click counting and wheel buttons (pure; issue 22, item 3).
+/// The window feature's click counting and wheel buttons (pure).
 final class ClickCounterTests: XCTestCase {
     private let ms: UInt64 = 1_000_000
 

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Commands with results (issue 21 item 3) on real pipelines with real-time fake sinks:
+/// Commands with results on real pipelines with real-time fake sinks:
 /// `loadAsync` returns the load's ID at preroll, `seekAsync` where the seek landed, and every
 /// reply resolves — with an error on a new load, a stop and the shutdown.
 final class CommandResultsTests: XCTestCase {

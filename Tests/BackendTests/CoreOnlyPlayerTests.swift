@@ -4,7 +4,7 @@ import CGStreamer
 import TestSupport
 import XCTest
 
-/// A player made from the core alone (`Player(configuration:features: [])`, issue 21): it plays and
+/// A player made from the core alone (`Player(configuration:features: [])`): it plays and
 /// reports its media size from the video sink, installs no `video-filter` (that is the window
 /// feature's), and the window and snapshot calls, whose features it lacks, do nothing or throw.
 final class CoreOnlyPlayerTests: XCTestCase {

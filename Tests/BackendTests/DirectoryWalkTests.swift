@@ -4,7 +4,7 @@ import XCTest
 
 /// ``DirectoryNames`` (GLib's `GDir`), the one directory listing of the cache, the resume store and
 /// ProcessProbe. Under `make test-asan` the large directory also checks that no name is read past
-/// its entry (the old `readdir` loops did, issue 20 item 14).
+/// its entry (the old `readdir` loops did).
 final class DirectoryWalkTests: XCTestCase {
     func testListsEveryNameOnceWithoutDotEntriesAndNilForAMissingDirectory() throws {
         let dir = NSTemporaryDirectory() + "gstplay-dirwalk-\(UUID().uuidString)"

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 24.4: a contact sheet never repeats a frame. `h264-aac-10s.mp4` has a key frame every
+/// A contact sheet never repeats a frame. `h264-aac-10s.mp4` has a key frame every
 /// second, so 16 key-unit seeks over 10 s cannot all land on different key frames; the generator
 /// must fall back to accurate seeks for the tiles whose key frame another tile already shows.
 /// Checked on the decoded pixels of every thumbnail and of every tile of the composed sheet.

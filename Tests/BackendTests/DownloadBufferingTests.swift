@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20.1 on a real pipeline: a `downloadbuffer` posts BUFFERING from two streaming threads,
+/// On a real pipeline, a `downloadbuffer` posts BUFFERING from two streaming threads,
 /// after releasing its lock, so a lower level computed before its 100 % can reach the bus after
 /// it (seen as bus seqnums arriving out of order, `docs/RELIABILITY.md`). The element then stays
 /// silent (it posts again only below 10 %), and a player that trusts the late level waits

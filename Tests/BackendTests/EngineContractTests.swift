@@ -196,7 +196,7 @@ final class EngineContractTests: XCTestCase {
         XCTAssertEqual(lastStatistics, player.statistics, "after shutdown: the last statistics")
     }
 
-    /// Issue #16: a negative rate kept from before a load starts from the end, on two formats.
+    /// A negative rate kept from before a load starts from the end, on two formats.
     func testReverseRateAtLoadPlaysBackwardsFromTheEnd() throws {
         for file in [TestMedia.theora, TestMedia.vp8] {
             let recorder = EventRecorder()

@@ -4,7 +4,7 @@ import ProcessProbe
 import TestSupport
 import XCTest
 
-/// Issue 20, item 2: loading a FIFO never blocks the player's loop thread (the open of a FIFO
+/// Loading a FIFO never blocks the player's loop thread (the open of a FIFO
 /// without a writer would wait forever), shutdown leaves no thread in `open()`, and the FIFO
 /// plays once a writer appears.
 final class FIFOLoadTests: XCTestCase {

@@ -2,7 +2,7 @@
 import CGStreamer
 import XCTest
 
-/// The frames kept for overlay-free snapshots (issue 22) are references to the decoder's buffers:
+/// The frames kept for overlay-free snapshots are references to the decoder's buffers:
 /// held all the time they would keep up to six buffers out of a fixed-size (hardware) decoder
 /// pool. They are kept only while an overlay draws (the OSD shows), and dropped when it stops.
 final class FramesUnderOverlaysTests: XCTestCase {

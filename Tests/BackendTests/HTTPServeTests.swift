@@ -4,7 +4,7 @@ import HTTPServe
 import TestSupport
 import XCTest
 
-/// Issue 25: HTTPServe on its own (what casting, issue 27, will reuse): a file under a random path
+/// HTTPServe on its own (the server of the web remote and of casting): a file under a random path
 /// with `Range`, a route behind the token, loopback by default, a port that is taken.
 final class HTTPServeTests: XCTestCase {
     func testServesAFileWithRangeAndGuardsRoutesWithTheToken() throws {

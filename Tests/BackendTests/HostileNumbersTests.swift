@@ -88,7 +88,7 @@ final class HostileNumbersTests: XCTestCase {
     /// A seek into a stream whose server goes silent (network timeout one hour) cannot land:
     /// ``Player/seekAsync(to:mode:)`` waited for ever (and the CLI's dispatcher behind it); now it
     /// throws after ``PlayerConfiguration/seekLandingLimit``, and the loop thread goes on answering.
-    /// (The issue's own way there, `rate 0.0000000001` then `seek 2`, crashes GStreamer's
+    /// (The way there first reported, `rate 0.0000000001` then `seek 2`, crashes GStreamer's
     /// threads when the rate is forced below the rule on the loop thread: SIGSEGV in multiqueue.)
     func testASeekThatCannotLandAnswersAfterTheLimit() async throws {
         let server = try HTTPTestServer()

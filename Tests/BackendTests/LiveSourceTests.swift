@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20 item 3: a live source that sends nothing (a UDP port nobody sends to) is announced
+/// A live source that sends nothing (a UDP port nobody sends to) is announced
 /// once and fails after the network timeout instead of waiting forever.
 final class LiveSourceTests: XCTestCase {
     func testASilentLiveSourceIsAnnouncedOnceAndFailsAfterTheNetworkTimeout() throws {

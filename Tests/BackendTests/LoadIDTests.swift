@@ -5,7 +5,7 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// Events have identity (issue 21 item 3) on real pipelines: every event carries the ID of the
+/// Events have identity on real pipelines: every event carries the ID of the
 /// load it belongs to — on the stream, in ``PlayerEventRecord``s and to the delegate — and a
 /// gapless hand-over, a queue item and a load a feature deferred each begin one new ID.
 final class LoadIDTests: XCTestCase {

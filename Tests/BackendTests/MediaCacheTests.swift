@@ -55,7 +55,7 @@ final class MediaCacheTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(found.lastUsed, stored.lastUsed)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: cache.path(of: found))), Data(repeating: 0x41, count: 1000))
         XCTAssertEqual(files(), ["index.json", "lock", MediaCache.key(for: uri), "partial"].sorted())
-        // The index is plain JSON with the fields of the issue.
+        // The index is plain JSON with these fields.
         let index = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/index.json"))) as? [String: Any]
         let entry = try XCTUnwrap((index?["entries"] as? [[String: Any]])?.first)
         XCTAssertEqual(Set(entry.keys), ["uri", "key", "size", "etag", "lastModified", "storedAt", "lastUsed"])
@@ -254,9 +254,9 @@ final class MediaCacheTests: XCTestCase {
     /// with a half-written temp file, then kills it. Three times; the index stays whole each time.
     func testKillDuringAnIndexWriteLeavesAWholeIndex() throws {
         let cache = MediaCache(directory: dir)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) // reading never creates it (issue 20)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) // reading never creates it
         XCTAssertEqual(try cache.entries(), [])
-        let count = 1000  // more keys than one 32 KB readdir buffer holds: how ASan found the old loop reading past an entry (issue 20, 14)
+        let count = 1000  // more keys than one 32 KB readdir buffer holds: how ASan found the old loop reading past an entry
         for n in 0..<count {
             let key = MediaCache.key(for: "http://x/\(n)")
             FileManager.default.createFile(atPath: dir + "/" + key, contents: Data([1]))

@@ -5,7 +5,7 @@ import Glibc
 import TestSupport
 import XCTest
 
-/// Issue 20 item 11: each network failure is named for what happened (``PlayerError/cause``),
+/// Each network failure is named for what happened (``PlayerError/cause``),
 /// against the real fault server; and a reset on a server without Range support is recovered by
 /// a reload from the start.
 final class NetworkCauseTests: XCTestCase {

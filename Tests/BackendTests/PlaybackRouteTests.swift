@@ -25,7 +25,7 @@ final class RecordingRoute: PlayerFeature, PlaybackRoute, @unchecked Sendable {
     func routeStop() { log.withLock { $0.append("stop") } }
 }
 
-/// The core's route extension point (issue 27): commands go to the route, its reports feed the
+/// The core's route extension point: commands go to the route, its reports feed the
 /// state model, ticks and events, and ending it resumes `playbin` where the route was.
 final class PlaybackRouteTests: XCTestCase {
     private func onLoop(_ player: Player, _ body: @escaping (RecordingRoute, FeatureContext) -> Void) {

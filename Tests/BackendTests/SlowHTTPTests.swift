@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Small files over a slow HTTP link (issue #16.3): each must play to the end, fetching its
+/// Small files over a slow HTTP link: each must play to the end, fetching its
 /// body once. Without download buffering (``PlayerConfiguration/progressiveDownload``) oggdemux
 /// reads the Ogg body three times (first bytes, a duration scan from offset 0, the seek back)
 /// and on a 40 KB/s link sometimes never prerolls; docs/RELIABILITY.md has the trace.

@@ -6,7 +6,7 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// Long runs through the Backend API in this one process (issue #6): load/play/stop cycles on
+/// Long runs through the Backend API in this one process: load/play/stop cycles on
 /// one player, and whole player lifecycles. RSS, open descriptors and threads are measured
 /// after a warm-up and at the end; threads and descriptors must come back to the baseline, RSS
 /// may only grow by a bounded amount per cycle. Each test prints one parseable `SOAK …` line.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times `gstplay thumbnails CLIP --count 12` against gst-launch-1.0 baselines (issue 15).
+"""Times `gstplay thumbnails CLIP --count 12` against gst-launch-1.0 baselines.
 
 Usage: Tests/Bench/bench-thumbnails.py GSTPLAY CLIP [CLIP...] [--runs N]
 

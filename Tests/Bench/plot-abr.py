@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One picture per trace of the adaptive-streaming QoE benchmark (issue 26, `make bench-abr`).
+"""One picture per trace of the adaptive-streaming QoE benchmark (`make bench-abr`).
 
     plot-abr.py RESULTS.json OUT_DIR
 

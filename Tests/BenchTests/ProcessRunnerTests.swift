@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The bench harness's process runner (issue 26's "Teardown" line): what made it count 4–6 of
+/// The bench harness's process runner: what made it count 4–6 of
 /// 126 QoE player processes as hung. Each child inherited the write end of every other
 /// server's stdin pipe the harness had open when it was spawned, so a cell's `BenchServer.stop()`
 /// (close stdin, wait for the exit) waited for another cell's players to end; meanwhile the

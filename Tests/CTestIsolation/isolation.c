@@ -1,4 +1,4 @@
-// One private set of directories per test process (issue 21): before main() runs, a test process
+// One private set of directories per test process: before main() runs, a test process
 // makes `$TMPDIR/gstplay-test-<pid>-XXXXXX` (mkdtemp) and points HOME, XDG_CACHE_HOME,
 // XDG_STATE_HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR (0700) and TMPDIR into it, sets
 // GSTPLAY_TEST_ROOT to it, and removes it at exit (atexit, in this process only). So no test reads

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Pictures for audio-only media in the window (issue 23), on a private Xvfb with the automatic
+/// Pictures for audio-only media in the window, on a private Xvfb with the automatic
 /// sinks (`ximagesink`) and `StandardFeatures.visualization = .auto`: the MP3's cover art is
 /// drawn into the window, a file without art shows a moving visualiser.
 final class AudioPictureTests: XCTestCase {

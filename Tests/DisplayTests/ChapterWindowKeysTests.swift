@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Chapter keys typed into the video window (issue 23) on a private X server: Page Down / `]`
+/// Chapter keys typed into the video window on a private X server: Page Down / `]`
 /// go to the next chapter and Page Up / `[` to the previous one, as on the terminal.
 final class ChapterWindowKeysTests: XCTestCase {
     func testPageKeysAndBracketsInTheWindowMoveBetweenChapters() throws {

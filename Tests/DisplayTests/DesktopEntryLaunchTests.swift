@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The desktop entry (issue 24, item 3): what `make install` writes, and gstplay started the way a
+/// The desktop entry: what `make install` writes, and gstplay started the way a
 /// file manager starts it — the entry's `Exec` line with `%U` expanded, no terminal, stdin empty —
 /// on a private X server and a private session bus.
 final class DesktopEntryLaunchTests: XCTestCase {

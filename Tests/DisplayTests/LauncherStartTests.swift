@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 7: started as a desktop launcher starts it — no terminal, stdin from
+/// Started as a desktop launcher starts it — no terminal, stdin from
 /// /dev/null, no `XDG_RUNTIME_DIR`, on an X server that resets whenever its last client leaves
 /// (no `-noreset`) — gstplay picks the same sink every time (one start in two picked
 /// `glimagesink`: the server reset between two probes and refused `ximagesink`), and the GL

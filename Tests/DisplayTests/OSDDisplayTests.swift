@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22: the on-screen display, drawn by GStreamer into the picture (a `textoverlay` in the
+/// The on-screen display, drawn by GStreamer into the picture (a `textoverlay` in the
 /// video filter chain), found in screenshots by its warm yellow (the fixture is black, white and grey).
 final class OSDDisplayTests: XCTestCase {
     /// The OSD shows after a seek and is gone 3 s later; `o` typed into the window shows it again.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 3: over playing video the pointer hides after 1 s without motion and shows
+/// Over playing video the pointer hides after 1 s without motion and shows
 /// again on motion and when playback pauses (the cursor image the X server shows, X Fixes).
 final class PointerHidingTests: XCTestCase {
     func testThePointerHidesOverPlayingVideoAndShowsOnMotionAndPause() throws {

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 6, without a session bus: gstplay suspends the X server's own screen saver
+/// Without a session bus, gstplay suspends the X server's own screen saver
 /// (`XScreenSaverSuspend`) while video plays and resumes it on pause. The server's saver is set
 /// to start after 1 s idle (`XSetScreenSaver`); `XScreenSaverQueryInfo` then says whether it is
 /// on (Xvfb does not report a suspension itself, only its effect).

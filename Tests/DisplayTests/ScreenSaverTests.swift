@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 6: while video plays gstplay holds the screensaver off through
+/// While video plays gstplay holds the screensaver off through
 /// `org.freedesktop.ScreenSaver.Inhibit` on the session bus, and lets go (`UnInhibit` with the
 /// cookie it got) on pause and on exit — checked on a private `dbus-daemon` with a service
 /// that answers and records the calls (``ScreenSaverService``).

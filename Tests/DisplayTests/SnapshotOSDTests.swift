@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22 item 2: the OSD is in a snapshot only when asked (`snapshot --osd`); a plain
+/// The OSD is in a snapshot only when asked (`snapshot --osd`); a plain
 /// `snapshot` reads the frame as it was before the OSD was drawn on it. The OSD is found by its
 /// warm yellow (``PixelChecks/osdFraction(_:region:)``), under Xvfb (the OSD is only drawn for a
 /// sink that draws into a window).

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22: subtitles drawn on the video by default when a window exists (external `.srt`, an
+/// Subtitles drawn on the video by default when a window exists (external `.srt`, an
 /// embedded text track), with the cue events still published; `v` hides them. Each check pauses,
 /// seeks into a cue, and compares the bottom third of the paused frame with the same frame
 /// without subtitles (same media time, so only the subtitle can differ). The seek preview is
@@ -13,7 +13,7 @@ final class SubtitleOverlayDisplayTests: XCTestCase {
     /// The top two thirds (the picture, the fixture's burnt-in time, the OSD).
     private let topTwoThirds = "320x160+0+0"
 
-    /// The issue's "done means": `gstplay --sub-file subs.srt clip` under Xvfb shows the cue on
+    /// The plain case: `gstplay --sub-file subs.srt clip` under Xvfb shows the cue on
     /// the video with no option. The clip is `colour-steps-4s.webm` (solid red, green, blue for
     /// the first three seconds, while the cues run): white in the bottom third is the subtitle.
     func testAnExternalSubtitleFileIsDrawnOnTheVideoWithNoOption() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20, item 7: with `--resume`, the position is stored even when the video window is
+/// With `--resume`, the position is stored even when the video window is
 /// destroyed under gstplay (`xdotool windowclose`): ximagesink's next `XShmPutImage` then fails
 /// and Xlib's default error handler calls `exit(1)` on a streaming thread.
 final class WindowCloseResumeTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 4: closing the video window ends gstplay cleanly (exit 0, no error line), also
+/// Closing the video window ends gstplay cleanly (exit 0, no error line), also
 /// in a playlist, where no window opens for the next item — through the window manager's close
 /// button (`wmctrl -c`: `WM_DELETE_WINDOW`, under openbox) and by destroying the window
 /// (`xdotool windowclose`: `XDestroyWindow`, no window manager).

@@ -6,7 +6,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// ``WindowFeature`` through a ``Player`` on a private Xvfb (issue 21): it installs its `videocrop`
+/// ``WindowFeature`` through a ``Player`` on a private Xvfb: it installs its `videocrop`
 /// as playbin's `video-filter`, and the core then reads the media size on that filter's sink pad,
 /// so ``VideoGravity/fill`` crops what the sink gets while the reported size stays the stream's.
 final class WindowFeatureTests: XCTestCase {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 3, with `xdotool` on a window managed by openbox: a click toggles pause (the
+/// With `xdotool` on a window managed by openbox: a click toggles pause (the
 /// position then stays put), a double click toggles fullscreen (`_NET_WM_STATE_FULLSCREEN`) and
 /// leaves the pause alone, the wheel seeks (up: forward).
 final class WindowMouseTests: XCTestCase {
@@ -20,7 +20,7 @@ final class WindowMouseTests: XCTestCase {
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 10) { $0["event"] as? String == "state" && $0["to"] as? String == "paused" },
                         "no pause after a click: \(gstplay.stdout)")
         let before = try status(of: gstplay, id: "before")
-        Thread.sleep(forTimeInterval: 1)   // the issue's test: the position stays put over 1 s
+        Thread.sleep(forTimeInterval: 1)   // paused: the position stays put over 1 s
         let after = try status(of: gstplay, id: "after")
         XCTAssertEqual(before, after, accuracy: 0.001, "the position moved while paused")
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20, item 8 on a private X server: a file name with control characters reaches the
+/// On a private X server, a file name with control characters reaches the
 /// window manager escaped (``TerminalText``), as it reaches the terminal.
 final class WindowTitleSafetyTests: XCTestCase {
     func testAHostileFileNameTitlesTheWindowEscaped() throws {

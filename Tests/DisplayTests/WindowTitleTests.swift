@@ -2,7 +2,7 @@ import Backend
 import Foundation
 import XCTest
 
-/// Issue 22, item 5: the window is titled with the media's title tag (container scope) when it
+/// The window is titled with the media's title tag (container scope) when it
 /// has one, else the file name — never a track's title ("Audio", "English", "Subtitle") — and the
 /// title follows the queue item.
 final class WindowTitleTests: XCTestCase {
@@ -29,7 +29,7 @@ final class WindowTitleTests: XCTestCase {
             XCTAssertNil(tracked.media)
             XCTAssertEqual(tracked.window, "track-title.mkv")
             // The window shows the media info's title (the tracks feature's global tags), else
-            // the file name: "MovieTitle" once those tags are read right (the tags work, issue 22).
+            // the file name: "MovieTitle" once those tags are read right.
             let titled = try titleOnceTagsArrived(playing: movie, on: server)
             XCTAssertEqual(titled.window, titled.media ?? "movie-title.mp4")
         }

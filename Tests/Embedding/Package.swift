@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// Issue 21: what an embedder in a package of its own gets (`make check-embedding`, check.sh).
+// What an embedder in a package of its own gets (`make check-embedding`, check.sh).
 // `CoreOnly` uses only playback (product `BackendCore`) and must link no libX11; `ReadmeExample`
 // is README.md's "Embedding the Backend" example, copied from the README into ReadmeExample/ (not committed) by check.sh, built
 // unchanged against product `Backend`; `SocketExample` is Sources/ExampleSocketPlayer, copied likewise, built

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes docs/window-subtitles-osd.png, the README's picture of the video window (issue 22): gstplay
+# Makes docs/window-subtitles-osd.png, the README's picture of the video window: gstplay
 # under a private Xvfb plays Fixtures/colour-steps-4s.webm with Fixtures/subtitles.srt, pauses,
 # seeks to 2.5 s (the cue "Third cue"; the seek shows the OSD; the seek preview is off, it would cover
 # the cue), and `import` screenshots the window.

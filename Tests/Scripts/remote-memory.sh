@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 25, by hand (docs/ADR-002-remote-http.md, docs/BENCHMARKS.md): the resident memory of
+# By hand (docs/ADR-002-remote-http.md, docs/BENCHMARKS.md): the resident memory of
 # gstplay playing a fixture without --remote, with --remote idle, and with 20 WebSocket clients
 # connected (19 reading, 1 stalled: remote_clients.py crowd). Prints VmRSS in KiB, RUNS times each.
 #   Tests/Scripts/remote-memory.sh path/to/gstplay [RUNS]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 25, by hand (docs/BENCHMARKS.md "Web remote"): the player tick (250 ms `position` events) over
+# By hand (docs/BENCHMARKS.md "Web remote"): the player tick (250 ms `position` events) over
 # 20 s without clients and with 20 WebSocket clients (19 reading, 1 stalled), p99 |interval - 250 ms|
 # from the media positions on stdout (steady ticks only).  Tests/Scripts/remote-tick.sh path/to/gstplay
 set -e

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real clients of gstplay's web remote (issue 25) for Tests/gstplayTests/Remote*Tests.swift.
+"""Real clients of gstplay's web remote for Tests/gstplayTests/Remote*Tests.swift.
 
 HTTP through urllib, WebSocket through the websocket-client package (the test venv,
 PY_TEST_PACKAGES). Each subcommand prints one JSON object on stdout.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 27, for trying things by hand (the tests use TestSupport's RendererLab): a network namespace joined to this one by a
+# For trying casting by hand (the tests use TestSupport's RendererLab): a network namespace joined to this one by a
 # veth pair, with a gmediarender inside it. gmediarender refuses the loopback interface
 # (UPNP_E_INVALID_INTERFACE), so SSDP and SOAP travel over the veth pair.
 #   renderer-netns.sh up N [NAME]   namespace gstplay-rN, host side vrN-h 10.77.N.1/24, inside vrN-r 10.77.N.2/24,

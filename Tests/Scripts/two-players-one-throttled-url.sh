@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 20.1: two gstplay processes play the same throttled URL at once; count how many play
+# Two gstplay processes play the same throttled URL at once; count how many play
 # to the end.
 #
 # Usage: Tests/Scripts/two-players-one-throttled-url.sh [RUNS] [RATE]

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// What one run of gstplay did, in the CLI's bad-input corpus (issue #6, docs/RELIABILITY.md).
+/// What one run of gstplay did, in the CLI's bad-input corpus (docs/RELIABILITY.md).
 public struct CorpusOutcome {
     public var name: String
     /// Exit status; nil when the process died from a signal or had to be killed.
@@ -23,7 +23,7 @@ public struct CorpusOutcome {
     public func events(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
 }
 
-/// The CLI's bad-input corpus (issue #6, docs/RELIABILITY.md): a test class that adopts this
+/// The CLI's bad-input corpus (docs/RELIABILITY.md): a test class that adopts this
 /// runs the built `gstplay` binary with a time limit and checks the documented exit code, exactly
 /// one clear error line on stderr naming the input (`gstplay: error: <input>: …` for a failed
 /// item, `gstplay: error: …` for a console command), and that nothing crashed (no death by signal, no exit

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The uncommitted HLS ladder and its DASH manifest (`Fixtures/make-fixtures.sh --hls .build-fixtures`, issue 14),
+/// The uncommitted HLS ladder and its DASH manifest (`Fixtures/make-fixtures.sh --hls .build-fixtures`),
 /// generated on first use when `make test` has not made it yet (~15–20 s once). Any thread.
 public enum HLSFixture {
     static let buildDirectory = TestMedia.root.appendingPathComponent(".build-fixtures")

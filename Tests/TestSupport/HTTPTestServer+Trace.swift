@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import StreamingQoE
 
-/// The trace-driven network of `http_test_server.py` (issue 26): one shared link whose rate
+/// The trace-driven network of `http_test_server.py`: one shared link whose rate
 /// follows a `BandwidthTrace`, which every `/file` and `/hls` response body goes through
 /// (concurrent responses share it), plus an optional added round-trip time before each
 /// response's headers. Any thread.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A gstplay started with `--remote` (issue 25) and the real clients that test it: the URL it
+/// A gstplay started with `--remote` and the real clients that test it: the URL it
 /// printed, HTTP and WebSocket clients (Tests/Scripts/remote_clients.py, websocket-client from
 /// the test venv), the TCP listeners the process holds (`/proc/PID/fd` matched against
 /// `/proc/net/tcp` and `tcp6`). Any thread.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 
-/// A private network for casting tests (issue 27): a network namespace for the renderers
+/// A private network for casting tests: a network namespace for the renderers
 /// (`gmediarender` refuses the loopback interface), joined by a veth pair to the client side,
 /// which is either this host (``ClientSide/host``: gstplay, the Player and the HTTP test
 /// server run as usual and restrict themselves to ``clientInterface``) or a second namespace

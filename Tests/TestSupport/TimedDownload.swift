@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An HTTP GET whose body arrivals are timed (issue 26: checks that the test server's shaping
+/// An HTTP GET whose body arrivals are timed (checks that the test server's shaping
 /// follows a bandwidth trace): every chunk the client receives is recorded as (seconds since
 /// `start`, bytes received so far). URLSession's delegate runs on its own queue; the readers may
 /// run on any thread (a lock guards the samples).

@@ -43,7 +43,7 @@ Control (not logged):
                                           /hls responses add "start" (monotonic s, on arrival),
                                           "bytes" and "end" (when the response ends)
 
-Adaptive streaming (issue 14), over the ladder `Fixtures/make-fixtures.sh --hls DIR` makes; start
+Adaptive streaming, over the ladder `Fixtures/make-fixtures.sh --hls DIR` makes; start
 the server with `--hls DIR/hls`:
 
   /hls/<mode>/master.m3u8                 the master playlist (variant URIs stay relative)
@@ -63,7 +63,7 @@ the server with `--hls DIR/hls`:
                                           S get status C; count=0 lifts it
   /control/clear                          lifts every match throttle and failure
 
-Trace-driven network (issue 26, http_trace.py):
+Trace-driven network (http_trace.py):
   /control/trace?steps=S:K,S:K,...&rtt=MS every /file and /hls response body from now on goes
                                           through one shared link following the trace (S seconds
                                           at K kbit/s each, repeating; its clock starts now), each

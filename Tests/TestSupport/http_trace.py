@@ -1,4 +1,4 @@
-"""The trace-driven link of http_test_server.py (issue 26).
+"""The trace-driven link of http_test_server.py.
 
 One shared link whose rate follows a bandwidth trace: a list of (seconds, kbit/s) steps that
 repeats after its period, its clock starting when the trace is set. Every shaped response body

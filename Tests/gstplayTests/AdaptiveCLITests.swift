@@ -46,7 +46,7 @@ final class AdaptiveCLITests: XCTestCase {
         XCTAssertTrue(line(for: .variantsAvailable([low, mid])).hasPrefix(#"{"event":"variants","variants":[{"average_bandwidth":351714,"#))
         XCTAssertEqual(line(for: .stallEnded(seconds: 1.23456)), #"{"event":"stall","phase":"ended","seconds":1.235}"#)
         XCTAssertEqual(line(for: .stallStarted), #"{"event":"stall","phase":"started","seconds":null}"#)
-        // Issue 26: the live catch-up (additive: a new event, a new variant reason).
+        // The live catch-up (additive: a new event, a new variant reason).
         XCTAssertEqual(line(for: .liveCatchUp(latency: 7.28811)), #"{"event":"live-catch-up","latency":7.288}"#)
         XCTAssertTrue(line(for: .variantSwitched(from: mid, to: low, reason: .liveCatchUp)).contains(#""reason":"liveCatchUp""#))
         XCTAssertEqual(AdaptiveCommands.note(for: .liveCatchUp(latency: 7.28811)), "Live: 7.3 s behind the live edge, catching up")

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20, items 8, 9, 10 and 12 on the built `gstplay` binary with real fixtures: a hostile
+/// On the built `gstplay` binary with real fixtures: a hostile
 /// file name never reaches the terminal raw, a huge console offset does not kill gstplay, a
 /// failed `load` right before `quit` always exits 1, and the first item is not "skipped".
 final class CLISafetyTests: XCTestCase {
@@ -43,7 +43,7 @@ final class CLISafetyTests: XCTestCase {
         }
     }
 
-    /// Item 8: a real file with the hostile name plays, a missing one fails; `Now playing`, the
+    /// A real file with the hostile name plays, a missing one fails; `Now playing`, the
     /// error line and the JSON events carry the name escaped, and no line is forged.
     func testHostileFileNameNeverReachesTheTerminalRaw() throws {
         let path = scratch.appendingPathComponent(Self.hostileName).path
@@ -75,7 +75,7 @@ final class CLISafetyTests: XCTestCase {
         XCTAssertEqual(locations, [path], "the JSON decodes to the exact name")
     }
 
-    /// Item 8: an argument that is not UTF-8 (bytes `FF`, ESC): Swift repairs it to U+FFFD on the
+    /// An argument that is not UTF-8 (bytes `FF`, ESC): Swift repairs it to U+FFFD on the
     /// way in; the output is valid UTF-8 with the ESC escaped. (Passed through `sh`, since
     /// `Process` takes arguments as Swift strings.)
     func testInvalidUTF8InAnArgumentComesOutValid() throws {
@@ -89,7 +89,7 @@ final class CLISafetyTests: XCTestCase {
         XCTAssertTrue(child.stderrLines.contains("gstplay: error: \(scratch.path)/bad\u{FFFD}\u{FFFD}\\u001b[2J.mp4: Resource not found."), child.stderr)
     }
 
-    /// Item 8: subtitle cue text with controls. (subparse itself writes C0, DEL and C1 of an
+    /// Subtitle cue text with controls. (subparse itself writes C0, DEL and C1 of an
     /// .srt as the markup entities `&#x1b;`, which the cue keeps, so this passed before the fix
     /// too; it guards against a cue path that ever decodes them.)
     func testHostileSubtitleTextIsEscaped() throws {
@@ -106,7 +106,7 @@ final class CLISafetyTests: XCTestCase {
         XCTAssertTrue(texts.contains { $0.hasPrefix("evil ") && $0.hasSuffix(" cue") }, "the cue arrives: \(child.stdout)")
     }
 
-    /// Item 9: `audio-offset -9223372036854775808` killed gstplay with SIGILL (`abs(Int64.min)`).
+    /// `audio-offset -9223372036854775808` killed gstplay with SIGILL (`abs(Int64.min)`).
     func testExtremeConsoleNumbersAreErrorsNotCrashes() throws {
         let lines = ["audio-offset -9223372036854775808", "sub-offset -9223372036854775808", "sub-offset 9223372036854775807",
                      "audio-offset 99999999999999999999999", "seek 9223372036854775807", "seek -9223372036854775808:00",
@@ -118,7 +118,7 @@ final class CLISafetyTests: XCTestCase {
         XCTAssertTrue(errors.first?.contains("audio-offset: expected milliseconds within ±3600000") ?? false, result.stderr)
     }
 
-    /// Item 10: `load` of a missing file, `status`, `quit` sent at once: exit 1 every time, as
+    /// `load` of a missing file, `status`, `quit` sent at once: exit 1 every time, as
     /// with a pause before `quit` (it was 0 in 3 of 3 runs); also without the `status`.
     func testQuitRightAfterAFailedLoadAlwaysExitsOne() throws {
         for (run, withStatus) in [(1, true), (2, true), (3, true), (4, false), (5, false), (6, false)] {
@@ -132,7 +132,7 @@ final class CLISafetyTests: XCTestCase {
         }
     }
 
-    /// Item 12: no `item` event before the first item loads (nothing was skipped); a real
+    /// No `item` event before the first item loads (nothing was skipped); a real
     /// `next` still gives `skipped`.
     func testFirstItemIsNotReportedAsSkipped() throws {
         let child = GstplayProcess(["--json", "--keep-open", "--no-video", short, short])

@@ -77,7 +77,7 @@ final class CacheCLITests: XCTestCase {
         }
     }
 
-    // MARK: Issue 20
+    // MARK: Damaged index, revalidation, offline use and cache-directory fallbacks
 
     /// A media directory for an ``HTTPTestServer`` holding one file, `clip` (the VP8 fixture).
     private func clipDirectory() throws -> String {
@@ -98,7 +98,7 @@ final class CacheCLITests: XCTestCase {
         _ = local.requests(clear: true)
     }
 
-    /// Item 4: `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
+    /// `--cache=offline` asks nothing; `--cache-revalidate 0` revalidates (a replaced
     /// file is downloaded again); `gstplay cache remove URL` forgets one URI.
     /// `gstplay cache list` on a hand-damaged index: the entries that read are listed, one
     /// warning says what was dropped, no file is deleted (it used to list 0 files and delete all
@@ -200,7 +200,7 @@ final class CacheCLITests: XCTestCase {
         XCTAssertFalse(list.stdout.contains(noStore), list.stdout)
     }
 
-    /// Item 5: a cache home that is a file (so no download file can go there) still plays, with
+    /// A cache home that is a file (so no download file can go there) still plays, with
     /// and without the cache, and says so in one line.
     func testAnUnusableCacheHomeFallsBackToTheTempDirectory() throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -222,7 +222,7 @@ final class CacheCLITests: XCTestCase {
         XCTAssertEqual(result.stderr.components(separatedBy: "playing without a download file").count, 2, result.stderr)
     }
 
-    /// Item 6: a relative `--cache-dir` is resolved against the working directory; `cache
+    /// A relative `--cache-dir` is resolved against the working directory; `cache
     /// list`/`clear` on a missing directory create nothing.
     func testARelativeCacheDirIsUnderTheWorkingDirectory() throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27's console and JSON surface against real renderers: `renderers` starts discovery,
+/// The casting console and JSON surface against real renderers: `renderers` starts discovery,
 /// `renderers` events as renderers appear and leave, `cast <N>` picks one of the list, a number
 /// out of range is an error reply, `cast off` comes back.
 extension CastCLITests {

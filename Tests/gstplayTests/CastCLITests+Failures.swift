@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27 through `gstplay`: a renderer that refuses the media (UPnP 714), one that stops
+/// Casting through `gstplay`: a renderer that refuses the media (UPnP 714), one that stops
 /// answering (SIGSTOP: every call times out), and `next` through the queue while casting.
 extension CastCLITests {
     func testRygelRefusingTheMediaGivesOneErrorAndLocalPlaybackGoesOn() throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27's leftovers: the other frontends drive the renderer while casting — MPRIS through
+/// The other frontends drive the renderer while casting — MPRIS through
 /// `playerctl` on a private session bus, the web remote through its HTTP API — and the renderer
 /// follows, as a control point nobody here wrote (`upnp-client`) reads it.
 extension CastCLITests {

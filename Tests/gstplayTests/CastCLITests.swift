@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27 end to end through the built `gstplay`: real renderers (gmediarender, Rygel) in a
+/// Casting end to end through the built `gstplay`: real renderers (gmediarender, Rygel) in a
 /// ``RendererLab``, gstplay on the lab's client side driven over stdin with `--json`, and the
 /// renderers' own state read with a control point nobody here wrote (`upnp-client`).
 final class CastCLITests: XCTestCase {
@@ -78,7 +78,7 @@ final class CastCLITests: XCTestCase {
         try castControls(lab, try lab.startRygel())
     }
 
-    /// Done means: `--cast auto` plays on the renderer and `--json` positions advance with it;
+    /// The main path: `--cast auto` plays on the renderer and `--json` positions advance with it;
     /// pause, seek to the middle (renderer within 1 s), volume, `cast off` (local playback resumes).
     private func castControls(_ lab: RendererLab, _ renderer: LabRenderer, file: StaticString = #filePath, line: UInt = #line) throws {
         let child = try startCasting(lab, to: renderer, file: file, line: line)

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The command line's casting surface (issue 27) without a renderer: options, console commands,
+/// The command line's casting surface without a renderer: options, console commands,
 /// the `c` key, the status line, the exit codes, and two runs that find no renderer (the runs
 /// against real renderers are the test lab's).
 final class CastSurfaceTests: XCTestCase {

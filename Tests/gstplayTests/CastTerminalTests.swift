@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Casting under a real pseudo-terminal (issue 27, "Done means"): `gstplay --cast auto` on a
+/// Casting under a real pseudo-terminal: `gstplay --cast auto` on a
 /// terminal shows the renderer (`→ NAME`) and a status line whose time advances with the
 /// renderer's playback; `c` cycles back to local playback.
 extension TerminalTests {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Chapters under a real pseudo-terminal (issue 23): PgDn / PgUp and `]` / `[` move between
+/// Chapters under a real pseudo-terminal: PgDn / PgUp and `]` / `[` move between
 /// chapters and the status line shows the title of the chapter playing. Paused first, so only the
 /// keys move the position.
 extension TerminalTests {

@@ -5,7 +5,7 @@ import XCTest
 @testable import BackendControl
 @testable import gstplay
 
-/// Chapters on the command line (issue 23): the `chapters` / `chapter` events and commands,
+/// Chapters on the command line: the `chapters` / `chapter` events and commands,
 /// `--start-chapter`, and media without chapters, on `chapters.mkv` with the built binary (real
 /// pipelines, fake sinks).
 final class ChaptersCLITests: XCTestCase {

@@ -76,7 +76,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(QueueSetup.directoryFiles("file:///x"), ["file:///x"])
     }
 
-    /// Issue #16: values that start with `-` are taken as the option's value, with or without `=`.
+    /// Values that start with `-` are taken as the option's value, with or without `=`.
     func testNegativeValuesWithoutEquals() throws {
         XCTAssertEqual(try options(["--rate", "-1", "clip.ogg"]).rate, -1)
         XCTAssertEqual(try options(["--rate", "-0.5", "clip.ogg"]).locations, ["clip.ogg"])

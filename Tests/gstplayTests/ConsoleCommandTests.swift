@@ -175,7 +175,7 @@ final class ConsoleCommandTests: XCTestCase {
     }
 }
 
-/// Issue 22: `sub-visibility` and `osd` on the console (pure parsing) and the style options.
+/// `sub-visibility` and `osd` on the console (pure parsing) and the style options.
 final class OverlayCommandTests: XCTestCase {
     func testSubVisibilityAndOSDParse() {
         XCTAssertEqual(ConsoleCommand.parse("sub-visibility"), .success(.subVisibility(nil)))

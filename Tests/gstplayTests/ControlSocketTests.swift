@@ -4,7 +4,7 @@ import ProcessProbe
 import TestSupport
 import XCTest
 
-/// `--input-ipc-server` (issue 24, item 2) with raw clients on a real gstplay: permissions, removal
+/// `--input-ipc-server` with raw clients on a real gstplay: permissions, removal
 /// at SIGTERM, many clients (each reply to its asker, events to all), a client that does not
 /// read, one killed mid-line, stale and live socket files, garbage and oversized lines.
 final class ControlSocketTests: XCTestCase {

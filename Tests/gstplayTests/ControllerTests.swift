@@ -132,7 +132,7 @@ final class ControllerTests: XCTestCase {
                        "player-wide events carry no load ID")
     }
 
-    /// Issue 21: the controller keeps no copy of which item plays. A controller that is late (its
+    /// The controller keeps no copy of which item plays. A controller that is late (its
     /// events held back until the short item's end of stream was raised, a `load` line taken
     /// first) still shows each `uri` with the index and count of its own moment (from the record's
     /// snapshot, not the queue as it is later), takes that end of stream as the old item's (the

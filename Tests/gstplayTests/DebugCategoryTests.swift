@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 21 (5): the engine's diagnostics go through GStreamer's debug log, category `gstplay`,
+/// The engine's diagnostics go through GStreamer's debug log, category `gstplay`,
 /// so `GST_DEBUG=gstplay*:6` shows them like any element's lines, and nothing shows without it.
 final class DebugCategoryTests: XCTestCase {
     private func play(debug: String?) throws -> (status: Int32?, stderr: String) {

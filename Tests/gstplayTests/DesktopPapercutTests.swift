@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 22, item 9: papercuts seen on the desktop, with the built binary (fake sinks, no display).
+/// Papercuts seen on the desktop, with the built binary (fake sinks, no display).
 final class DesktopPapercutTests: XCTestCase {
     private let tracks = GstplayProcess.fixture("tracks.mkv")
 

@@ -59,7 +59,7 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("Missing expected argument"), none.stderr)
     }
 
-    /// Issue #16: `--rate -1` (no `=`) is the option's value, not a missing one.
+    /// `--rate -1` (no `=`) is the option's value, not a missing one.
     func testNegativeRateWithoutEquals() throws {
         let result = try GstplayProcess.run(["--json", "--rate", "-1", short])
         XCTAssertNotEqual(result.status, 2, result.stderr)

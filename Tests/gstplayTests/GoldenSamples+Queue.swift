@@ -4,7 +4,7 @@ import Foundation
 @testable import BackendControl
 @testable import gstplay
 
-/// Issue 23's queue lines: the change events, what the discoverer found, a long queue's state,
+/// The queue lines: the change events, what the discoverer found, a long queue's state,
 /// an item skipped as unplayable, and the `playlist` reply with durations (`Golden/values.jsonl`).
 extension GoldenSamples {
     /// A discovered item (every detail known) and an unplayable one.

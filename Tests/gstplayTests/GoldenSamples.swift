@@ -57,7 +57,7 @@ enum GoldenSamples {
         return s
     }
 
-    /// Every tag (issue 23).
+    /// Every tag.
     static var tags: MediaTags {
         MediaTags(title: "Test Tone", artist: "gstplay Fixtures", album: "Fixture Album", trackNumber: 3, trackCount: 12, date: "2024-05-01",
                   genre: "Test", comment: awkward, language: "en", container: "ID3 tag")

@@ -3,7 +3,7 @@
 import Backend
 
 extension GoldenWireLines {
-    /// Issue 27: the renderers and cast events, and the `renderers` reply.
+    /// The renderers and cast events, and the `renderers` reply.
     static var castLines: [(name: String, line: String)] {
         let tv = Renderer(udn: "uuid:11111111-2222-3333-4444-555555555555", friendlyName: "Living \"Room\" TV", model: "gmediarender",
                           protocols: ["http-get:*:video/mp4:*", "http-get:*:audio/ogg:*"], location: "http://10.231.7.2:49494/description.xml",

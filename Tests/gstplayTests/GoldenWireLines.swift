@@ -41,18 +41,18 @@ enum GoldenWireLines {
             ("reply-help", Reply(id: .int(5), error: nil, data: help).line),
             ("reply-playlist", Reply(id: .int(8), error: nil, data: .playlist(WireEvents.Playlist(GoldenSamples.queue))).line),
             ("reply-snapshot", Reply(id: .int(6), error: nil, data: .snapshot(SnapshotFile.Written(path: "gstplay-clip-00-01-02.500.png", width: 1024, height: 576))).line),
-            // Issue 21: a seek's reply carries where it landed; media events carry their load's ID.
+            // A seek's reply carries where it landed; media events carry their load's ID.
             ("reply-seek", Reply(id: .int(9), error: nil, data: .seek(WireSeek(position: Seconds(MediaTime(seconds: 2.5))))).line),
             ("uri-load-id", WireEvents.line(for: .uriLoaded("file:///a/b.webm"), item: (1, 2), loadID: LoadID(rawValue: 3))),
             ("eos-load-id", WireEvents.line(for: .endOfStream(position: MediaTime(seconds: 4)), loadID: LoadID(rawValue: 3))),
             ("state-load-id", WireEvents.line(for: .stateChanged(from: .ready, to: .playing), loadID: LoadID(rawValue: 3))),
-            // Issue 23: the media's tags and picture (never its bytes).
+            // The media's tags and picture (never its bytes).
             ("tags", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(GoldenSamples.tags, coverArt: GoldenSamples.cover))),
                                      loadID: LoadID(rawValue: 3))),
             ("tags-no-cover", WireEvents.line(for: .feature(FeatureEvent(TagsEvent.tagsChanged(MediaTags(title: "Only a title"), coverArt: nil))),
                                               loadID: LoadID(rawValue: 4))),
         ]
-        // Issue 23: chapters (events and replies).
+        // Chapters (events and replies).
         let chapters = [Chapter(index: 0, uid: "opening", title: "Opening", start: .zero, end: MediaTime(seconds: 2)),
                         Chapter(index: 1, uid: "7", title: nil, start: MediaTime(seconds: 2), end: nil, language: "fra", depth: 1, edition: 1)]
         lines += [
@@ -63,8 +63,8 @@ enum GoldenWireLines {
             ("reply-chapters", Reply(id: .int(10), error: nil, data: .chapters(WireChapters.List(chapters, current: 1))).line),
             ("reply-chapter", Reply(id: .int(11), error: nil, data: .chapter(WireChapters.Landing(ChapterLanding(chapter: chapters[1], position: MediaTime(seconds: 2.001))))).line),
         ]
-        lines += GoldenSamples.queueChangeLines            // issue 23
-        lines += GoldenWireLines.castLines                 // issue 27
+        lines += GoldenSamples.queueChangeLines
+        lines += GoldenWireLines.castLines
         return lines
     }
 }

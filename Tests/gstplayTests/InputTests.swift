@@ -15,7 +15,7 @@ final class InputTests: XCTestCase {
         XCTAssertEqual(decoder.feed([0x5B]), [])
         XCTAssertEqual(decoder.feed([0x44, 0x6D]), [.left, .character("m")])
         XCTAssertEqual(decoder.feed(Array("\u{1B}[3~x\u{1B}[15~".utf8)), [.named("DEL"), .character("x")], "Delete; F5 and other sequences are ignored")
-        XCTAssertEqual(decoder.feed(Array("\u{1B}[5~\u{1B}[6~".utf8)), [.pageUp, .pageDown], "Page Up / Page Down (issue 23: chapters)")
+        XCTAssertEqual(decoder.feed(Array("\u{1B}[5~\u{1B}[6~".utf8)), [.pageUp, .pageDown], "Page Up / Page Down (chapters)")
         XCTAssertEqual(decoder.feed([0x1B, 0x71]), [.named("Alt+q")], "ESC and a character: Alt+")
         XCTAssertEqual(decoder.feed([0x1B, 0x0A]), [.named("ENTER")], "a lone ESC is dropped")
         XCTAssertEqual(decoder.feed([0xC3, 0xA9, 0x0A, 0x0D, 0x01, 0x09, 0x7F, 0x1F]), [.named("ENTER"), .named("ENTER"), .named("Ctrl+a"), .named("TAB"), .named("BS")],

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// MPRIS 2 (issue 24, item 1) driven by real clients on a private session bus (``SessionBus``):
+/// MPRIS 2 driven by real clients on a private session bus (``SessionBus``):
 /// `playerctl` and `gdbus`, each answer checked against gstplay's own `--json` events.
 final class MPRISCLITests: XCTestCase {
     private var bus: SessionBus!
@@ -42,7 +42,7 @@ final class MPRISCLITests: XCTestCase {
         return found
     }
 
-    /// The issue's "done means": status Playing, pause pauses (the JSON state event says so),
+    /// The main path: status Playing, pause pauses (the JSON state event says so),
     /// mpris:length is the duration within 1 ms, xesam:title the file name (no title tag); then
     /// position, play-pause and Quit.
     func testStatusMetadataPauseAndPosition() throws {

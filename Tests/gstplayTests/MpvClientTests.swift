@@ -3,7 +3,7 @@ import Glibc
 import TestSupport
 import XCTest
 
-/// Issue 24's "done means" for the socket: an mpv IPC client library from PyPI
+/// The control socket with a client nobody here wrote: an mpv IPC client library from PyPI
 /// (`python-mpv-jsonipc`, installed by `make test` into `.build/test-venv`) attached to a running
 /// gstplay observes `time-pos` advancing, pauses, seeks (relative and absolute) and sets the volume;
 /// gstplay's own `--json` events show the same.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20 items 3 and 11 from the command line: a silent live source is announced once and
+/// From the command line: a silent live source is announced once and
 /// bounded by `--network-timeout`; a refused connection is named in the error line.
 final class NetworkCLITests: XCTestCase {
     func testASilentUDPSourceSaysOnceItWaitsAndFailsAfterTheNetworkTimeout() throws {

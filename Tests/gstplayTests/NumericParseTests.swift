@@ -3,7 +3,7 @@ import XCTest
 @testable import BackendControl
 @testable import gstplay
 
-/// Every numeric parse of outside text, fed the extremes (issue 20, item 9): `Int64.min`/`max`
+/// Every numeric parse of outside text, fed the extremes: `Int64.min`/`max`
 /// and one beyond, `1e300`, `nan`, `inf`, `-0`, hex floats, huge digit strings. Each must give
 /// a value in range or a clear error — never trap (`abs(Int64.min)` killed gstplay with SIGILL).
 /// Pure parsing, no GStreamer.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Playlist files on the gstplay command line (issue #12), through the binary.
+/// Playlist files on the gstplay command line, through the binary.
 final class PlaylistCLITests: XCTestCase {
     private var dir = ""
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The play queue through the gstplay binary (issue #12): gapless items, `--shuffle`,
+/// The play queue through the gstplay binary: gapless items, `--shuffle`,
 /// `--loop=one`, and the queue commands, on real pipelines (fixtures, fake sinks).
 final class QueueCLITests: XCTestCase {
     private let tones = ["gapless-440.ogg", "gapless-660.ogg", "gapless-880.ogg"].map(GstplayProcess.fixture)
@@ -25,7 +25,7 @@ final class QueueCLITests: XCTestCase {
         XCTAssertEqual(events(result.stdout, "uri").compactMap { $0["uri"] as? String }, tones.map { URL(fileURLWithPath: $0).absoluteString })
         XCTAssertEqual(events(result.stdout, "uri").compactMap { $0["count"] as? Int }, [3, 3, 3])
         let items = events(result.stdout, "item")
-        XCTAssertEqual(items.compactMap { $0["index"] as? Int }, [1, 2], "no `item` for the first (issue 20, item 12)")
+        XCTAssertEqual(items.compactMap { $0["index"] as? Int }, [1, 2], "no `item` for the first")
         XCTAssertEqual(items.compactMap { $0["reason"] as? String }, ["ended", "ended"], "the queue moved on at each end")
         let ends = events(result.stdout, "eos").compactMap { $0["position"] as? Double }
         XCTAssertEqual(ends.count, 3, "one eos per item, as before the queue: \(ends)")
@@ -135,7 +135,7 @@ final class QueueCLITests: XCTestCase {
         child.send("playlist")
         child.send("jump 5")
         XCTAssertTrue(child.waitFor { out, _ in GstplayProcess.completeLines(out).count >= 3 }, child.stdout)
-        // Durations (issue 23) come as the items are discovered: the total and each item's length.
+        // Durations come as the items are discovered: the total and each item's length.
         let listed = child.stdoutLines.map {
             $0.replacingOccurrences(of: #", total [0-9:]+( \([0-9]+ unknown\))?$|  [0-9]+:[0-9]{2}:[0-9]{2}$"#, with: "", options: .regularExpression)
         }

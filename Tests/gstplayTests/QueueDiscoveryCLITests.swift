@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 23 through the binary: `playlist` with every item's duration before it plays, and the
+/// Queue discovery through the binary: `playlist` with every item's duration before it plays, and the
 /// playlist events of a 10,000-item queue sent as changes, not as the whole list.
 final class QueueDiscoveryCLITests: XCTestCase {
     private var dir = ""

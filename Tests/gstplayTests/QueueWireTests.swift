@@ -4,7 +4,7 @@
 import Backend
 import XCTest
 
-/// The `playlist` and `item` JSON events (issue #12), encoded by the Wire types.
+/// The `playlist` and `item` JSON events, encoded by the Wire types.
 final class QueueWireTests: XCTestCase {
     func testPlaylistAndItemLines() {
         var first = QueueItem(uri: "file:///a.ogg", title: "A")

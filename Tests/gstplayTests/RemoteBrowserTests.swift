@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 25: the page in a real browser — Debian's headless Chromium driven by chromium-driver
+/// The web remote's page in a real browser — Debian's headless Chromium driven by chromium-driver
 /// and Selenium (Tests/Scripts/remote_browser.py): pause, seek by dragging, screenshots at a
 /// desktop and a phone viewport, and the page without a token.
 final class RemoteBrowserTests: XCTestCase {

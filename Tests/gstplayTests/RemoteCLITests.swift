@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 25: `--remote` from outside — the URL, the token on every request, the HTTP API through
+/// `--remote` from outside — the URL, the token on every request, the HTTP API through
 /// the one dispatcher, loopback only unless `--remote-bind`, and bad options.
 final class RemoteCLITests: XCTestCase {
     override func setUpWithError() throws {

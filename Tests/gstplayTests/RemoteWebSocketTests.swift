@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 25: the WebSocket of `--remote` — the `--json` protocol through the one dispatcher, the
+/// The WebSocket of `--remote` — the `--json` protocol through the one dispatcher, the
 /// token and the `Origin` checked on the upgrade, a message over 64 KiB closes its client, and
 /// 20 clients with one that never reads leave the player's tick on time.
 final class RemoteWebSocketTests: XCTestCase {

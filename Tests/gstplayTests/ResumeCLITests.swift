@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `--resume` / `--forget` through the gstplay binary (issue #12): interrupt mid-file with
+/// `--resume` / `--forget` through the gstplay binary: interrupt mid-file with
 /// SIGINT, start again with `--resume`, land within 0.5 s of where it was left.
 final class ResumeCLITests: XCTestCase {
     private var stateHome = ""

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 @testable import gstplay
 
-/// Issue 20, item 7: with `--resume` the position is stored before gstplay exits, whatever the
+/// With `--resume` the position is stored before gstplay exits, whatever the
 /// path: Ctrl-C typed in a real terminal (raw mode, through a pty), SIGTERM, SIGHUP.
 final class ResumeSignalTests: XCTestCase {
     private var stateHome = ""

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue #16 part 1: a negative rate given at start, and kept across playlist items, plays each
+/// A negative rate given at start, and kept across playlist items, plays each
 /// item backwards from its end to its start (like `gst-play-1.0` and mpv), through the binary.
 final class ReversePlaybackCLITests: XCTestCase {
     private func events(_ stdout: String, _ name: String) -> [[String: Any]] {

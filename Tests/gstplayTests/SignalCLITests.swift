@@ -3,12 +3,12 @@ import ProcessProbe
 import TestSupport
 import XCTest
 
-/// Issue 20, item 2: a FIFO with no writer must not hold gstplay up. SIGTERM, SIGINT and SIGHUP
+/// A FIFO with no writer must not hold gstplay up. SIGTERM, SIGINT and SIGHUP
 /// end it within 1 s with 143/130/129, `quit` ends it at once, and a FIFO that gets a writer plays.
 final class SignalCLITests: XCTestCase {
     private var directory = ""
 
-    /// The bound on ending: 1 s (issue 20). Under ThreadSanitizer the gstplay child's runtime
+    /// The bound on ending: 1 s. Under ThreadSanitizer the gstplay child's runtime
     /// sleeps `atexit_sleep_ms` (default 1000 ms) inside `exit()` before the process ends — time
     /// the player itself does not spend (seen: 1.01 s on the clean path) — so that is added there.
     private static let endBound: Duration = .seconds(1) + (dlsym(nil, "__tsan_init") != nil ? .seconds(1) : .zero)

@@ -3,7 +3,7 @@ import ProcessProbe
 import TestSupport
 import XCTest
 
-/// Long runs of the `gstplay` binary (issue #6):
+/// Long runs of the `gstplay` binary:
 /// - many complete runs one after another (every one must exit 0 at the end of the clip, in
 ///   about the same time, and this test process must not collect descriptors or threads);
 /// - play/stop cycles inside ONE gstplay process driven through `--json`, with the child's RSS,

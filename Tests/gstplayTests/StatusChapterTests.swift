@@ -4,7 +4,7 @@ import XCTest
 @testable import gstplay
 
 /// The `status` reply carries the chapter playing now (`chapter`: index, title, start, end),
-/// null without chapters (issue 23 follow-up; an additive wire change).
+/// null without chapters (an additive wire change).
 final class StatusChapterTests: XCTestCase {
     func testTheStatusReplyCarriesTheCurrentChapter() throws {
         let line = Reply(id: .int(2), error: nil, data: .status(GoldenWireLines.chapterStatus.wire)).line

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Tags and cover art on the command line (issue 23): `--json` media-info and `tags` events,
+/// Tags and cover art on the command line: `--json` media-info and `tags` events,
 /// the text notes and the status line, `gstplay cover`, the console's `cover`, `--visualization`.
 final class TagsCLITests: XCTestCase {
     private var scratch: String { NSTemporaryDirectory() + "/tags-cli-\(getpid())-\(name.filter(\.isLetter).suffix(24))" }
@@ -94,7 +94,7 @@ final class TagsCLITests: XCTestCase {
     }
 }
 
-/// `gstplay cover` and the console's `cover` on bad input (the CLI's bad-input corpus, issue 23):
+/// `gstplay cover` and the console's `cover` on bad input (the CLI's bad-input corpus):
 /// the documented exit code, one clear line naming the input, no crash, no hang.
 final class CoverCorpusTests: XCTestCase, CLICorpus {
     func testCoverOnBadInput() throws {

@@ -94,7 +94,7 @@ final class TerminalTests: XCTestCase {
         try body(pty, process, exited, before, &screen)
     }
 
-    /// Issue 23: the MP3's ID3 artist and title on the status line, after the bar.
+    /// The MP3's ID3 artist and title on the status line, after the bar.
     func testStatusLineShowsTheMP3sArtistAndTitle() throws { try session(arguments: [GstplayProcess.fixture("tagged-cover.mp3")]) { pty, _, _, _, screen in
         let statusLine = #"/ 0:00:03 \[[ =>]*\] gstplay Fixtures – Test Tone"#
         XCTAssertTrue(pty.read(into: &screen, timeout: 20) { $0.range(of: statusLine, options: .regularExpression) != nil }, screen)
@@ -123,7 +123,7 @@ final class TerminalTests: XCTestCase {
         }
     } }
 
-    /// Issue 24: on a terminal with a session bus, MPRIS is on without being asked for; a key
+    /// On a terminal with a session bus, MPRIS is on without being asked for; a key
     /// pauses (MPRIS says Paused) and `playerctl play` resumes (the status line says Playing).
     func testMPRISIsOnByDefaultOnATerminal() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl"), "playerctl is not installed (make test installs it)")

@@ -5,7 +5,7 @@ import XCTest
 @testable import BackendControl
 @testable import gstplay
 
-/// The one escaping function (issue 20, item 8), fed every C0 and C1 control, DEL and the escape
+/// The one escaping function, fed every C0 and C1 control, DEL and the escape
 /// sequences a hostile name would carry; and ``Output``, which every line passes. Pure, plus
 /// `write(2)` to a pipe.
 final class TerminalTextTests: XCTestCase {

@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// Quitting while an adaptive download crawls (the "teardown" work of issue 26: a user quitting
+/// Quitting while an adaptive download crawls (a user quitting
 /// gstplay on a slow network). gstplay plays the HLS/DASH ladder from the trace-shaped test
 /// server; once it plays, the link drops to 4 kbit/s, and when a fragment is under way (the
 /// server's log has its request and no end) gstplay is told to go: `quit`, SIGTERM, SIGINT, or

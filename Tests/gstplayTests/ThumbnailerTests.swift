@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 24.3/24.5: the freedesktop thumbnailer `share/thumbnailers/gstplay.thumbnailer`
+/// The freedesktop thumbnailer `share/thumbnailers/gstplay.thumbnailer`
 /// (the file `make install` installs) run as a file manager runs it: its `Exec` line with
 /// `%i`/`%u`/`%o`/`%s` expanded from the file, the program named by `TryExec` (the built
 /// gstplay). The PNG is decoded back with GStreamer and its size and pixels checked.
@@ -118,7 +118,7 @@ final class ThumbnailerTests: XCTestCase {
         }
     }
 
-    /// Issue 22's papercut: one tile is "1 frame", not "1 frames".
+    /// One tile is "1 frame", not "1 frames".
     func testSummariesCountInTheSingular() throws {
         let sheet = scratch.appendingPathComponent("one.png").path
         let one = try GstplayProcess.run(["thumbnails", GstplayProcess.fixture("colour-steps-4s.webm"), "--count", "1", "-o", sheet])

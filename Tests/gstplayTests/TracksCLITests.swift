@@ -5,7 +5,7 @@ import XCTest
 @testable import BackendControl
 @testable import gstplay
 
-/// Tracks on the command line (issue #11): the options, `--list-tracks`, the console and JSON
+/// Tracks on the command line: the options, `--list-tracks`, the console and JSON
 /// commands and events, on `tracks.mkv` with the built binary (real pipelines, fake sinks).
 final class TracksCLITests: XCTestCase {
     private let tracks = GstplayProcess.fixture("tracks.mkv")
@@ -125,7 +125,7 @@ final class TracksCLITests: XCTestCase {
         XCTAssertEqual(bound(.character("j")), .cycle(.sub))
         XCTAssertEqual(bound(.character("J")), .cycle(.sub))
         XCTAssertEqual(bound(.character("V")), .cycle(.video))
-        XCTAssertEqual(bound(.character("v")), .cycle(.subVisibility))   // issue 22: mpv's v
+        XCTAssertEqual(bound(.character("v")), .cycle(.subVisibility))   // mpv's v
         XCTAssertEqual(bound(.character("o")), .osd(nil))
         let list = [MediaTrack(index: 0, kind: .audio), MediaTrack(index: 1, kind: .audio),
                     MediaTrack(index: 0, kind: .subtitle), MediaTrack(index: 1, kind: .subtitle)]

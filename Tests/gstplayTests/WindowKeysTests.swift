@@ -2,7 +2,7 @@ import BackendControl
 @testable import gstplay
 import XCTest
 
-/// Keys typed into the video window (X keysym names) map to the terminal's keys (issue #10).
+/// Keys typed into the video window (X keysym names) map to the terminal's keys.
 final class WindowKeysTests: XCTestCase {
     func testKeysymNamesMapToTheTerminalKeys() {
         XCTAssertEqual(WindowKeyNames.name(forKeysym: "space"), Key.character(" ").name)

@@ -2,7 +2,7 @@
 import Backend
 import XCTest
 
-/// The pure pieces of the buffer-aware ABR rule (issue 26): the harmonic-mean throughput window,
+/// The pure pieces of the buffer-aware ABR rule: the harmonic-mean throughput window,
 /// the fragment length, the rule's guards, and the selector running either rule. No pipeline.
 final class BufferAwareRuleTests: XCTestCase {
     /// The fixture ladder (peak / average bits/s of `make-fixtures.sh --hls`).

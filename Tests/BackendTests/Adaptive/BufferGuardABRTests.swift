@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// Issue 26's ordering property on a real pipeline: no switch up while the buffer is under the
+/// The ABR's ordering property on a real pipeline: no switch up while the buffer is under the
 /// safety level. The `steady-high` trace (6000 kbit/s) from its start, over the real HLS ladder
 /// through the trace-shaped server: every variant fits the link, so only the buffer can hold a
 /// switch up back. Each decision carries the buffer level it was made on (`AdaptiveInfo.decisions`,

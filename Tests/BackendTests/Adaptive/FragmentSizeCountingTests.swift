@@ -25,7 +25,7 @@ final class FragmentSizeCountingTests: XCTestCase {
 
     /// The selector on a DASH session that went 240p → 720p → 240p on a 600 kbit/s link: the
     /// estimate stays near the link, where reading the count per variant made the first 240p
-    /// fragment after the switch down worth the whole session (the bug of issue 26's DASH runs).
+    /// fragment after the switch down worth the whole session (a bug seen on DASH runs).
     func testTheSelectorEstimatesADashSwitchDownFromThisFragmentsBytes() throws {
         let ladder = [Variant(index: 0, bandwidth: 364_071, uri: "http://h/hls/vod/240p/segment$Number%05d$.ts"),
                       Variant(index: 1, bandwidth: 1_036_982, uri: "http://h/hls/vod/480p/segment$Number%05d$.ts"),

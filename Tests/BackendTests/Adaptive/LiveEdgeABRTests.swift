@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// Issue 26, deliverable 4's live case: live HLS (the test server's sliding-window playlist, six
+/// The live case: live HLS (the test server's sliding-window playlist, six
 /// 2 s segments advancing with wall time, the ladder looping) through committed trace slices. The
 /// ABR must keep the latency to the live edge within its stated bound (`LiveEdgeGuard`: 3
 /// segments + the startup buffer, 8 s here) once playing, and catch up when a stall leaves

@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// Issue 26, the live edge's threads: 1.22's `hlsdemux` refreshes a live playlist while it
+/// The live edge's threads: 1.22's `hlsdemux` refreshes a live playlist while it
 /// holds its manifest lock, and answers the seeking query, takes a seek event and sets
 /// `connection-speed` under the same lock. In an outage that refresh waits for the link (or the
 /// request's timeout), so anything the loop thread asks of the demuxer then waits as long: the

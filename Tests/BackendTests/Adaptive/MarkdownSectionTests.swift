@@ -1,8 +1,8 @@
 import StreamingQoE
 import XCTest
 
-/// The marker-delimited section `gstplay-bench abr-qoe --section` rewrites in docs/BENCHMARKS.md
-/// (issue 26): replaced in place, appended when absent, the hand-written text below it kept, and
+/// The marker-delimited section `gstplay-bench abr-qoe --section` rewrites in docs/BENCHMARKS.md:
+/// replaced in place, appended when absent, the hand-written text below it kept, and
 /// one end marker left where a section had been pasted back over itself.
 final class MarkdownSectionTests: XCTestCase {
     let markers = MarkdownSection(begin: "<!-- s:begin -->", end: "<!-- s:end -->")

@@ -1,7 +1,7 @@
 import StreamingQoE
 import XCTest
 
-/// The QoE scorer (issue 26): the MPC/Pensieve linear QoE and the figures around it, on
+/// The QoE scorer: the MPC/Pensieve linear QoE and the figures around it, on
 /// sessions worked out by hand.
 final class QoEScoreTests: XCTestCase {
     private func session(_ kbps: [Double], seconds: Double = 2, stalls: [(Double, Double)] = [], startup: Double? = 0.8) -> PlayedSession {

@@ -1,7 +1,7 @@
 import StreamingQoE
 import XCTest
 
-/// The QoE bench's assembly of one played session (issue 26) from the server's segment log and
+/// The QoE bench's assembly of one played session from the server's segment log and
 /// the player's position samples, on timelines worked out by hand: which fragments were played,
 /// the stalls seen in the position, the buffer level, the startup time.
 final class SessionTimelineTests: XCTestCase {

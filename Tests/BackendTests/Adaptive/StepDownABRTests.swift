@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// A guard for the ABR work of issue 26: today's ABR on the committed `step-down` trace, started
+/// A guard for the ABR: gstplay's ABR on the committed `step-down` trace, started
 /// 26 s in (4 s at 3000 kbit/s, then 600 kbit/s, where only 240p fits), over the real ladder
 /// through the trace-shaped test server, as HLS (`master.m3u8`, legacy `hlsdemux`) and as its
 /// DASH rendition (`manifest.mpd`, legacy `dashdemux`). It leaves the top variants within a few
@@ -32,7 +32,7 @@ final class StepDownABRTests: XCTestCase {
                                  "fragments above 240p started after the step: \(run.log)")
     }
 
-    /// Issue 26's DASH finding: on `dashdemux` gstplay asked for 720p on a 600 kbit/s link. After
+    /// The DASH case: on `dashdemux` gstplay could ask for 720p on a 600 kbit/s link. After
     /// the step only the fragment already decided on the 3000 kbit/s link may be 720p; the switch
     /// to 240p comes within ``fragmentsAfterStep`` fragments, and nothing above 240p (480p needs
     /// 1.04 Mb/s) is asked for afterwards.

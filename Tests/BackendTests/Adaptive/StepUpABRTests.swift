@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// The buffer-aware rule's climb (issue 26, ADR-003 "the climb") on the committed `step-up`
+/// The buffer-aware rule's climb (ADR-003 "the climb") on the committed `step-up`
 /// trace started 18 s in (12 s at 600 kbit/s, where only 240p fits, then 3000 kbit/s, where 480p
 /// fits), over the real HLS ladder through the trace-shaped test server. With the buffer deep
 /// (6–8 s) when the link rises, the switch up to 480p comes on the recent fragments: at most

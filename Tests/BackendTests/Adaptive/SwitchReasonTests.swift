@@ -1,7 +1,7 @@
 @testable import BackendAdaptive
 import XCTest
 
-/// Issue 26, DASH: a variant the ABR asked for and left again after one fragment. `dashdemux`
+/// DASH: a variant the ABR asked for and left again after one fragment. `dashdemux`
 /// tells a representation switch only by the segment's directory, which the loop thread reads
 /// after the demuxer's thread already made the next decision; the switch must still carry the
 /// reason of the decision that asked for it (it was reported as the demuxer's own choice, so a

@@ -3,7 +3,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// The trace-driven network of the test server (issue 26): a real transfer's bytes over time
+/// The trace-driven network of the test server: a real transfer's bytes over time
 /// follow the trace (outage included), an added RTT delays the first byte, and the committed
 /// traces are what their generator makes.
 final class TraceShapingTests: XCTestCase {

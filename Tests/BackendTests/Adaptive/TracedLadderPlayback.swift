@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// One ABR run of the short ABR tests (issue 26): the fixture ladder (`HLSFixture`) served by the
+/// One ABR run of the short ABR tests: the fixture ladder (`HLSFixture`) served by the
 /// test server, its link shaped to a trace from `startingAt` seconds into it (20 ms RTT), and a
 /// `Player.forAdaptiveTesting` (fake sinks, sync) recording its events, the manifest loaded.
 /// Call ``stop()`` at the end (player first, then the server). Test thread only.

@@ -4,7 +4,7 @@ import StreamingQoE
 import TestSupport
 import XCTest
 
-/// Issue 26's up-switch-then-stall case: on the `up-down-up` trace (2000 kbit/s for 30 s, then
+/// The up-switch-then-stall case: on the `up-down-up` trace (2000 kbit/s for 30 s, then
 /// 300, then 2000 again) over the real HLS ladder, the first switch up must not be followed by a
 /// stall while the link is still at 2000 kbit/s. 720p (~2.4 Mb/s of media) does not fit there,
 /// 480p does; the throughput rule took 720p on an over-estimate and stalled ~1.7 s.

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27 through the Player API, the ends of a cast: the item played to its end on the
+/// Casting through the Player API, the ends of a cast: the item played to its end on the
 /// renderer (the end-of-stream event), and a renderer killed mid-play (one `castFailed`, local
 /// playback back near the renderer's position). Against Rygel, the CLI tests' other renderer.
 extension CastPlayerTests {

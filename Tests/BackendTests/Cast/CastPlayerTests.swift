@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 27 through the Player API: discovery of both lab renderers, casting to each, the same
+/// Casting through the Player API: discovery of both lab renderers, casting to each, the same
 /// commands driving the renderer (checked with `upnp-client`), events and snapshot following it,
 /// and local playback back at the renderer's position. Real renderers in a ``RendererLab``.
 final class CastPlayerTests: XCTestCase {

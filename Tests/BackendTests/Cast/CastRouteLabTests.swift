@@ -3,8 +3,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The cast route's own behaviour against a real `gmediarender` in a ``RendererLab`` (issue 27;
-/// the test lab's CastPlayerTests cover the commands): a cast begun mid-item seeks the renderer
+/// The cast route's own behaviour against a real `gmediarender` in a ``RendererLab`` (the
+/// test lab's CastPlayerTests cover the commands): a cast begun mid-item seeks the renderer
 /// there, and a pause or play done on the renderer itself (its remote; here another control
 /// point, `upnp-client`) moves the player's state.
 final class CastRouteLabTests: XCTestCase {

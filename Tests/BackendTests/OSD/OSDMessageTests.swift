@@ -2,7 +2,7 @@ import Backend
 import XCTest
 
 /// The umbrella's wiring of other features' events to OSD messages (`StandardFeatures.osdMessage`,
-/// pure): track selections and chapter changes (issue 22, with issue 23's chapters).
+/// pure): track selections and chapter changes.
 final class OSDMessageTests: XCTestCase {
     func testTrackSelectionsAndChapterChangesBecomeMessages() {
         var snapshot = PlayerSnapshot()

@@ -41,7 +41,7 @@ final class PlaylistFileTests: XCTestCase {
         """)
         let list = items(try PlaylistFile.load(path))
         XCTAssertEqual(list, [
-            QueueItem(uri: "file://\(dir)/a.ogg", title: "Artist – Song", duration: MediaTime(seconds: 123)),   // the #EXTINF length (issue 23)
+            QueueItem(uri: "file://\(dir)/a.ogg", title: "Artist – Song", duration: MediaTime(seconds: 123)),   // the #EXTINF length
             QueueItem(uri: "file://\(dir)/sub/b%20with%20space.ogg"),
             QueueItem(uri: "file:///abs/c.ogg"),
             QueueItem(uri: "http://127.0.0.1:8000/stream", title: "Radio"),
@@ -143,7 +143,7 @@ final class PlaylistFileTests: XCTestCase {
         XCTAssertFalse(PlaylistFile.isPlaylist("a.ogg"))
     }
 
-    /// `file://` URIs are decoded by GLib (`g_filename_from_uri`), not by hand (issue 21).
+    /// `file://` URIs are decoded by GLib (`g_filename_from_uri`), not by hand.
     func testFileURIPathsAreDecodedByGLib() {
         XCTAssertEqual(PlaylistFile.fileURIPath("file:///music/a%20b%23c.ogg"), "/music/a b#c.ogg")
         XCTAssertEqual(PlaylistFile.fileURIPath("file://localhost/music/x.ogg"), "/music/x.ogg")

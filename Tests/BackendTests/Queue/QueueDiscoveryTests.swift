@@ -17,7 +17,7 @@ extension PlayerEvent {
     }
 }
 
-/// Issue 23: the queue's background discovery (GstDiscoverer) on real fixtures.
+/// The queue's background discovery (GstDiscoverer) on real fixtures.
 final class QueueDiscoveryTests: XCTestCase {
     private func item(_ path: String) -> QueueItem { QueueItem(uri: try! MediaLocation.uri(for: path)) }
 

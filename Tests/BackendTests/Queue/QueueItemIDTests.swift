@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 21, item 3: queue items get an id when they are added, kept while they stay in the queue
+/// Queue items get an id when they are added, kept while they stay in the queue
 /// and never reused; `itemChanged` names it; `currentQueue()` awaits earlier commands. Real
 /// `playbin` (autoplay off: the tests look at the queue, not at playback).
 final class QueueItemIDTests: XCTestCase {

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The queue settings a frontend such as gstplay needs (issue #12): items that stop at their
+/// The queue settings a frontend such as gstplay needs: items that stop at their
 /// end (`--keep-open`), a start position for every item (`--start`), "play this now" (`load`),
 /// and the next/previous indexes in the snapshot — on real `playbin` pipelines.
 final class QueueOptionsTests: XCTestCase {

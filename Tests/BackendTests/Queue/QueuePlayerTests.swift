@@ -60,7 +60,7 @@ final class QueuePlayerTests: XCTestCase {
         try assertEachItemEnds(recorder, before: [1, 2])
     }
 
-    /// Issue 21: every item the queue moved on from after its end has an `itemEnded` (its id,
+    /// Every item the queue moved on from after its end has an `itemEnded` (its id,
     /// its duration as the position), right before the `itemChanged` of the item after it.
     private func assertEachItemEnds(_ recorder: EventRecorder, before next: [Int], file: StaticString = #filePath,
                                     line: UInt = #line) throws {

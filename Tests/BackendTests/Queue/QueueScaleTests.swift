@@ -5,7 +5,7 @@ import Glibc
 import TestSupport
 import XCTest
 
-/// Issue 23: what a 10,000-item queue holds once every item was discovered (a compact
+/// What a 10,000-item queue holds once every item was discovered (a compact
 /// ``QueueItemInfo`` each, never the discoverer's result), and the playlist file's lengths.
 final class QueueScaleTests: XCTestCase {
     private func heapInUse() throws -> Int { try XCTUnwrap(HeapUsage.bytesInUse(), "malloc_info") }

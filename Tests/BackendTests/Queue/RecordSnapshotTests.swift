@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 21: every ``PlayerEventRecord`` carries the snapshot as it stood when its event was
+/// Every ``PlayerEventRecord`` carries the snapshot as it stood when its event was
 /// raised, so a consumer that is late (the CLI's actor, say) still learns which queue item an
 /// event belongs to without keeping its own copy. Real `playbin` on the gapless fixtures, two of
 /// them handed over gaplessly and one failing item in between.

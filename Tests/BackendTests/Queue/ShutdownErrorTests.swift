@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Issue 20, item 10 in the Backend: an error already on the bus when the player shuts down (a
+/// In the Backend, an error already on the bus when the player shuts down (a
 /// `load` of a missing file posts it while the load runs) is still reported, so a frontend that
 /// quits right after the command learns that the item failed, whatever the timing. Real playbin.
 final class ShutdownErrorTests: XCTestCase {

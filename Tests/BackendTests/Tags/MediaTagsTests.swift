@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Tags and cover art (issue 23) from real files through playbin (fake sinks): ID3 in an MP3,
+/// Tags and cover art from real files through playbin (fake sinks): ID3 in an MP3,
 /// Vorbis comments in an Ogg, and track titles that must stay on their tracks.
 final class MediaTagsTests: XCTestCase {
     private func mediaInfo(of path: String, _ recorder: EventRecorder) -> (Player, MediaInfo?) {

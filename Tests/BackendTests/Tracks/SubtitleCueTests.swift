@@ -217,7 +217,7 @@ final class SubtitleCueTests: XCTestCase {
         XCTAssertLessThan(took, 3 * baseline + 0.5, "a shutdown that waits for the cue sink")
     }
 
-    /// Issue 22: subtitles drawn by playbin's `subtitleoverlay` (here into a fake sink) still
+    /// Subtitles drawn by playbin's `subtitleoverlay` (here into a fake sink) still
     /// come out as cue events, read by the overlay tap's probe and held until due.
     func testOverlayRenderingStillPublishesTheCuesWhenDue() throws {
         let cues = try playCues(standard: { $0.subtitleRendering = .overlay })

@@ -4,7 +4,7 @@ import CGStreamer
 import TestSupport
 import XCTest
 
-/// Issue 22: the style of drawn subtitles reaches playbin's own `subtitleoverlay` and its text
+/// The style of drawn subtitles reaches playbin's own `subtitleoverlay` and its text
 /// renderer (a real pipeline with fake sinks and ``SubtitleRendering/overlay``), and changes at once.
 final class SubtitleStyleTests: XCTestCase {
     func testTheStyleReachesTheOverlayAndItsRendererAndVisibilityToggles() {
