@@ -8,10 +8,6 @@ import Backend
 struct SyncOptions: ParsableArguments {
     /// The hidden option `--sync-serve=ADDR:PORT` becomes (``FlagValueRewrite``).
     static let hiddenEndpointName = "sync-serve-at"
-    /// Where a leader listens without a value: every interface, port 5800 (TCP for the session,
-    /// UDP for the clock).
-    static let defaultServe = SyncEndpoint(host: "0.0.0.0", port: 5800)
-
     @Flag(name: .customLong("sync-serve"), help: ArgumentHelp(
         "Lead a sync group: serve the clock (UDP) and the session (HTTP) on 0.0.0.0:5800 (--sync-serve=ADDR:PORT: there).",
         visibility: .hidden))
@@ -36,45 +32,11 @@ struct SyncOptions: ParsableArguments {
     var syncLatency: Int?
 
     /// The settings, nil without `--sync-serve` or `--sync-to`; throws `ValidationError`
-    /// (exit 2) for a bad endpoint or latency, both roles at once, or an option without its role.
+    /// (exit 2) with ``SyncSettings/fromOptions(serve:serveAt:syncTo:syncClock:latencyMilliseconds:)``'s message.
     func settings() throws -> SyncSettings? {
-        let leads = serve || serveAt != nil
-        if leads && syncTo != nil { throw ValidationError("--sync-serve and --sync-to cannot be used together") }
-        if syncClock != nil && syncTo == nil { throw ValidationError("--sync-clock needs --sync-to") }
-        if syncLatency != nil && !leads { throw ValidationError("--sync-latency needs --sync-serve (followers take the leader's)") }
-        var settings: SyncSettings
-        if leads {
-            var endpoint = Self.defaultServe
-            if let serveAt {
-                guard let parsed = SyncEndpoint.parse(serveAt, allowsPortZero: true) ?? Self.portOnly(serveAt) else {
-                    throw ValidationError("--sync-serve=ADDR:PORT needs an IP address and a port 0 to 65535 (0: a free one) (got '\(serveAt)')")
-                }
-                endpoint = parsed
-            }
-            settings = SyncSettings(role: .leader(endpoint: endpoint))
-            if let syncLatency {
-                guard (10...5000).contains(syncLatency) else { throw ValidationError("--sync-latency must be between 10 and 5000 ms (got \(syncLatency))") }
-                settings.latency = .milliseconds(syncLatency)
-            }
-        } else if let syncTo {
-            guard let leader = SyncEndpoint.parse(syncTo) else {
-                throw ValidationError("--sync-to needs HOST:PORT, the leader's --sync-serve address (got '\(syncTo)')")
-            }
-            var clock: SyncEndpoint?
-            if let syncClock {
-                guard let parsed = SyncEndpoint.parse(syncClock) else { throw ValidationError("--sync-clock needs HOST:PORT (got '\(syncClock)')") }
-                clock = parsed
-            }
-            settings = SyncSettings(role: .follower(leader: leader, clock: clock))
-        } else {
-            return nil
-        }
-        return settings
-    }
-
-    /// `--sync-serve=PORT`: every interface, that port.
-    private static func portOnly(_ text: String) -> SyncEndpoint? {
-        guard let port = UInt16(text) else { return nil }
-        return SyncEndpoint(host: defaultServe.host, port: port)
+        do {
+            return try SyncSettings.fromOptions(serve: serve, serveAt: serveAt, syncTo: syncTo, syncClock: syncClock,
+                                                latencyMilliseconds: syncLatency)
+        } catch { throw ValidationError(error.description) }
     }
 }
