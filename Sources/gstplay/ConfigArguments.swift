@@ -5,7 +5,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 
 /// `--no-config`, `--config-dir DIR`, `--profile NAME`: read by ``ConfigArguments`` before
 /// parsing; declared here too so that `--help` lists them and the parser accepts them.
@@ -41,7 +40,7 @@ enum ConfigArguments {
     static func prepend(to arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> [String] {
         let scan = CommandLineScan(arguments)
         if scan.noConfig || scan.wantsHelp { return arguments }
-        let path = PathText.appending("gstplay.conf", to: scan.configDirectory ?? defaultDirectory(environment))
+        let path = PathText.appending("gstplay.conf", to: scan.configDirectory ?? ConfigFile.defaultDirectory(environment))
         guard PathText.exists(path) else {
             if scan.configDirectory != nil || !scan.profiles.isEmpty {
                 throw Failure(message: "\(path): no such config file")
@@ -59,13 +58,6 @@ enum ConfigArguments {
         }
         try expansion.checkTogether(words, arguments)
         return words + arguments
-    }
-
-    /// `$XDG_CONFIG_HOME/gstplay`, else `$HOME/.config/gstplay`.
-    static func defaultDirectory(_ environment: [String: String]) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return PathText.appending("gstplay", to: config) }
-        let home = environment["HOME"] ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/"
-        return PathText.appending(".config/gstplay", to: home)
     }
 
     /// The config options found on the command line (before a `--`).

@@ -75,7 +75,7 @@ struct RunOptions: Equatable, Sendable {
     /// Where the user's input.conf is looked for without `--input-conf`: `--config-dir`, else
     /// `$XDG_CONFIG_HOME/gstplay`; nil with `--no-config` (as mpv: no user file at all).
     var inputConfDirectory: String? {
-        noConfig ? nil : configDirectory ?? ConfigArguments.defaultDirectory(ProcessInfo.processInfo.environment)
+        noConfig ? nil : configDirectory ?? ConfigFile.defaultDirectory(ProcessInfo.processInfo.environment)
     }
     var listKeys = false
     /// `--input-keylist`: print ``KeyName/list`` and exit.

@@ -1,4 +1,4 @@
-// Fuzz target `config`: gstplay.conf in mpv.conf syntax (Sources/gstplay/ConfigFile.swift).
+// Fuzz target `config`: gstplay.conf in mpv.conf syntax (Sources/BackendControl/Config/ConfigFile.swift).
 //
 // Invariants:
 //  1. Parsing never crashes; it gives a document or one `FILE:LINE:` failure with a line number
@@ -9,6 +9,7 @@
 //  3. The top options written back (`name="value"`, or `name` alone) parse to the same names and
 //     values.
 
+import BackendControl
 @testable import gstplay
 
 /// The `config` fuzz target (invariants in the header). Pure.

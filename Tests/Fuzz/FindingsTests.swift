@@ -3,6 +3,7 @@
 @testable import BackendTracks
 @testable import gstplay
 import Backend
+import BackendControl
 import Foundation
 import XCTest
 

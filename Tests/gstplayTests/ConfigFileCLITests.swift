@@ -1,3 +1,4 @@
+import BackendControl
 import Foundation
 import TestSupport
 import XCTest

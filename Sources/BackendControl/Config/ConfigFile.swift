@@ -1,4 +1,3 @@
-import BackendControl
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,38 +8,64 @@ import Glibc
 /// The config file, `$XDG_CONFIG_HOME/gstplay/gstplay.conf` (else `~/.config/gstplay/gstplay.conf`),
 /// in mpv.conf's syntax: `option=value` or `option` alone (a flag) per line, `#` comments, `[name]`
 /// profile sections (`[default]` goes back to the top), `profile=NAME[,NAME…]` and `include=FILE`.
-/// Pure parsing; reading the files is ``ConfigArguments``'s. Any thread.
-enum ConfigFile {
+/// Pure parsing (reading the files is the caller's: gstplay's `ConfigArguments`), so an embedding
+/// app can read the same file. Any thread.
+public enum ConfigFile {
     /// One `option[=value]` line, with where it came from (for `FILE:LINE:` in error lines).
-    struct Entry: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
         /// The option's long name without `--`.
-        var name: String
+        public var name: String
         /// The value after `=`, unquoted; nil for `option` alone.
-        var value: String?
-        var file: String
-        var line: Int
+        public var value: String?
+        /// The file it came from, as given to ``ConfigFile/parse(_:file:)``.
+        public var file: String
+        /// Its line in ``file``, from 1.
+        public var line: Int
+
+        /// An entry for `name[=value]` at `file:line`.
+        public init(name: String, value: String?, file: String, line: Int) {
+            self.name = name
+            self.value = value
+            self.file = file
+            self.line = line
+        }
     }
 
     /// A parsed file: the lines outside any section, in order, and each profile's lines.
-    struct Document: Equatable, Sendable {
-        var top: [Entry] = []
-        var profiles: [String: [Entry]] = [:]
+    public struct Document: Equatable, Sendable {
+        /// The lines before any section and under `[default]`, in order.
+        public var top: [Entry] = []
+        /// Each `[name]` section's lines, in order (a name given twice: both parts, in order).
+        public var profiles: [String: [Entry]] = [:]
     }
 
     /// A line that cannot be read as an option, a section or a comment.
-    struct Failure: Error, Equatable, Sendable {
-        var file: String
-        var line: Int
-        var message: String
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The file, as given to ``ConfigFile/parse(_:file:)``.
+        public var file: String
+        /// The line that failed, from 1.
+        public var line: Int
+        /// What is wrong with it.
+        public var message: String
 
         /// `FILE:LINE: message`, as the error line shows it.
-        var description: String { "\(file):\(line): \(message)" }
+        public var description: String { "\(file):\(line): \(message)" }
+    }
+
+    /// gstplay's config directory, where `gstplay.conf` and `input.conf` are looked for:
+    /// `$XDG_CONFIG_HOME/gstplay` (an absolute path only), else `$HOME/.config/gstplay` (the
+    /// password database's home without `$HOME`). Reads `environment` and, at most, `getpwuid`;
+    /// any thread.
+    public static func defaultDirectory(_ environment: [String: String]) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return PathText.appending("gstplay", to: config) }
+        let home = environment["HOME"] ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) } ?? "/"
+        return PathText.appending(".config/gstplay", to: home)
     }
 
     /// Parses the text of `file` (mpv's rules: leading and trailing blanks ignored; an unquoted
     /// value ends at `#`; a value in `"…"` or `'…'` is taken as is; a `--` before the name is
     /// allowed).
-    static func parse(_ text: String, file: String) throws(Failure) -> Document {
+    public static func parse(_ text: String, file: String) throws(Failure) -> Document {
         var document = Document()
         var section: String?
         for (offset, rawLine) in lines(of: text).enumerated() {
@@ -66,13 +91,13 @@ enum ConfigFile {
 
     /// The lines of `text`, split at every line break: `\n`, `\r\n` (one `Character` in Swift, so
     /// `split(separator: "\n")` would miss it), a lone `\r` and Unicode's other line separators.
-    static func lines(of text: String) -> [Substring] {
+    public static func lines(of text: String) -> [Substring] {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     }
 
     /// Whether `name` can be a long option's name: an ASCII letter or digit, then letters, digits,
     /// `-` and `_`.
-    static func isOptionName(_ name: Substring) -> Bool {
+    public static func isOptionName(_ name: Substring) -> Bool {
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || ("0"..."9").contains(first) else {
             return false
         }
