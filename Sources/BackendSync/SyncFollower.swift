@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGstNet
+import Synchronization
 
 /// The follower's side of ``SyncFeature``: a control connection to the leader
 /// (``SyncControlClient``) brings each ``SyncSession``; a `GstNetClientClock` on the leader's clock
@@ -128,13 +129,14 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
                     var discontinuity: gint64 = 0, average: guint64 = 0
                     _ = gst_structure_get_int64(structure, "discontinuity", &discontinuity)
                     _ = gst_structure_get_uint64(structure, "rtt-average", &average)
-                    let follower = CallbackBox<WeakFollower>.from(data).value
+                    let follower = Unmanaged<WeakFollower>.fromOpaque(data).takeUnretainedValue()
+                    guard follower.isPublished else { return GST_BUS_DROP }
                     follower.context.runOnLoop { [offset = Int64(discontinuity), rtt = UInt64(average)] in
                         follower.follower?.answered(offset: offset, rtt: rtt)
                     }
                 }
                 return GST_BUS_DROP
-            }, CallbackBox(WeakFollower(self, context: context)).retainedPointer, callbackBoxRelease)
+            }, Unmanaged.passRetained(WeakFollower(self, context: context)).toOpaque(), callbackBoxRelease)
             CGStreamer_set_object(UnsafeMutableRawPointer(clock), "bus", UnsafeMutableRawPointer(bus))
         }
         timing.use(clock)
@@ -250,11 +252,18 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
 
 /// The follower as the clock's statistics handler holds it: weakly, with the context to reach
 /// the loop thread.
+/// The clock's thread gets it through GStreamer's bus, under GLib locks ThreadSanitizer cannot
+/// see: the release store at the end of `init` and the acquire load in ``isPublished`` state that
+/// order in atomics it does see (the clock's thread reads the box only after `isPublished`).
 private final class WeakFollower: @unchecked Sendable {
     weak var follower: SyncFollower?
     let context: FeatureContext
+    private let published = Atomic<Bool>(false)
     init(_ follower: SyncFollower, context: FeatureContext) {
         self.follower = follower
         self.context = context
+        published.store(true, ordering: .releasing)
     }
+    /// True once made: read first by the clock's thread.
+    var isPublished: Bool { published.load(ordering: .acquiring) }
 }
