@@ -5,6 +5,9 @@ import BackendCore
 extension MPRISFeature: DBusObjectHandler {
     /// A method of the root, `Player` or `TrackList` interface.
     package func call(interface: String, method: String, arguments: [DBusValue]) -> Result<[DBusValue], DBusCallError> {
+        if let refusal = transportRefusal, Self.transportMethods.contains("\(interface).\(method)") {
+            return .failure(DBusCallError(name: "org.freedesktop.DBus.Error.AccessDenied", message: refusal))
+        }
         switch (interface, method) {
         case (MPRISIntrospection.root, "Raise"): return .success([])
         case (MPRISIntrospection.root, "Quit"): act { $0.context?.publish(MPRISEvent.quitRequested) }
@@ -64,6 +67,9 @@ extension MPRISFeature: DBusObjectHandler {
     /// `LoopStatus`, `Shuffle`, `Volume` and `Rate` (a rate of 0 pauses, as the spec says).
     package func setProperty(interface: String, name: String, value: DBusValue) -> DBusCallError? {
         guard interface == MPRISIntrospection.player else { return .invalidArgs("\(interface).\(name) is read-only") }
+        if let refusal = transportRefusal, name != "Volume" {
+            return DBusCallError(name: "org.freedesktop.DBus.Error.AccessDenied", message: refusal)
+        }
         switch (name, value) {
         case ("LoopStatus", .string(let text)):
             guard let status = MPRISLoopStatus(rawValue: text) else { return .invalidArgs("LoopStatus is None, Track or Playlist") }
@@ -85,6 +91,15 @@ extension MPRISFeature: DBusObjectHandler {
         }
         return nil
     }
+
+    /// The methods that move the transport: refused while the player's transport is handed over
+    /// (``BackendCore/PlayerSnapshot/transportRefusal``), with `CanPlay`, `CanPause`, `CanSeek`,
+    /// `CanGoNext` and `CanGoPrevious` false.
+    static let transportMethods: Set<String> = Set(["Play", "Pause", "PlayPause", "Stop", "Next", "Previous", "Seek", "SetPosition", "OpenUri"]
+        .map { "\(MPRISIntrospection.player).\($0)" } + ["\(MPRISIntrospection.trackList).GoTo"])
+
+    /// Why transport calls are refused now (a sync follower's line), nil when they run.
+    var transportRefusal: String? { context?.snapshot.transportRefusal }
 
     /// Seeking is possible now (`CanSeek`).
     private var canSeek: Bool { playerProperties()["CanSeek"] == .bool(true) }

@@ -25,6 +25,9 @@ extension MPRISFeature {
         let snapshot = context.snapshot, queue = queueState
         let rates = PlaybackRate.playable(context.configuration.rateRange)
         let hasMedia = snapshot.uri != nil
+        // Handed over (a sync follower): it cannot play, pause, seek or change items, but its
+        // volume is its own, so `CanControl` (which would freeze Volume too) stays true.
+        let controls = snapshot.transportRefusal == nil
         return [
             "PlaybackStatus": .string(playbackStatus(snapshot.state, intent: context.progress.intent)),
             "LoopStatus": .string((queue?.loop ?? .none).rawValue),
@@ -34,11 +37,11 @@ extension MPRISFeature {
             "Volume": .double(snapshot.volume),
             "MinimumRate": .double(rates.lowest),
             "MaximumRate": .double(rates.highest),
-            "CanGoNext": .bool(queue?.hasNext ?? false),
-            "CanGoPrevious": .bool(queue?.hasPrevious ?? false),
-            "CanPlay": .bool(hasMedia || queue?.current != nil),
-            "CanPause": .bool(hasMedia),
-            "CanSeek": .bool(hasMedia && context.progress.prerolled && snapshot.isSeekable && !snapshot.isLive),
+            "CanGoNext": .bool(controls && queue?.hasNext ?? false),
+            "CanGoPrevious": .bool(controls && queue?.hasPrevious ?? false),
+            "CanPlay": .bool(controls && (hasMedia || queue?.current != nil)),
+            "CanPause": .bool(controls && hasMedia),
+            "CanSeek": .bool(controls && hasMedia && context.progress.prerolled && snapshot.isSeekable && !snapshot.isLive),
             "CanControl": .bool(true),
         ]
     }

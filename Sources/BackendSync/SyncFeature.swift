@@ -34,7 +34,7 @@ public final class SyncFeature: PlayerFeature, @unchecked Sendable {
     public init(settings: SyncSettings) throws(SyncError) {
         self.settings = settings
         if case .leader(let endpoint) = settings.role {
-            server = try SyncServer(endpoint: endpoint)
+            server = try SyncServer(endpoint: endpoint, realtimeClock: settings.realtimeRendering)
         } else {
             server = nil
         }
@@ -45,7 +45,11 @@ public final class SyncFeature: PlayerFeature, @unchecked Sendable {
 
     public func attach(to context: FeatureContext) {
         self.context = context
-        segments.watch([context.video.sink, context.pipeline.audioSink].compactMap { $0 })
+        let sinks = [context.video.sink, context.pipeline.audioSink].compactMap { $0 }
+        segments.watch(sinks)
+        if settings.realtimeRendering {
+            RenderScheduling.raiseRenderThreads(of: sinks) { [context] outcome in context.trace("sync: a render thread is \(outcome.rawValue)") }
+        }
         guard let playbin = context.pipeline.playbin else { return }
         let timing = PipelineTiming(playbin: playbin)
         switch settings.role {

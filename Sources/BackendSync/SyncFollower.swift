@@ -62,6 +62,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     static func refusal(leader: String) -> String { "following \(leader): transport commands go to the leader" }
 
     func start() {
+        context.transport.handOver(refusal: Self.refusal(leader: leader.description))
         let weak = WeakFollower(self, context: context)
         let client = SyncControlClient(endpoint: leader, retry: settings.reconnectInterval, onSession: { session in
             weak.context.runOnLoop { weak.follower?.received(session) }
@@ -74,6 +75,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     }
 
     func stop() {
+        context.transport.handOver(refusal: nil)
         client?.close()
         client = nil
         releaseClock()
@@ -131,14 +133,16 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
                     _ = gst_structure_get_uint64(structure, "rtt-average", &average)
                     let follower = Unmanaged<WeakFollower>.fromOpaque(data).takeUnretainedValue()
                     guard follower.isPublished else { return GST_BUS_DROP }
+                    follower.clockThread?.raiseIfNew()      // this is the clock's own thread
                     follower.context.runOnLoop { [offset = Int64(discontinuity), rtt = UInt64(average)] in
                         follower.follower?.answered(offset: offset, rtt: rtt)
                     }
                 }
                 return GST_BUS_DROP
-            }, Unmanaged.passRetained(WeakFollower(self, context: context)).toOpaque(), callbackBoxRelease)
+            }, Unmanaged.passRetained(WeakFollower(self, context: context, raising: settings.realtimeRendering)).toOpaque(), callbackBoxRelease)
             CGStreamer_set_object(UnsafeMutableRawPointer(clock), "bus", UnsafeMutableRawPointer(bus))
         }
+        ClockTuning.apply(to: clock)
         timing.use(clock)
         context.trace("sync: following the clock at \(wanted)")
     }
@@ -258,10 +262,13 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
 private final class WeakFollower: @unchecked Sendable {
     weak var follower: SyncFollower?
     let context: FeatureContext
+    /// Raises the clock's thread on its first statistics (nil: left as it is).
+    let clockThread: RenderScheduling.ThreadWatch?
     private let published = Atomic<Bool>(false)
-    init(_ follower: SyncFollower, context: FeatureContext) {
+    init(_ follower: SyncFollower, context: FeatureContext, raising: Bool = false) {
         self.follower = follower
         self.context = context
+        clockThread = raising ? RenderScheduling.ThreadWatch { outcome in context.trace("sync: the clock's thread is \(outcome.rawValue)") } : nil
         published.store(true, ordering: .releasing)
     }
     /// True once made: read first by the clock's thread.

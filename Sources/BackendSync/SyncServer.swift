@@ -42,7 +42,8 @@ final class SyncServer: Sendable {
 
     /// Listens on `endpoint` (TCP for HTTP, UDP for the clock, one port number; port 0: the
     /// HTTP server picks one and the clock takes the same number). Throws when either cannot listen.
-    init(endpoint: SyncEndpoint) throws(SyncError) {
+    /// `realtimeClock`: the clock provider's thread starts real-time where allowed (``RenderScheduling``).
+    init(endpoint: SyncEndpoint, realtimeClock: Bool = true) throws(SyncError) {
         GStreamerRuntime.ensureInitialized()
         let http: HTTPServer
         do {
@@ -54,7 +55,10 @@ final class SyncServer: Sendable {
             http.close()
             throw SyncError(description: "--sync-serve: no system clock")
         }
-        guard let provider = gst_net_time_provider_new(UnsafeMutableRawPointer(clock), endpoint.host, Int32(http.port)) else {
+        // The provider's thread stamps each answer: started real-time where allowed (RenderScheduling).
+        let start = { gst_net_time_provider_new(UnsafeMutableRawPointer(clock), endpoint.host, Int32(http.port)) }
+        let made = realtimeClock ? RenderScheduling.raisingThreadsStarted(by: start) : start()
+        guard let provider = made else {
             gst_object_unref(UnsafeMutableRawPointer(clock))
             http.close()
             throw SyncError(description: "--sync-serve: cannot serve the clock on UDP \(endpoint.host):\(http.port) (in use?)")

@@ -25,6 +25,12 @@ public struct SyncSettings: Sendable, Hashable {
     public var clockTimeout: Duration = .seconds(3)
     /// How often a follower tries to reach a leader it lost. 1 s by default.
     public var reconnectInterval: Duration = .seconds(1)
+    /// Whether the threads that render (each sink's), stamp the clock's packets (a follower's
+    /// `GstNetClientClock`, a leader's `GstNetTimeProvider`) ask for real-time scheduling, which
+    /// keeps a loaded machine's wake-up delays out of the players' distance
+    /// (`pthread_setschedparam(SCHED_FIFO)` where `CAP_SYS_NICE` or `RLIMIT_RTPRIO` allow it,
+    /// else nice −10, else unchanged; docs/ADR-005-sync.md). True by default.
+    public var realtimeRendering = true
 
     /// Settings for `role`, with the defaults.
     public init(role: SyncRole) { self.role = role }

@@ -166,6 +166,71 @@ final class SyncCLITests: XCTestCase {
         leader.send(signal: SIGTERM)
     }
 
+    /// MPRIS is a door too: a follower's `CanPlay`, `CanPause`, `CanSeek`, `CanGoNext` are false, `playerctl`'s
+    /// transport calls change nothing, a direct `Seek` call is answered with the refusal line, and
+    /// its volume is still its own.
+    func testAFollowersMPRISRefusesTransportAndKeepsItsVolume() throws {
+        let bus = try SessionBus.withPlayerctl()
+        defer { bus.stop() }
+        let (leader, port) = try startLeader()
+        let follower = try GstplayProcess(["--json", "--mpris"] + sinks + ["--sync-to", "127.0.0.1:\(port)"], environment: bus.environment()).started()
+        XCTAssertNotNil(waitForEvent(follower, "sync-locked"), follower.stderr)
+        let busName = "org.mpris.MediaPlayer2.gstplay.instance\(follower.process.processIdentifier)"
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
+            bus.playerctl("-l").contains("gstplay.instance\(follower.process.processIdentifier)")
+        }, follower.stderr)
+        func property(_ name: String) -> String {
+            bus.run("gdbus", ["call", "--session", "--dest", busName, "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                              "org.freedesktop.DBus.Properties.Get", "org.mpris.MediaPlayer2.Player", name]).stdout
+        }
+        XCTAssertEqual(property("CanControl").trimmingCharacters(in: .whitespacesAndNewlines), "(<true>,)", "its volume is still controlled")
+        for name in ["CanPlay", "CanPause", "CanSeek", "CanGoNext"] {
+            XCTAssertEqual(property(name).trimmingCharacters(in: .whitespacesAndNewlines), "(<false>,)", name)
+        }
+        let seek = bus.run("gdbus", ["call", "--session", "--dest", busName, "--object-path", "/org/mpris/MediaPlayer2", "--method",
+                                     "org.mpris.MediaPlayer2.Player.Seek", "3000000"])
+        XCTAssertNotEqual(seek.status, 0)
+        XCTAssertTrue(seek.stderr.contains("AccessDenied") && seek.stderr.contains("following 127.0.0.1:\(port): transport commands go to the leader"), seek.stderr)
+        bus.playerctl("-p", "gstplay", "pause")
+        bus.playerctl("-p", "gstplay", "volume", "0.4")
+        XCTAssertEqual(Double(bus.playerctl("-p", "gstplay", "volume")) ?? -1, 0.4, accuracy: 0.001, "the follower's volume is its own")
+        XCTAssertEqual(status(of: follower)?.state, "playing", "playerctl pause changed nothing: \(follower.stderr)")
+        follower.send(signal: SIGTERM)
+        leader.send(signal: SIGTERM)
+    }
+
+    /// The threads whose timing is the sync's (each sink's streaming thread, the leader's clock
+    /// provider and the follower's clock thread) run `SCHED_FIFO` where allowed (this suite runs
+    /// as root: `CAP_SYS_NICE`); the rest of the player stays ordinary. Read from
+    /// `/proc/PID/task/*/stat` (field 41, the policy: 1 is `SCHED_FIFO`).
+    func testSyncPlayersRenderAndStampTheClockOnRealtimeThreads() throws {
+        try XCTSkipUnless(geteuid() == 0, "real-time scheduling needs CAP_SYS_NICE or an RLIMIT_RTPRIO; this user has neither by default")
+        let (leader, port) = try startLeader()
+        let follower = try startFollower(port: port)
+        XCTAssertNotNil(waitForEvent(follower, "sync-locked"), follower.stderr)
+        /// (thread name, policy) of each thread of `child`.
+        func threads(_ child: GstplayProcess) -> [(String, Int)] {
+            let task = "/proc/\(child.process.processIdentifier)/task"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: task)) ?? []).compactMap { tid in
+                guard let stat = try? String(contentsOfFile: "\(task)/\(tid)/stat", encoding: .utf8),
+                      let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")    // fields 3… (state first)
+                guard fields.count > 38, let policy = Int(fields[38]) else { return nil }
+                return (String(stat[stat.index(after: open)..<close]), policy)
+            }
+        }
+        XCTAssertTrue(eventually(timeout: .seconds(10), interval: .milliseconds(100)) {
+            threads(follower).filter { $0.1 == 1 }.count >= 3 && threads(leader).filter { $0.1 == 1 }.count >= 3
+        }, "follower: \(threads(follower)), leader: \(threads(leader))")
+        for child in [leader, follower] {
+            let realtime = threads(child).filter { $0.1 == 1 }.map(\.0)
+            XCTAssertTrue(realtime.contains("vqueue:src") && realtime.contains("aqueue:src"), "the sinks' threads: \(realtime)")
+            XCTAssertLessThanOrEqual(realtime.count, 4, "only the sinks' and the clock's threads: \(realtime)")
+        }
+        follower.send(signal: SIGTERM)
+        leader.send(signal: SIGTERM)
+    }
+
     func testAudioOnlyItemsPlayInSyncToo() throws {
         let (leader, port) = try startLeader(media: "audio-only-4s.ogg")
         leader.send("pause")

@@ -33,7 +33,7 @@ extension PlayerControl {
     /// Runs one command; `seek` and the commands that read fresh values from the loop thread
     /// (`status`, `stats`, `snapshot`, the queue's) await their results.
     public func execute(_ command: ConsoleCommand) async -> CommandOutcome {
-        if command.movesTransport, let refusal = player.syncStatus?.transportRefusal { return .failure(refusal) }
+        if command.movesTransport, let refusal = player.snapshot.transportRefusal { return .failure(refusal) }
         switch command {
         case .play: player.play()
         case .pause: player.pause()
@@ -109,7 +109,7 @@ extension PlayerControl {
     /// Backend's `Player/seekAsync(to:mode:)` and carries the position the seek landed at; keys
     /// only ask (`Player/seek(to:mode:)`).
     public func seek(_ target: SeekArgument, awaitingLanding: Bool) async -> CommandOutcome {
-        if let refusal = player.syncStatus?.transportRefusal { return .failure(refusal) }
+        if let refusal = player.snapshot.transportRefusal { return .failure(refusal) }
         let snapshot = player.snapshot
         guard snapshot.queueItemPending || ![.idle, .error, .stopping].contains(snapshot.state) else {
             return .failure("seek: nothing is playing")
@@ -151,7 +151,7 @@ extension PlayerSnapshot {
 extension ConsoleCommand {
     /// Whether the command changes what plays or when (play, pause, stop, seeks, rate, another
     /// item, the queue, chapters, A-B loops, frame steps): what a sync follower refuses, since
-    /// its leader decides (``SyncSnapshot/transportRefusal``). Volume, mute, tracks and the
+    /// its leader decides (`PlayerSnapshot.transportRefusal`). Volume, mute, tracks and the
     /// read-only commands are the follower's own.
     var movesTransport: Bool {
         switch self {

@@ -30,6 +30,13 @@ public struct FeatureTransport {
         nonmutating set { engine.restore(intent: newValue) }
     }
 
+    /// Hands the transport to someone else (`refusal`: what the doors answer a transport
+    /// command, ``PlayerSnapshot/transportRefusal``), or takes it back (nil). The feature's own
+    /// calls here still act.
+    public func handOver(refusal: String?) {
+        context.engine.hub.updateSnapshot { $0.transportRefusal = refusal }
+    }
+
     /// ``Player/play()``.
     public func play() { engine.play() }
     /// ``Player/pause()``.

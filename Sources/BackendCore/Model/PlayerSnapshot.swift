@@ -36,6 +36,12 @@ public struct PlayerSnapshot: Sendable, Hashable {
     /// The A-B loop of the current media (``Player/setABLoop(a:b:count:)``); the points are
     /// forgotten at every load, the count is kept.
     public var abLoop = ABLoop()
+    /// Why this player's doors refuse transport commands (play, pause, stop, seeks, rate, what
+    /// plays), as they answer it, nil when they run them: set by a feature that hands the
+    /// transport to someone else (``FeatureTransport/handOver(refusal:)``), e.g. a sync
+    /// follower, whose leader decides. The console, socket and web doors (`PlayerControl`) and
+    /// MPRIS (`CanControl` false, its calls answered with this text) read it here.
+    public var transportRefusal: String?
     /// The features' sections (``FeatureContext/updateSnapshot(_:)``), e.g. the play queue's:
     /// read in the same lock as the core fields, so every getter answers from one moment.
     public var features = FeatureSections()
