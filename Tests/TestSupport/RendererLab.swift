@@ -128,6 +128,16 @@ public final class RendererLab: @unchecked Sendable {
         return child
     }
 
+    /// A `gstplay` child in the renderers' namespace, not started (`ip netns exec`, which execs
+    /// gstplay in place: the child's pid is gstplay's).
+    public func gstplayInRendererNamespace(_ arguments: [String], environment: [String: String]? = nil) -> GstplayProcess {
+        let child = GstplayProcess(arguments, environment: environment)
+        let line = rendererCommand([GstplayProcess.binary.path] + arguments)
+        child.process.executableURL = URL(fileURLWithPath: line[0])
+        child.process.arguments = Array(line.dropFirst())
+        return child
+    }
+
     func register(_ renderer: LabRenderer) {
         lock.lock(); defer { lock.unlock() }
         renderers.append(renderer)
