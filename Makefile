@@ -101,8 +101,12 @@ build: setup
 
 # The shipped gstplay: release, Swift runtime linked statically (less memory and a
 # faster start than the shared runtime, docs/BENCHMARKS.md), in its own scratch directory.
+# Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: 1.2 MB of
+# .rela.dyn become 10 KB that the loader reads at start) and no exported symbol
+# (Modules/Release/exports.map); measured in docs/BENCHMARKS.md ("The floor").
 RELEASE_SCRATCH := .build-release
-RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH)
+RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script=$(CURDIR)/Modules/Release/exports.map
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
 	$(RELEASE_BUILD) --product gstplay
 	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"
