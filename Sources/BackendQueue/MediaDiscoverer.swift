@@ -48,6 +48,9 @@ final class MediaDiscoverer {
     /// Whether a URI is being discovered.
     var isBusy: Bool { inFlight != nil }
 
+    /// Its `GstDiscoverer` exists (made by ``discover(_:)``, released by ``close()``).
+    var isOpen: Bool { discoverer != nil }
+
     /// Stops and releases the discoverer (`gst_discoverer_stop`, `g_signal_handler_disconnect`,
     /// `g_object_unref`); a later ``discover(_:)`` makes a new one. Loop thread.
     ///

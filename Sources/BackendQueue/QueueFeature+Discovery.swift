@@ -7,6 +7,13 @@ import CGStreamer
 /// item once. The queue owns it (not the core) because the queue decides what to discover, in
 /// which order, what a removal cancels and what an unplayable item means (it is skipped).
 ///
+/// Discovery waits while the player opens an item (loaded, not yet prerolled): the discoverer's
+/// pipeline demuxing a file beside the one opening it made start-up run two pipelines at once
+/// (the peak of a headless play of one file: 85 → 80 MiB, docs/BENCHMARKS.md "The floor");
+/// ``QueueFeature/prerolled()`` resumes it. When nothing is left to discover, the discoverer is
+/// closed and the memory its threads freed is handed back (`malloc_trim`): glibc keeps it in
+/// those threads' arenas otherwise (a 30 s play's anonymous memory: 38.6 → 31.2 MB).
+///
 /// Only local regular files are discovered: a network item would be downloaded a second time
 /// (past the media cache, and counted by servers), and a FIFO would lose its data to the
 /// discoverer. Each item keeps a ``QueueItemInfo`` — a compact summary, not the discoverer's
@@ -64,9 +71,12 @@ extension QueueFeature {
             context?.trace("discovery of item \(id) cancelled")
             discovery.itemID = nil
         }
-        guard discovery.isEnabled, discovery.discoverer?.isBusy != true else { return }
+        guard discovery.isEnabled, discovery.discoverer?.isBusy != true, !playerIsOpeningAnItem else { return }
         guard let next = queue.nextToDiscover(around: queue.currentIndex, isWanted: { QueueFeature.isDiscoverable($0.uri) }) else {
-            discovery.discoverer?.close()
+            if let discoverer = discovery.discoverer, discoverer.isOpen {
+                discoverer.close()
+                _ = malloc_trim(0)
+            }
             if discovery.snapshotIsStale { publishSnapshot() }
             return
         }
@@ -110,6 +120,12 @@ extension QueueFeature {
             self?.refreshDiscovery()
             return false
         }
+    }
+
+    /// The player has a load in place that has not prerolled yet (and has not failed).
+    var playerIsOpeningAnItem: Bool {
+        guard let progress = context?.progress else { return false }
+        return progress.isActive && !progress.prerolled
     }
 
     /// Publishes ``QueueEvent/itemSkipped(index:id:error:)`` for the items the queue passed over.

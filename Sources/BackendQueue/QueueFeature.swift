@@ -55,6 +55,9 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
         }
     }
 
+    /// The load prerolled: the background discovery, held while it opened, goes on.
+    public func prerolled() { if isActive { scheduleDiscovery() } }
+
     /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).
     public func teardown() {
         reset()

@@ -42,6 +42,20 @@ final class QueueDiscoveryTests: XCTestCase {
         XCTAssertEqual(queue.totalDuration.seconds, 12, accuracy: 0.4)
     }
 
+    /// No discoverer runs while the player opens an item: the first result comes after the
+    /// current item's media info (published at its preroll), so start-up runs one pipeline.
+    func testDiscoveryWaitsForTheItemThePlayerOpensToPreroll() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        try player.setQueue([item(TestMedia.vp8), item(TestMedia.audioOnly), item(TestMedia.path("mp3-4s.mp3"))])
+        recorder.waitFor("three items discovered", timeout: 10) { $0.compactMap(\.itemUpdate).count >= 3 }
+        let events = recorder.events
+        let prerolled = try XCTUnwrap(events.firstIndex { if case .mediaInfo = $0 { return true } else { return false } }, "\(events)")
+        let firstResult = try XCTUnwrap(events.firstIndex { $0.itemUpdate != nil })
+        XCTAssertLessThan(prerolled, firstResult, "the first item's preroll comes before any discovery result")
+    }
+
     func testAnUnplayableItemIsSkippedWithoutBeingLoaded() throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)
