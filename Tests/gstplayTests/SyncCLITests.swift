@@ -191,10 +191,14 @@ final class SyncCLITests: XCTestCase {
                                      "org.mpris.MediaPlayer2.Player.Seek", "3000000"])
         XCTAssertNotEqual(seek.status, 0)
         XCTAssertTrue(seek.stderr.contains("AccessDenied") && seek.stderr.contains("following 127.0.0.1:\(port): transport commands go to the leader"), seek.stderr)
+        XCTAssertTrue(eventually(timeout: .seconds(30), interval: .milliseconds(200)) { self.status(of: follower)?.state == "playing" },
+                      follower.stdout)
+        let mark = follower.stdoutLines.count
         bus.playerctl("-p", "gstplay", "pause")
         bus.playerctl("-p", "gstplay", "volume", "0.4")
         XCTAssertEqual(Double(bus.playerctl("-p", "gstplay", "volume")) ?? -1, 0.4, accuracy: 0.001, "the follower's volume is its own")
-        XCTAssertEqual(status(of: follower)?.state, "playing", "playerctl pause changed nothing: \(follower.stderr)")
+        XCTAssertNil(follower.waitForJSON(after: mark, timeout: 2) { $0["event"] as? String == "state" && $0["to"] as? String == "paused" },
+                     "playerctl pause changed nothing")
         follower.send(signal: SIGTERM)
         leader.send(signal: SIGTERM)
     }
