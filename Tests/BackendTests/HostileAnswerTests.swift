@@ -67,6 +67,18 @@ final class HostileAnswerTests: XCTestCase {
         }
     }
 
+    /// Without download buffering (``PlayerConfiguration/progressiveDownload`` off) no file holds
+    /// what arrived: the item ends with the error that names the short body.
+    func testAShortBodyWithoutDownloadBufferingKeepsItsError() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(2); $0.progressiveDownload = false }
+        defer { player.shutdown() }
+        player.load(server.url("/raw/short-body-close/mp3-4s.mp3"))
+        let error = recorder.waitForValue("error", timeout: 60) { $0.error }
+        XCTAssertTrue(error?.message.hasPrefix("the server stopped after 33482 of the 34482 bytes it announced (Content-Length): ") ?? false,
+                      "\(String(describing: error))")
+    }
+
     private func assertPlaysWhatArrived(_ path: String, fixture: String, duration: Double, line: UInt = #line) throws {
         let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: TestMedia.root.appendingPathComponent("Fixtures/\(fixture)").path)[.size] as? Int)
         let recorder = EventRecorder()
