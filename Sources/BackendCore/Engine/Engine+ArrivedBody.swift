@@ -31,15 +31,15 @@ struct ArrivedBody {
 extension Engine {
     /// Replaces the final failure `error` (after the reload once, ``retryAfterNetworkError(_:)``:
     /// a transient reset or stall gets the whole file again) by playing the bytes that arrived,
-    /// when the source stopped short of the announced size (``shortBody()``) and download
-    /// buffering kept them in a file. At most once per item; false when the error must go on as
+    /// when the download buffer holds fewer bytes than the first answer announced, in one piece
+    /// from the first. At most once per item; false when the error must go on as
     /// before (true also when the kept file turned out short and the item failed here).
     func playArrivedBody(after error: PlayerError) -> Bool {
         guard arrivedBody == nil, error.kind == .network, error.element == "source",
               error.cause == .timedOut || error.cause == .cannotResume,
-              let uri = facts.uri, let (received, announced) = shortBody(),
-              let path = linkDownloadFile(holding: received) else { return false }
-        let named = namingShortBody(error)
+              let uri = facts.uri, let announced = facts.announcedSize,
+              let (path, received) = linkDownloadFile(shorterThan: announced) else { return false }
+        let named = namingShortBody(error, received: received, announced: announced)
         trace("short body: \(received) of \(announced) bytes, playing them from \(path)")
         let intent = playback.inputs.intent
         let target = playback.target
@@ -98,19 +98,23 @@ extension Engine {
         unlink(body.path)
     }
 
-    /// A hard link to the current `downloadbuffer`'s file, next to it, when the buffer holds the
-    /// body from its first byte to `received` in one piece; nil otherwise (no download buffering,
-    /// a hole after a seek, or the link failed).
-    private func linkDownloadFile(holding received: Int) -> String? {
+    /// A hard link to the current `downloadbuffer`'s file, next to it, and the bytes it holds,
+    /// when the buffer holds the body in one piece from its first byte and fewer bytes than
+    /// `announced`; nil otherwise (no download buffering, nothing or everything held, a hole
+    /// after a seek, or the link failed). The count is the buffer's, not the source's byte
+    /// position: the source may have been restarted (its position back at 0) before the bus
+    /// delivers its error.
+    private func linkDownloadFile(shorterThan announced: Int) -> (path: String, received: Int)? {
         guard let playbin = pipeline?.element, let buffer = Self.downloadBuffer(in: playbin) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(buffer)) }
-        guard let ranges = BufferingQuery.ask(buffer, format: GST_FORMAT_BYTES)?.ranges,
-              ranges.count == 1, ranges[0].start == 0, ranges[0].stop >= received,
+        let ranges = BufferingQuery.ask(buffer, format: GST_FORMAT_BYTES)?.ranges
+        trace("download buffer holds \(ranges.map { String(describing: $0) } ?? "nothing it says") of \(announced) announced bytes")
+        guard let ranges, ranges.count == 1, ranges[0].start == 0, ranges[0].stop > 0, ranges[0].stop < announced,
               let location = String(takingGLibString: CGStreamer_get_string(UnsafeMutableRawPointer(buffer), "temp-location"))
         else { return nil }
         let path = location + "-arrived"
         unlink(path)
-        return link(location, path) == 0 ? path : nil
+        return link(location, path) == 0 ? (path, Int(ranges[0].stop)) : nil
     }
 
     /// The `downloadbuffer` inside `bin` (a new reference), nil when there is none.
