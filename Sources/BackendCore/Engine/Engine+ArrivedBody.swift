@@ -7,12 +7,12 @@ struct ArrivedBody {
     /// A second name of the download file (a hard link): it outlives the `downloadbuffer`,
     /// which deletes its own name when it closes.
     let path: String
-    /// Bytes the source delivered.
+    /// Bytes the download buffer held, from the first.
     let received: Int
     /// Bytes the load's first answer announced.
     let announced: Int
-    /// The error the load would have ended with (``Engine/namingShortBody(_:)``): said instead
-    /// when what arrived does not play to its end.
+    /// The error the load would have ended with (``Engine/namingShortBody(_:received:announced:)``):
+    /// said instead when what arrived does not play to its end.
     let error: PlayerError
 }
 
@@ -21,8 +21,9 @@ struct ArrivedBody {
 ///
 /// In GStreamer such a body is not an end of stream: libsoup fails the read ("Connection
 /// terminated unexpectedly", or the socket timeout of a silent server), souphttpsrc's resume with
-/// a Range request is answered from the start (or not at all), and the source fails; playbin's
-/// bins abort the load on that ERROR, so the bytes already in the download buffer never play.
+/// a Range request is answered from the start (or not at all), and the source fails; playbin
+/// did not play on after that ERROR (docs/RELIABILITY.md §17), so the bytes already in the
+/// download buffer never played.
 /// The download buffer's file holds them, though: it gets a second name before the pipeline goes
 /// to NULL (which flushes and closes the file), and the item is loaded again from that file —
 /// the URI the player reports stays the server's. At its end of stream one warning says how
