@@ -42,16 +42,67 @@ final class HostileAnswerTests: XCTestCase {
         }
     }
 
-    /// `Content-Length` 1000 more than the body, then silence: the error says how much came of
-    /// what was announced (before: "the server cannot resume the download (it ignores Range
-    /// requests)" alone, after a "Socket I/O timed out" in the debug log).
-    func testABodyShorterThanItsContentLengthIsNamed() throws {
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: TestMedia.root.appendingPathComponent("Fixtures/mp3-4s.mp3").path)[.size] as? Int)
-        let (error, retries) = firstError("/raw/short-body/mp3-4s.mp3")
-        XCTAssertEqual(error?.kind, .network)
-        XCTAssertTrue(error?.message.hasPrefix("the server stopped after \(size) of the \(size + 1000) bytes it announced (Content-Length): ") ?? false,
+    /// `Content-Length` 1000 more than the body, then the connection held silent (the silent
+    /// route) or closed: after the reload once from the start (the server ignores Range), the
+    /// second answer's bytes play to their end, then one warning carries the byte counts
+    /// (before: the item failed with "the server stopped after R of the N bytes it announced
+    /// (Content-Length): …" after that reload, nothing played). MP3 and WebM.
+    func testABodyShorterThanItsContentLengthPlaysWhatArrived() throws {
+        for route in ["short-body", "short-body-close"] {
+            for (fixture, duration) in [("mp3-4s.mp3", 4.0), ("vp8-opus-4s.webm", 4.0)] {
+                try assertPlaysWhatArrived("/raw/\(route)/\(fixture)", fixture: fixture, duration: duration)
+            }
+        }
+    }
+
+    /// What arrived does not play (an MP4 without its `moov`), or ends before its duration (a
+    /// truncated MP4 under a too large `Content-Length`): the item still ends with the error
+    /// that names the short body, as before.
+    func testAShortBodyThatDoesNotPlayToItsEndKeepsItsError() {
+        for (fixture, size) in [("no-moov.mp4", 33394), ("truncated.mp4", 68982)] {
+            let (error, _) = firstError("/raw/short-body-close/\(fixture)")
+            XCTAssertEqual(error?.kind, .network, fixture)
+            XCTAssertTrue(error?.message.hasPrefix("the server stopped after \(size) of the \(size + 1000) bytes it announced (Content-Length): ") ?? false,
+                          "\(fixture): \(String(describing: error))")
+        }
+    }
+
+    /// Without download buffering (``PlayerConfiguration/progressiveDownload`` off) no file holds
+    /// what arrived: the item ends with the error that names the short body.
+    func testAShortBodyWithoutDownloadBufferingKeepsItsError() {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(2); $0.progressiveDownload = false }
+        defer { player.shutdown() }
+        player.load(server.url("/raw/short-body-close/mp3-4s.mp3"))
+        let error = recorder.waitForValue("error", timeout: 60) { $0.error }
+        XCTAssertTrue(error?.message.hasPrefix("the server stopped after 33482 of the 34482 bytes it announced (Content-Length): ") ?? false,
                       "\(String(describing: error))")
-        XCTAssertEqual(retries, 1, "reloaded once from the start, as for any lost connection")
+    }
+
+    private func assertPlaysWhatArrived(_ path: String, fixture: String, duration: Double, line: UInt = #line) throws {
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: TestMedia.root.appendingPathComponent("Fixtures/\(fixture)").path)[.size] as? Int)
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.networkTimeout = .seconds(2) }
+        defer { player.shutdown() }
+        let uri = server.url(path)
+        player.load(uri)
+        recorder.waitFor("EOS or error of \(path)", timeout: 90) { events in
+            events.contains(where: \.isEndOfStream) || events.contains { $0.error != nil }
+        }
+        let events = recorder.events
+        XCTAssertNil(events.lazy.compactMap(\.error).first, path, line: line)
+        let end = events.lazy.compactMap { if case .endOfStream(let position) = $0 { return position } else { return nil } }.first
+        XCTAssertGreaterThan(end?.seconds ?? 0, duration - 0.5, "\(path): played to the end of what arrived", line: line)
+        let warnings = events.compactMap { if case .warning(let warning) = $0 { return warning } else { return nil } }
+        XCTAssertEqual(warnings.map(\.message), ["the server cannot resume the download (it ignores Range requests) — downloading it again from the start",
+                                                 "the server sent \(size) of the \(size + 1000) bytes it announced (Content-Length): played what arrived"],
+                       "\(path): the reload once (a reset or a stall may be transient), then the bytes of the second answer", line: line)
+        XCTAssertEqual(warnings.last?.kind, .network, path, line: line)
+        XCTAssertEqual(player.refreshStatistics().networkRetries, 1, path, line: line)
+        XCTAssertEqual(player.snapshot.uri, uri, "\(path): the player still names the server's URI", line: line)
+        let endIndex = events.firstIndex(where: \.isEndOfStream) ?? 0
+        let warningIndex = events.lastIndex { if case .warning = $0 { return true } else { return false } } ?? .max
+        XCTAssertLessThan(warningIndex, endIndex, "\(path): the warning comes with the end of the item", line: line)
     }
 
     /// A body sent gzip-encoded although identity was asked for: libsoup decodes it, so the file

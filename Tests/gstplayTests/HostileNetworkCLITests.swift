@@ -67,4 +67,39 @@ final class HostileNetworkCLITests: XCTestCase, CLICorpus {
             XCTAssertEqual(outcome.warningLines.filter { $0.contains("reconnecting") }, [], outcome.stderr)
         }
     }
+    /// A `Content-Length` 1000 more than the body, the connection then closed or held silent:
+    /// after the reload once (its own warning), the file that arrived plays to its end (the
+    /// `eos` event near 4 s), then one warning with the byte counts, exit 0 (before: one error
+    /// line, exit 1, nothing played).
+    func testABodyShorterThanItsContentLengthPlaysWhatArrived() throws {
+        let server = try HTTPTestServer()
+        defer { server.stop() }
+        for path in ["/raw/short-body-close/mp3-4s.mp3", "/raw/short-body/mp3-4s.mp3", "/raw/short-body-close/vp8-opus-4s.webm"] {
+            let location = server.url(path)
+            let size = path.hasSuffix(".mp3") ? 33482 : 88348
+            let warning = "the server sent \(size) of the \(size + 1000) bytes it announced (Content-Length): played what arrived"
+            let outcome = try run(path, ["--json", "--network-timeout", "2", "--no-cache", location], timeout: 90)
+            assertSane(outcome)
+            XCTAssertEqual(outcome.status, 0, "\(path): \(outcome.stderr)")
+            XCTAssertEqual(outcome.errorLines, [], path)
+            XCTAssertEqual(outcome.events("error").count, 0, path)
+            XCTAssertEqual(outcome.events("warning").compactMap { $0["message"] as? String },
+                           ["the server cannot resume the download (it ignores Range requests) — downloading it again from the start", warning], path)
+            XCTAssertEqual(outcome.events("eos").count, 1, path)
+            XCTAssertGreaterThan(outcome.events("eos").first?["position"] as? Double ?? 0, 3.5, "\(path): played to the end: \(outcome.events("eos"))")
+        }
+        // Text mode, the next item handed over gaplessly: the warning names the short item and
+        // comes before the next one starts.
+        let location = server.url("/raw/short-body-close/mp3-4s.mp3")
+        let next = TestMedia.root.appendingPathComponent("Fixtures/mp3-4s.mp3").path
+        let text = try run("text mode", ["--network-timeout", "2", "--no-cache", location, next], timeout: 60)
+        assertSane(text)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertEqual(text.errorLines, [])
+        let warning = "gstplay: warning: \(location): the server sent 33482 of the 34482 bytes it announced (Content-Length): played what arrived"
+        XCTAssertEqual(text.warningLines.count, 2, text.stderr)
+        XCTAssertEqual(text.warningLines.filter { $0.contains("bytes it announced") }, [warning], text.stderr)
+        let lines = text.stderrLines
+        XCTAssertLessThan(lines.firstIndex(of: warning) ?? .max, lines.firstIndex { $0.hasPrefix("Now playing \(next)") } ?? -1, text.stderr)
+    }
 }

@@ -44,7 +44,9 @@ extension Engine {
             if !playback.inputs.buffering {
                 playback.inputs.buffering = true
                 statistics.bufferingStarted(now: Engine.now())
-                if playback.targetPlaying { pipeline?.setState(GST_STATE_PAUSED) }
+                // Before preroll playbin is only going to PAUSED: asking again re-ran uridecodebin's
+                // READY→PAUSED (a new source and download buffer, the bytes held so far dropped).
+                if playback.targetPlaying && playback.inputs.prerolled { pipeline?.setState(GST_STATE_PAUSED) }
             }
             if mode == .download { startBufferingRecheck() }
             statistics.current.bufferingPercent = level

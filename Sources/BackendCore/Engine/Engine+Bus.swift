@@ -49,7 +49,9 @@ extension Engine {
     private func handleError(_ message: UnsafeMutablePointer<GstMessage>) {
         guard !playback.inputs.failed, playback.inputs.loaded else { return } // only the first error of a load counts
         let error = PlayerError(errorMessage: message, facts: facts)
+        if let named = arrivedBodyFailed(error) { return failUnlessFeatureActs(named) }
         if retryAfterNetworkError(error) { return }
+        if playArrivedBody(after: error) { return }   // the final failure of a body shorter than announced
         failUnlessFeatureActs(namingShortBody(error))
     }
 
@@ -59,7 +61,11 @@ extension Engine {
         let duration = facts.duration
         // Said before the features act (a queue moves on to the next item): the warning names
         // this item, also when it is not the last.
-        if let duration, endedEarly || (playback.rate > 0 && position + MediaTime(seconds: 1) < duration) {
+        let cut = endedEarly || duration.map { playback.rate > 0 && position + MediaTime(seconds: 1) < $0 } ?? false
+        if let failure = arrivedBodyCut(cut) { return failUnlessFeatureActs(failure) }
+        if let short = arrivedBodyEnded() {
+            publish(.warning(short))   // says the truncation; the position check would say it again
+        } else if let duration, cut {
             publish(.warning(PlayerError(kind: .stream, message: "the stream ended at \(position.formatted()) of \(duration.formatted()): the file may be truncated", uri: facts.uri)))
         }
         featuresFinished()

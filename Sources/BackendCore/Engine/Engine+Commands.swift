@@ -14,13 +14,18 @@ extension Engine {
     /// input-selector): the loop thread deadlocked in about half of the bursts of 1000 mixed
     /// loads. READY→NULL deactivates both groups and sets their uridecodebins to NULL and drops
     /// them, so the next load starts from fresh ones.
-    func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil) {
+    ///
+    /// `playing`: the URI playbin gets instead of the resolved one, without the features' say
+    /// (the bytes of a short body kept in a file, ``playArrivedBody(after:)``).
+    func load(_ resolved: Result<String, PlayerError>, original: String, start: StartPosition? = nil, playing replacement: String? = nil) {
         preconditionOnLoop()
         guard let pipeline, let playbin = pipeline.object else { return }
         featuresFinished()
         // Every feature has its say on the URI playbin gets (a cached copy, say); one may wait.
         var chosen: Result<String, PlayerError>?
-        if case .success(let uri) = resolved {
+        if let replacement {
+            chosen = .success(replacement)
+        } else if case .success(let uri) = resolved {
             guard let decided = featuresResolve(uri, start: start) else { return }   // that feature loads again itself
             chosen = decided
         }
@@ -86,6 +91,7 @@ extension Engine {
     /// Forgets everything about the previous media; every component resets its own part.
     private func resetForNewMedia(uri: String?) {
         timers.cancelMediaTimers()
+        forgetArrivedBody()
         seeks.reset()
         abLoop.resetForNewMedia()
         failFrameSteps(.replacedByLoad)

@@ -73,8 +73,14 @@ extension Engine {
     /// announced (Content-Length): …". A server whose `Content-Length` is larger than the file it sends
     /// ends this way (libsoup waits for the rest, then the resume is refused or times out).
     func namingShortBody(_ error: PlayerError) -> PlayerError {
-        guard error.kind == .network, error.element == "source", error.cause == .timedOut || error.cause == .cannotResume,
-              let (received, announced) = shortBody() else { return error }
+        guard let (received, announced) = shortBody() else { return error }
+        return namingShortBody(error, received: received, announced: announced)
+    }
+
+    /// `error` (a timeout or a refused resume of the source) named for a body that stopped after
+    /// `received` of the `announced` bytes; `error` itself for any other error.
+    func namingShortBody(_ error: PlayerError, received: Int, announced: Int) -> PlayerError {
+        guard error.kind == .network, error.element == "source", error.cause == .timedOut || error.cause == .cannotResume else { return error }
         var named = error
         named.message = "the server stopped after \(received) of the \(announced) bytes it announced (Content-Length): \(error.message)"
         return named

@@ -41,6 +41,9 @@ final class Engine: @unchecked Sendable {
     let observers = ObserverRegistry()
     /// playbin's download file of the current load (progressive download buffering).
     let downloadFile = DownloadFile()
+    /// The bytes of a body that stopped short of its `Content-Length`, playing from a file
+    /// instead of the server (``Engine/playArrivedBody(after:)``); nil otherwise.
+    var arrivedBody: ArrivedBody?
     /// The FIFO the current media is read from, if it is one (opened without blocking).
     let fifo = FIFOSource()
     /// The current ``LoadID`` and the callers waiting for a load's or a seek's result.
@@ -116,6 +119,7 @@ final class Engine: @unchecked Sendable {
         routing = nil
         observers.removeAll()
         pipeline.teardown()
+        forgetArrivedBody()
         fifo.release()
         sinks.release()
         if playback.inputs.loaded {

@@ -114,6 +114,8 @@ extension Engine {
     /// seekability and media size read again (the size from the video sink's caps, nil when the
     /// new item has no video; a later caps change still updates it).
     func continueWithHandedOverMedia(uri: String, stalePositionsFrom: MediaTime?) {
+        if let short = arrivedBodyEnded() { publish(.warning(short)) }   // the end of the bytes that arrived
+        forgetArrivedBody()
         let oldSize = facts.mediaSize
         facts.reset(uri: uri)
         facts.stalePositionsFrom = stalePositionsFrom
