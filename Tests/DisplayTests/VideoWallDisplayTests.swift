@@ -13,7 +13,12 @@ final class VideoWallDisplayTests: XCTestCase {
         let server = try XvfbServer(width: 800, height: 480)
         var players: [GstplayProcess] = []
         var placed: [String] = []
-        defer { for player in players { player.send("quit") } }
+        defer {
+            // Each player ends before the X server does (a child left running holds its
+            // `GstplayProcess` and pipes: LeakSanitizer's whole-process check counts them).
+            for player in players { player.send("quit") }
+            for player in players { _ = player.waitForExit(timeout: 20) }
+        }
         for tile in ["2x1:0,0", "2x1:1,0"] {
             players.append(try GstplayProcess(["--quiet", "--keep-open", "--no-audio", "--video-sink", "ximagesink", "--wall", tile, clip],
                                               environment: server.environment()).started())

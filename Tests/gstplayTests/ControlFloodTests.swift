@@ -21,12 +21,15 @@ final class ControlFloodTests: XCTestCase {
         XCTAssertNotNil(other.waitForObject { $0["event"] as? String == "hello" })
         XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
 
-        // 20,000 `stats` requests (each waits for the player's loop thread) in one write. How
+        // 8,000 `stats` requests (each waits for the player's loop thread) in one write: their
+        // replies (64 answers, ~7,900 refusals of ~95 bytes) stay under the socket's 1 MiB outbox
+        // limit even if this client read none of them, so it is never dropped as a reader that
+        // does not read, whatever the load (20,000 made ~1.9 MB: dropped under ASan and load). How
         // many may be queued ahead of another client is ControlHub's cap, checked by count in
         // testOneClientHasAtMostTheCapQueuedAndOthersGetIn; here: the other client is answered,
         // playback goes on and the flooder gets its refusals (no wall-clock bound: under the
         // whole suite's load on two cores, reading the flood itself takes seconds).
-        let burst = (1...20_000).map { #"{"command": "stats", "request_id": \#($0)}"# }.joined(separator: "\n") + "\n"
+        let burst = (1...8_000).map { #"{"command": "stats", "request_id": \#($0)}"# }.joined(separator: "\n") + "\n"
         XCTAssertTrue(flooder.send(Data(burst.utf8)), "the burst could not be written (errno \(errno)); closed by the server: \(flooder.isClosedByServer)")
         let asked = Date()
         other.send(#"{"command": "status", "request_id": 1}"#)
