@@ -80,13 +80,17 @@ enum RenderScheduling {
             var reported: Set<String> = []
         }
         private let seen = Mutex(Seen())
+        /// The thread raised last: the buffers of one streaming thread pass here without the lock.
+        private let last = Atomic<UInt>(0)
         private let report: @Sendable (Outcome) -> Void
 
         init(report: @escaping @Sendable (Outcome) -> Void) { self.report = report }
 
-        /// Raises the calling thread unless it was already (cheap on every later buffer).
+        /// Raises the calling thread unless it was already (one atomic load on every later buffer).
         func raiseIfNew() {
             let me = pthread_self()
+            guard last.load(ordering: .relaxed) != me else { return }
+            last.store(me, ordering: .relaxed)
             let isNew = seen.withLock { seen in
                 guard !seen.threads.contains(me) else { return false }
                 seen.threads.append(me)
