@@ -104,12 +104,27 @@ build: setup
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: 1.2 MB of
 # .rela.dyn become 10 KB that the loader reads at start) and no exported symbol
 # (Modules/Release/exports.map); measured in docs/BENCHMARKS.md ("The floor").
+# Every function in a section of its own, and the functions a start, a headless play and a JSON
+# console run execute laid out together at the front of .text (Modules/Release/startup.order, from
+# `make release-order`): the kernel maps code in 64 KiB blocks around each page fault, so start-up
+# code spread over the 12 MB of .text mapped megabytes that never ran.
 RELEASE_SCRATCH := .build-release
-RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script=$(CURDIR)/Modules/Release/exports.map
+RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script=$(CURDIR)/Modules/Release/exports.map \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/Modules/Release/startup.order -Xlinker --no-warn-symbol-ordering
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
 	$(RELEASE_BUILD) --product gstplay
 	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"
+
+# Regenerates Modules/Release/startup.order from the release binary: which functions run during
+# `--version`, a headless play and a `--json` play (valgrind's callgrind, instruction addresses
+# mapped to symbols), then `make release` again links them together.
+release-order: release
+	$(call apt_install,valgrind binutils)
+	python3 Modules/Release/startup-order.py $$($(RELEASE_BUILD) --show-bin-path)/gstplay Fixtures/short-0.2s.mp4 > Modules/Release/startup.order.new
+	mv Modules/Release/startup.order.new Modules/Release/startup.order
+	$(RELEASE_BUILD) --product gstplay
 
 # One process per test, TEST_WORKERS at a time (the tests mostly wait on real-time playback; 8 on
 # the 2-core machine, measured in docs/RELIABILITY.md §10), each with its own HOME, XDG directories

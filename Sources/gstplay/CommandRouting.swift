@@ -10,16 +10,22 @@ import Glibc
 /// it looks for a subcommand name, so `gstplay cache list` would be two locations, and a
 /// dispatching root would change `gstplay --help` and take `help` as a command name.
 ///
-/// **Thread:** the async `main` (Swift's cooperative pool); never returns.
+/// Parsing, help, version and usage errors run synchronously on the main thread and exit from
+/// there; only a command that plays (an `AsyncParsableCommand`) starts a task, while the main
+/// thread waits for the exit. Swift's async `main` would end the main thread with
+/// `dispatch_main()`'s `pthread_exit`, whose forced unwind reads the executable's unwind tables
+/// (half a MiB mapped at every start) and starts the concurrency runtime even for `--version`.
+///
+/// **Thread:** the main thread; never returns.
 enum CommandRouting {
     /// The commands named by the first argument (each `CommandConfiguration.commandName`).
     static var subcommands: [any ParsableCommand.Type] { [ThumbnailsCommand.self, CacheCommand.self, ThumbnailCommand.self, CoverCommand.self, MIMETypesCommand.self] }
 
     /// Runs the command line `arguments` (without the program name) and exits.
-    static func main(_ arguments: [String]) async -> Never {
-        if arguments.first == "help" { await help(Array(arguments.dropFirst())) }
+    static func main(_ arguments: [String]) -> Never {
+        if arguments.first == "help" { help(Array(arguments.dropFirst())) }
         if let first = arguments.first, let command = subcommand(named: first) {
-            await run(command, Array(arguments.dropFirst()))
+            run(command, Array(arguments.dropFirst()))
         }
         let configured: [String]
         do {
@@ -28,7 +34,7 @@ enum CommandRouting {
             Output.writeLine(STDERR_FILENO, "gstplay: error: \(error.message)")
             Glibc.exit(ExitStatus.usage)
         }
-        await run(GstplayCommand.self, FlagValueRewrite.rewrite(configured))
+        run(GstplayCommand.self, FlagValueRewrite.rewrite(configured))
     }
 
     /// The subcommand called `name`, if any.
@@ -39,10 +45,10 @@ enum CommandRouting {
     /// `gstplay help [topic]`: no topic, the player's `--help`; `keys` or `commands`, that table
     /// (as `?` and the console's `help` print it); a subcommand's name, its `--help`. Anything
     /// else is a usage error naming the topics.
-    private static func help(_ topics: [String]) async -> Never {
-        if topics.count == 1, let command = subcommand(named: topics[0]) { await run(command, ["--help"]) }
+    private static func help(_ topics: [String]) -> Never {
+        if topics.count == 1, let command = subcommand(named: topics[0]) { run(command, ["--help"]) }
         switch topics {
-        case []: await run(GstplayCommand.self, ["--help"])
+        case []: run(GstplayCommand.self, ["--help"])
         case ["keys"]:
             let lines = ["Keys (when stdin and stdout are terminals, or typed into the video window):"] + InputBindings.builtin.helpLines
                 + ["", "These are the built-in bindings ('gstplay --list-keys' prints them as an input.conf); lines in",
@@ -61,27 +67,45 @@ enum CommandRouting {
         }
     }
 
-    /// Parses `arguments` as `command` (`parseAsRoot`), runs it (an `AsyncParsableCommand`
-    /// awaited) and exits: 0 when `run` returns, the code of an `ExitCode` it throws; help,
-    /// version and completion scripts on stdout with 0; every other error as ArgumentParser's
-    /// message and usage on stderr (each line escaped) with ``ExitStatus/usage`` (2, not
-    /// ArgumentParser's 64).
-    private static func run<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) async -> Never {
+    /// Parses `arguments` as `command` (`parseAsRoot`), runs it (an `AsyncParsableCommand` in a
+    /// task, the main thread parked until the task exits) and exits: 0 when `run` returns, the
+    /// code of an `ExitCode` it throws; help, version and completion scripts on stdout with 0;
+    /// every other error as ArgumentParser's message and usage on stderr (each line escaped) with
+    /// ``ExitStatus/usage`` (2, not ArgumentParser's 64).
+    private static func run<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> Never {
+        var parsed: any ParsableCommand
         do {
-            var parsed = try command.parseAsRoot(arguments)
-            if var asynchronous = parsed as? any AsyncParsableCommand {
-                try await asynchronous.run()
-            } else {
-                try parsed.run()
-            }
-            Glibc.exit(ExitStatus.success)
-        } catch let code as ExitCode {
-            Glibc.exit(code.rawValue)
+            parsed = try command.parseAsRoot(arguments)
         } catch {
-            if command.exitCode(for: error) == .success { command.exit(withError: error) }
-            Output.writeLines(STDERR_FILENO, prefixed(command.fullMessage(for: error)))
-            Glibc.exit(ExitStatus.usage)
+            exit(command, after: error)
         }
+        guard let asynchronous = parsed as? any AsyncParsableCommand else {
+            do {
+                try parsed.run()
+                Glibc.exit(ExitStatus.success)
+            } catch {
+                exit(command, after: error)
+            }
+        }
+        Task {
+            var running = asynchronous
+            do {
+                try await running.run()
+                Glibc.exit(ExitStatus.success)
+            } catch {
+                exit(command, after: error)
+            }
+        }
+        while true { Glibc.pause() }   // signals interrupt it; the task's `exit` ends the process
+    }
+
+    /// Exits after `error` from parsing or running `command`: an `ExitCode`'s own code; help,
+    /// version and completion scripts printed with 0; anything else as a usage error.
+    private static func exit<Command: ParsableCommand>(_ command: Command.Type, after error: any Error) -> Never {
+        if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
+        if command.exitCode(for: error) == .success { command.exit(withError: error) }
+        Output.writeLines(STDERR_FILENO, prefixed(command.fullMessage(for: error)))
+        Glibc.exit(ExitStatus.usage)
     }
 
     /// ArgumentParser's error message with gstplay's prefix: its `Error: ` label becomes

@@ -9,8 +9,7 @@ import Foundation
 import Glibc
 
 /// The command line (swift-argument-parser): options, validation, `--help`, `--version`,
-/// `--generate-completion-script`. The async `main`; ``main()`` never returns.
-@main
+/// `--generate-completion-script`. Entered through ``GstplayMain``.
 struct GstplayCommand: AsyncParsableCommand {
     /// `--help` is short and points to `gstplay help keys|commands`; the man page (made from
     /// `--experimental-dump-help`) carries the key and console-command tables too.
@@ -189,14 +188,5 @@ struct GstplayCommand: AsyncParsableCommand {
     func run() async throws {
         let code = await App(options: try makeOptions()).run()
         Glibc.exit(code)
-    }
-
-    /// Like ArgumentParser's `main()`, through ``CommandRouting`` (the one parse/run/exit path):
-    /// usage errors exit with 2 (ArgumentParser uses EX_USAGE, 64); help, version and completion
-    /// scripts go to stdout with 0.
-    static func main() async {
-        Output.reopenClosedStandardDescriptors()
-        GLibWarningFilter.install()
-        await CommandRouting.main(Array(CommandLine.arguments.dropFirst()))
     }
 }
