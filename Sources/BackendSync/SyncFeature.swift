@@ -50,8 +50,7 @@ public final class SyncFeature: PlayerFeature, @unchecked Sendable {
         if settings.realtimeRendering {
             RenderScheduling.raiseRenderThreads(of: sinks) { [context] outcome in context.trace("sync: a render thread is \(outcome.rawValue)") }
         }
-        guard let playbin = context.pipeline.playbin else { return }
-        let timing = PipelineTiming(playbin: playbin)
+        let timing = context.pipeline
         switch settings.role {
         case .leader(let endpoint):
             guard let server else { return }
@@ -119,7 +118,7 @@ func queuePlace(in snapshot: PlayerSnapshot) -> (index: Int?, id: Int?) {
 
 /// A point of a playing pipeline's timeline for ``SyncSnapshot``: the clock now and the position
 /// the pipeline plays at it (before latency), nil unless it plays with a segment known.
-func timelinePoint(clock: UnsafeMutablePointer<GstClock>?, timing: PipelineTiming, segments: SegmentWatch) -> (UInt64, Int64, UInt64)? {
+func timelinePoint(clock: UnsafeMutablePointer<GstClock>?, timing: FeaturePipeline, segments: SegmentWatch) -> (UInt64, Int64, UInt64)? {
     guard let clock, timing.settledState == GST_STATE_PLAYING, let mapping = segments.mapping else { return nil }
     let now = UInt64(gst_clock_get_time(clock))
     var monotonic = timespec()

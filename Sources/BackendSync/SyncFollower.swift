@@ -27,7 +27,7 @@ import Synchronization
 /// only goes back to the loop).
 final class SyncFollower: SyncPart, @unchecked Sendable {
     let context: FeatureContext
-    let timing: PipelineTiming
+    let timing: FeaturePipeline
     let segments: SegmentWatch
     let settings: SyncSettings
     let leader: SyncEndpoint
@@ -48,7 +48,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     var locked = false
     private var seekPending = false
 
-    init(context: FeatureContext, timing: PipelineTiming, segments: SegmentWatch, settings: SyncSettings, leader: SyncEndpoint,
+    init(context: FeatureContext, timing: FeaturePipeline, segments: SegmentWatch, settings: SyncSettings, leader: SyncEndpoint,
          clockOverride: SyncEndpoint?) {
         self.context = context
         self.timing = timing
@@ -143,7 +143,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
             CGStreamer_set_object(UnsafeMutableRawPointer(clock), "bus", UnsafeMutableRawPointer(bus))
         }
         ClockTuning.apply(to: clock)
-        timing.use(clock)
+        timing.useClock(clock)
         context.trace("sync: following the clock at \(wanted)")
     }
 
@@ -232,7 +232,7 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
                 let join = SyncTiming.joinPosition(now: now, margin: UInt64(settings.joinMargin.nanoseconds), in: session)
                 return seek(to: join)
             }
-            timing.setLatency(session.latency)
+            timing.setLatency(nanoseconds: session.latency)
             timing.fixBaseTime(base)
             context.transport.play()
             applied = session

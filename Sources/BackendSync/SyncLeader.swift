@@ -11,7 +11,7 @@ import CGStreamer
 /// **Thread:** loop thread.
 final class SyncLeader: SyncPart {
     private let context: FeatureContext
-    private let timing: PipelineTiming
+    private let timing: FeaturePipeline
     private let segments: SegmentWatch
     private let server: SyncServer
     private let endpoint: SyncEndpoint
@@ -20,7 +20,7 @@ final class SyncLeader: SyncPart {
     private var generation = 0
     private var published: SyncSession?
 
-    init(context: FeatureContext, timing: PipelineTiming, segments: SegmentWatch, server: SyncServer, endpoint: SyncEndpoint,
+    init(context: FeatureContext, timing: FeaturePipeline, segments: SegmentWatch, server: SyncServer, endpoint: SyncEndpoint,
          latency: Duration) {
         self.context = context
         self.timing = timing
@@ -31,8 +31,8 @@ final class SyncLeader: SyncPart {
     }
 
     func start() {
-        timing.use(server.clock)
-        timing.setLatency(latency)
+        timing.useClock(server.clock)
+        timing.setLatency(nanoseconds: latency)
         publish(stopped())
         context.publish(SyncEvent.serving(url: "\(server.http.baseURL)/sync/session", clockPort: server.port))
         updateSnapshot()

@@ -2,7 +2,8 @@ import BackendCore
 import CGStreamer
 
 /// Snapshots of the frame a player shows (`Player.snapshot(format:maxSize:)`) as a
-/// `PlayerFeature`: it hooks into nothing, it only needs the core's `playbin` and the state of
+/// `PlayerFeature`: it hooks into nothing, it only needs the frame the core's `playbin` shows
+/// (`FeatureContext.pipeline.currentSample()` and `currentSample(convertedTo:)`) and the state of
 /// the load from the `FeatureContext`. (``ThumbnailGenerator`` and ``ContactSheet`` run their
 /// own pipelines and need no player.)
 ///
@@ -22,10 +23,10 @@ public final class ThumbnailsFeature: PlayerFeature {
             throw ImageError(kind: .noVideo, message: "video is disabled in this player")
         }
         let progress = context.progress
-        guard let playbin = context.pipeline.playbin, progress.loaded, progress.prerolled, !progress.failed else {
+        guard progress.loaded, progress.prerolled, !progress.failed else {
             throw ImageError(kind: .noFrame, message: "no video frame has been shown yet")
         }
-        return try SnapshotTaker.take(from: playbin, format: format, maximumSize: maximumSize) { shown in
+        return try SnapshotTaker.take(from: context.pipeline, format: format, maximumSize: maximumSize) { shown in
             includingOverlays ? nil : context.video.sampleUnderOverlays(matching: shown)
         }
     }

@@ -1,10 +1,11 @@
 import BackendCore
 import CGStreamer
 
-/// Reads what `playbin` knows about its streams and tags, using GStreamer's own facilities only:
-/// the stream pads (`get-audio-pad`…) and their sticky `STREAM_START` event's `GstStream` (caps
-/// before decoding, flags), the stream tags (`get-audio-tags`…), pbutils' codec descriptions and
-/// the tag library's language names.
+/// Reads what `playbin` knows about its streams and tags (through the named operations of
+/// `FeatureContext.pipeline`), using GStreamer's own facilities only: the stream pads
+/// (`get-audio-pad`…) and their sticky `STREAM_START` event's `GstStream` (caps before decoding,
+/// flags), the stream tags (`get-audio-tags`…), pbutils' codec descriptions and the tag
+/// library's language names.
 ///
 /// **Thread:** loop thread (playbin's action signals are thread-safe; ``TracksFeature`` calls from there).
 enum StreamInspector {
@@ -12,11 +13,11 @@ enum StreamInspector {
     /// (playbin `suburi`) when its stream-id does not start with the upstream id the video and
     /// audio streams share (demuxers name streams `<upstream-id>/<n>`; `subparse` behind `suburi`
     /// gets the id of its own URI). playbin's text numbering puts it wherever its pad came first.
-    static func tracks(of playbin: UnsafeMutablePointer<GstElement>) -> [MediaTrack] {
+    static func tracks(of pipeline: FeaturePipeline) -> [MediaTrack] {
         var result: [(track: MediaTrack, upstreamID: String?)] = []
         for kind in TrackKind.allCases {
-            let count = Int(CGStreamer_get_int(UnsafeMutableRawPointer(playbin), countProperty(kind)))
-            for index in 0..<max(0, count) { result.append(track(kind, index, of: playbin)) }
+            let count = pipeline.streamCount(kind.streamKind)
+            for index in 0..<max(0, count) { result.append(track(kind, index, of: pipeline)) }
         }
         let mainID = result.first { $0.track.kind != .subtitle && $0.upstreamID != nil }?.upstreamID
         return result.map { entry in
@@ -28,36 +29,20 @@ enum StreamInspector {
 
     /// What playbin plays now (`current-video`/`current-audio`/`current-text`, -1 = none);
     /// subtitles count as off when the `text` flag is cleared.
-    static func selection(of playbin: UnsafeMutablePointer<GstElement>, subtitlesOn: Bool) -> TrackSelection {
-        let object = UnsafeMutableRawPointer(playbin)
+    static func selection(of pipeline: FeaturePipeline, subtitlesOn: Bool) -> TrackSelection {
         func current(_ kind: TrackKind) -> Int? {
-            let count = CGStreamer_get_int(object, countProperty(kind))
-            let value = CGStreamer_get_int(object, currentProperty(kind))
-            return value >= 0 && value < count ? Int(value) : nil
+            let count = pipeline.streamCount(kind.streamKind)
+            let value = pipeline.currentStream(kind.streamKind)
+            return value >= 0 && value < count ? value : nil
         }
         return TrackSelection(video: current(.video), audio: current(.audio), subtitle: subtitlesOn ? current(.subtitle) : nil)
     }
 
-    /// playbin's count property for `kind`.
-    static func countProperty(_ kind: TrackKind) -> String {
-        switch kind { case .video: "n-video"; case .audio: "n-audio"; case .subtitle: "n-text" }
-    }
-
-    /// playbin's current-stream property for `kind`.
-    static func currentProperty(_ kind: TrackKind) -> String {
-        switch kind { case .video: "current-video"; case .audio: "current-audio"; case .subtitle: "current-text" }
-    }
-
-    private static func signalPrefix(_ kind: TrackKind) -> String {
-        switch kind { case .video: "video"; case .audio: "audio"; case .subtitle: "text" }
-    }
-
-    private static func track(_ kind: TrackKind, _ index: Int, of playbin: UnsafeMutablePointer<GstElement>) -> (track: MediaTrack, upstreamID: String?) {
+    private static func track(_ kind: TrackKind, _ index: Int, of pipeline: FeaturePipeline) -> (track: MediaTrack, upstreamID: String?) {
         var track = MediaTrack(index: index, kind: kind)
         var upstreamID: String?
-        let prefix = signalPrefix(kind)
         var tagCodec: String?
-        if let tags = CGStreamer_playbin_stream_tags(playbin, "get-\(prefix)-tags", gint(index)) {
+        if let tags = pipeline.streamTags(kind.streamKind, index: index) {
             defer { gst_tag_list_unref(tags) }
             track.title = string(tags, GST_TAG_TITLE)
             track.languageCode = string(tags, GST_TAG_LANGUAGE_CODE)
@@ -66,7 +51,7 @@ enum StreamInspector {
             if kind == .audio { track.audio = AudioTrackDetails(channels: 0, sampleRate: 0, bitrate: bitrate(tags)) }
         }
         if let code = track.languageCode, let name = gst_tag_get_language_name(code) { track.languageName = String(cString: name) }
-        guard let pad = CGStreamer_playbin_stream_pad(playbin, "get-\(prefix)-pad", gint(index)) else {
+        guard let pad = pipeline.streamPad(kind.streamKind, index: index) else {
             track.codec = tagCodec
             return (track, nil)
         }

@@ -8,13 +8,16 @@ import Synchronization
 /// renderer's `text_sink` pad reads each parsed text cue (``SubtitleCueSink/read(_:pad:)``) and hands it to the
 /// loop thread, where it is held until due (cues reach that pad ahead of the picture, by what
 /// playsink's subtitle queue holds). The overlay and its renderer are found with playbin's
-/// `deep-element-added` and styled as they come (``SubtitleStyle``).
+/// `deep-element-added` (`FeaturePipeline.watchElements`) and styled as they come (``SubtitleStyle``).
 ///
-/// **Threads:** `deep-element-added` and the probe run on streaming threads; the style sits
-/// behind a `Mutex`. ``restyle(playbin:hidden:)`` runs on the loop thread. Each probe's box is
+/// **Threads:** `deep-element-added` and the probe run on streaming threads; the style and the
+/// subtitle file sit behind a `Mutex` each. ``restyle(_:in:hidden:)`` and
+/// ``subtitleFileChanged(to:)`` run on the loop thread. Each probe's box is
 /// released by its destroy-notify when the pad goes; the signal handler is tracked by the core.
 final class SubtitleOverlayTap: Sendable {
     private let style: Mutex<SubtitleStyle>
+    /// The external subtitle file set as playbin's `suburi` (``subtitleFileChanged(to:)``).
+    private let subtitleFile = Mutex<String?>(nil)
     private let deliver: @Sendable (SubtitleCueSink.RawCue) -> Void
 
     /// A tap drawing with `style` and handing cues to `deliver` (streaming thread).
@@ -26,22 +29,23 @@ final class SubtitleOverlayTap: Sendable {
     /// The style now in use.
     var currentStyle: SubtitleStyle { style.withLock { $0 } }
 
-    /// Connects `deep-element-added` on `playbin` (`g_signal_connect`, tracked by the core).
-    func connect(to context: FeatureContext, playbin: UnsafeMutableRawPointer) {
-        let id = CGStreamer_signal_connect_3(playbin, "deep-element-added", { playbin, parent, element, data in
-            guard let element, let data else { return }
-            CallbackBox<SubtitleOverlayTap>.from(data).value.added(element.assumingMemoryBound(to: GstElement.self), parent: parent, playbin: playbin)
-        }, CallbackBox(self).retainedPointer, callbackBoxClosureRelease)
-        context.loop.track(handler: id, on: playbin)
+    /// Watches the elements playbin adds (`FeaturePipeline.watchElements`: `deep-element-added`,
+    /// tracked by the core).
+    func connect(to context: FeatureContext) {
+        context.pipeline.watchElements(added: { [self] element, parent in added(element, parent: parent) })
     }
 
-    /// Sets the style and applies it to every `subtitleoverlay` in `playbin` and its renderer
+    /// Says which file is playbin's `suburi` from now on (nil: none), as it is set
+    /// (`FeaturePipeline.setSubtitleURI`): its decodebin is told to stop at parsed text. Loop thread.
+    func subtitleFileChanged(to uri: String?) { subtitleFile.withLock { $0 = uri } }
+
+    /// Sets the style and applies it to every `subtitleoverlay` in `pipeline` and its renderer
     /// (`silent` also when `hidden`: subtitles switched off). Loop thread.
-    func restyle(_ change: (inout SubtitleStyle) -> Void, playbin: UnsafeMutablePointer<GstElement>, hidden: Bool) {
+    func restyle(_ change: (inout SubtitleStyle) -> Void, in pipeline: FeaturePipeline, hidden: Bool) {
         let now = style.withLock { value -> SubtitleStyle in change(&value); return value }
-        Self.forEach(factory: "subtitleoverlay", in: playbin) { overlay in
-            Self.apply(now, toOverlay: overlay, hidden: hidden)
-            Self.forEach(factory: "textoverlay", in: overlay.assumingMemoryBound(to: GstElement.self)) { Self.apply(now, toRenderer: $0) }
+        pipeline.forEachElement(madeBy: "subtitleoverlay") { overlay in
+            Self.apply(now, toOverlay: UnsafeMutableRawPointer(overlay), hidden: hidden)
+            Self.forEach(factory: "textoverlay", in: overlay) { Self.apply(now, toRenderer: $0) }
         }
     }
 
@@ -49,10 +53,10 @@ final class SubtitleOverlayTap: Sendable {
 
     /// `deep-element-added`: playsink fills its text bin before adding it, so a bin is searched
     /// for overlays too (each is tapped once: marked with `g_object_set_data`).
-    private func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?, playbin: UnsafeMutableRawPointer?) {
+    private func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?) {
         switch Self.factoryName(of: element) {
         case "uridecodebin":
-            Self.parseSubtitleFile(in: element, playbin: playbin)
+            Self.parseSubtitleFile(in: element, suburi: subtitleFile.withLock { $0 })
         case "subtitleoverlay":
             tap(UnsafeMutableRawPointer(element))
         case "textoverlay":
@@ -78,9 +82,9 @@ final class SubtitleOverlayTap: Sendable {
     /// cues ran from the seek point as if from 0 (seen: "First cue" drawn at 1.5 s and 2.5 s of
     /// `subtitles.srt`). Stopping at parsed text (`uridecodebin` `caps`, set as playbin adds the
     /// subtitle's decodebin) puts `subparse` in front, timed like an embedded track.
-    private static func parseSubtitleFile(in decodebin: UnsafeMutablePointer<GstElement>, playbin: UnsafeMutableRawPointer?) {
+    private static func parseSubtitleFile(in decodebin: UnsafeMutablePointer<GstElement>, suburi: String?) {
         let object = UnsafeMutableRawPointer(decodebin)
-        guard let playbin, let suburi = String(takingGLibString: CGStreamer_get_string(playbin, "suburi")),
+        guard let suburi,
               String(takingGLibString: CGStreamer_get_string(object, "uri")) == suburi,
               let caps = gst_caps_from_string(parsedSubtitleCaps) else { return }
         CGStreamer_set_object(object, "caps", UnsafeMutableRawPointer(caps))
@@ -94,7 +98,7 @@ final class SubtitleOverlayTap: Sendable {
     /// buffers become cues. (The overlay's own `subtitle_sink` can carry a whole unparsed file,
     /// `application/x-subtitle`, from `suburi`: `subtitleoverlay` parses it inside.) Each buffer
     /// also re-applies the renderer's position: `subtitleoverlay` sets up its renderer after
-    /// adding it, over what ``added(_:parent:playbin:)`` set.
+    /// adding it, over what ``added(_:parent:)`` set.
     private func addProbe(on renderer: UnsafeMutablePointer<GstElement>) {
         guard let pad = gst_element_get_static_pad(renderer, "text_sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }

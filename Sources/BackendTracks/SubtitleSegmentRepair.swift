@@ -40,15 +40,13 @@ final class SubtitleSegmentRepair: Sendable {
         let fields = Mutex(Fields())
     }
 
-    /// Connects `deep-element-added` on `playbin` (`g_signal_connect`, tracked by the core).
-    func connect(to context: FeatureContext, playbin: UnsafeMutableRawPointer) {
-        let id = CGStreamer_signal_connect_3(playbin, "deep-element-added", { _, _, element, _ in
-            guard let element else { return }
-            let parser = element.assumingMemoryBound(to: GstElement.self)
+    /// Watches the elements playbin adds (`FeaturePipeline.watchElements`: `deep-element-added`,
+    /// tracked by the core) for its `subparse`.
+    func connect(to context: FeatureContext) {
+        context.pipeline.watchElements(added: { parser, _ in
             guard SubtitleOverlayTap.factoryName(of: parser) == "subparse" else { return }
             SubtitleSegmentRepair.addProbes(to: parser)
-        }, CallbackBox(self).retainedPointer, callbackBoxClosureRelease)
-        context.loop.track(handler: id, on: playbin)
+        })
     }
 
     // MARK: Streaming threads

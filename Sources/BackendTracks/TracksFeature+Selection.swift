@@ -94,8 +94,8 @@ extension TracksFeature {
     func restyleSubtitles(_ change: (inout SubtitleStyle) -> Void) {
         change(&tracks.published.subtitleStyle)
         context?.updateSnapshot(tracks.published)
-        guard let overlayTap, let playbin = context?.pipeline.playbin else { return }
+        guard let overlayTap, let context else { return }
         let wanted = tracks.published.subtitleStyle
-        overlayTap.restyle({ $0 = wanted }, playbin: playbin, hidden: tracks.subtitlesOff)
+        overlayTap.restyle({ $0 = wanted }, in: context.pipeline, hidden: tracks.subtitlesOff)
     }
 }

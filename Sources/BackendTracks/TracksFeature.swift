@@ -47,29 +47,28 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         self.initialStyle = subtitleStyle
     }
 
-    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `g_object_set`) or the tap on
-    /// playbin's own subtitle overlay (``SubtitleRendering/overlay``; ``SubtitleRendering/automatic``
-    /// picks it when the video sink draws into a window), and the
-    /// `video-changed`/`audio-changed`/`text-changed` signals (`g_signal_connect`), which re-read
-    /// the streams on the loop thread.
+    /// The cue sink as `text-sink` (``SubtitleRendering/events``; `FeaturePipeline.setTextSink`) or
+    /// the tap on playbin's own subtitle overlay (``SubtitleRendering/overlay``;
+    /// ``SubtitleRendering/automatic`` picks it when the video sink draws into a window), and a
+    /// watch on the streams changing (`FeaturePipeline.watchStreamChanges`), which re-reads them
+    /// on the loop thread.
     public func attach(to context: FeatureContext) {
         self.context = context
-        guard let playbin = context.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
         let drawn = subtitleRendering == .overlay || (subtitleRendering == .automatic && context.video.sinkDrawsIntoWindow)
         tracks.published.subtitleStyle = initialStyle
         tracks.published.subtitlesDrawn = drawn
         context.updateSnapshot(tracks.published)
-        SubtitleSegmentRepair().connect(to: context, playbin: playbin)
+        SubtitleSegmentRepair().connect(to: context)
         if drawn {
             let tap = SubtitleOverlayTap(style: initialStyle) { [weak self, context] cue in
                 context.runOnLoop { [weak self] in self?.cueArrived(cue) }
             }
-            tap.connect(to: context, playbin: playbin)
+            tap.connect(to: context)
             overlayTap = tap
         } else {
             let sink = SubtitleCueSink()
             if let element = sink.element {
-                CGStreamer_set_object(playbin, "text-sink", UnsafeMutableRawPointer(element))
+                context.pipeline.setTextSink(element)
                 sink.connect(to: context) { [weak self, context] cue in
                     context.runOnLoop { [weak self] in self?.cueArrived(cue) }
                 }
@@ -77,15 +76,8 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
                 context.pipeline.queryPositionFromSinks([context.video.sink, context.pipeline.audioSink].compactMap { $0 })
             }
         }
-        for signal in ["video-changed", "audio-changed", "text-changed"] {
-            let box = CallbackBox<@Sendable () -> Void>({ [weak self, context] in
-                context.runOnLoop { [weak self] in self?.publishTracks() }
-            })
-            let id = CGStreamer_signal_connect_1(playbin, signal, { _, data in
-                guard let data else { return }
-                CallbackBox<@Sendable () -> Void>.from(data).value()
-            }, box.retainedPointer, callbackBoxClosureRelease)
-            context.loop.track(handler: id, on: playbin)
+        context.pipeline.watchStreamChanges { [weak self, context] in
+            context.runOnLoop { [weak self] in self?.publishTracks() }
         }
     }
 
@@ -105,11 +97,12 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     }
 
     /// The load is about to preroll (playbin in READY with its new `uri`): sets `suburi`
-    /// (`g_object_set`; the subtitle file stays only for a reload of the same media, and a file
-    /// added before any load applies now; without one, a file found by ``subtitleAutoLoad``).
+    /// (`FeaturePipeline.setSubtitleURI`; the subtitle file stays only for a reload of the same
+    /// media, and a file added before any load applies now; without one, a file found by
+    /// ``subtitleAutoLoad``), and tells the drawn subtitles' tap which file it is.
     public func willPreroll(uri: String) {
         tracks.prepareLoad(uri: uri)
-        guard let playbin = context?.pipeline.playbin.map(UnsafeMutableRawPointer.init) else { return }
+        guard let context else { return }
         if let deferred = tracks.deferredSubtitle {
             tracks.deferredSubtitle = nil
             tracks.subtitleURI = deferred
@@ -122,25 +115,25 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             tracks.subtitleForMediaURI = uri
             tracks.awaitingExternal = true
         }
-        if let subtitle = tracks.subtitleURI { CGStreamer_set_string(playbin, "suburi", subtitle) } else { CGStreamer_set_string(playbin, "suburi", nil) }
+        context.pipeline.setSubtitleURI(tracks.subtitleURI)
+        overlayTap?.subtitleFileChanged(to: tracks.subtitleURI)
     }
 
     /// Restores the selection kept over a reload, selects a newly added subtitle file (or warns
     /// that it brought no stream), publishes the tracks.
     public func prerolled() {
-        guard let context, let playbinElement = context.pipeline.playbin else { return }
-        let playbin = UnsafeMutableRawPointer(playbinElement)
+        guard let context else { return }
         if let keep = tracks.restoreSelection {
             tracks.restoreSelection = nil
             for kind in [TrackKind.video, .audio, .subtitle] {
-                if let index = keep[kind] { CGStreamer_set_int(playbin, StreamInspector.currentProperty(kind), gint(index)) }
+                if let index = keep[kind] { context.pipeline.selectStream(kind.streamKind, index: index) }
             }
         }
         if tracks.awaitingExternal {
             tracks.awaitingExternal = false
-            if let external = StreamInspector.tracks(of: playbinElement).first(where: \.isExternal) {
+            if let external = StreamInspector.tracks(of: context.pipeline).first(where: \.isExternal) {
                 setSubtitlesOn(true)
-                CGStreamer_set_int(playbin, "current-text", gint(external.index))
+                context.pipeline.selectStream(.text, index: external.index)
                 context.publish(TracksEvent.trackSelected(.subtitle, index: external.index))
                 // The selector dropped what reached the new pad while it was inactive: a
                 // flushing seek (the start seek, if the reload has one) sends it again.
@@ -184,9 +177,9 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
     /// Reads the streams and selection; publishes ``TracksEvent/tracksChanged(_:selection:)``
     /// when they differ from the last ones (always with `force`).
     func publishTracks(force: Bool = false) {
-        guard let context, let playbin = context.pipeline.playbin, context.progress.prerolled, !context.progress.failed else { return }
-        let list = StreamInspector.tracks(of: playbin)
-        let selection = StreamInspector.selection(of: playbin, subtitlesOn: !tracks.subtitlesOff)
+        guard let context, context.progress.prerolled, !context.progress.failed else { return }
+        let list = StreamInspector.tracks(of: context.pipeline)
+        let selection = StreamInspector.selection(of: context.pipeline, subtitlesOn: !tracks.subtitlesOff)
         let changed = tracks.published.tracks != list || tracks.published.selection != selection
         if changed {
             tracks.published.tracks = list

@@ -138,6 +138,32 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertFalse(members.contains { $0.contains("var playbin") }, "no raw playbin at the context's top level")
     }
 
+    /// No feature reaches the raw `playbin`: `FeaturePipeline` (FeatureContext+Pipeline.swift and
+    /// its FeaturePipeline+*.swift extensions) has no public property named `playbin`, and no
+    /// public property or method gives out a `GstElement` other than a sink (a feature asks for
+    /// what it needs by a named operation).
+    func testFeaturePipelineHidesPlaybin() throws {
+        let folder = TestMedia.root.appendingPathComponent("Sources/BackendCore/Feature")
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter {
+            $0.lastPathComponent == "FeatureContext+Pipeline.swift" || $0.lastPathComponent.hasPrefix("FeaturePipeline+")
+        }
+        XCTAssertGreaterThanOrEqual(files.count, 3, "the files were found")
+        var exposed: [String] = []
+        for file in files {
+            let lines = try Self.codeLines(of: file)
+            let publicExtension = lines.contains { $0.1.contains("public extension FeaturePipeline") }
+            for (number, line) in lines where line.contains("public") || publicExtension {
+                let property = line.range(of: "^\\s*(public )?(static )?(var|let) \\w+", options: .regularExpression)
+                let name = property.map { line[$0].split(separator: " ").last.map(String.init) ?? "" }
+                let givesElement = line.contains("-> UnsafeMutablePointer<GstElement>") || property != nil && line.contains(": UnsafeMutablePointer<GstElement>")
+                if name == "playbin" || givesElement && !(name ?? "").hasSuffix("Sink") {
+                    exposed.append("\(file.lastPathComponent):\(number): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        XCTAssertEqual(exposed, [], "raw playbin reachable from a feature")
+    }
+
     // MARK: Helpers
 
     private static func imports(_ module: String, _ line: String) -> Bool {

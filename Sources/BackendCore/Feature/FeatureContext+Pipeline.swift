@@ -1,15 +1,15 @@
 import CGStreamer
 
-/// What a feature may do with `playbin` itself (``FeatureContext/pipeline``). **Thread:** loop thread.
+/// What a feature may do with `playbin`, by named operations only (``FeatureContext/pipeline``):
+/// the raw element stays in the core. **Thread:** loop thread, unless a method says otherwise.
 public struct FeaturePipeline {
     unowned let context: FeatureContext
     private var engine: Engine { context.engine }
 
-    /// `playbin`, nil when it could not be created. Borrowed: ref it to keep it. What features
-    /// still read and set directly (the tracks feature's stream pads, subtitle taps, text sink
-    /// and `suburi`; snapshots) until each has a named operation (FeaturePipeline+Operations.swift,
-    /// FeaturePipeline+Watches.swift).
-    public var playbin: UnsafeMutablePointer<GstElement>? { engine.pipeline?.element }
+    /// `playbin`, nil when it could not be created or after teardown; borrowed. The core's only:
+    /// a feature asks for what it needs by a named operation (FeaturePipeline+Operations.swift,
+    /// FeaturePipeline+Watches.swift, FeaturePipeline+Clock.swift).
+    var playbin: UnsafeMutablePointer<GstElement>? { engine.pipeline?.element }
 
     /// The audio sink (nil when audio is disabled), borrowed.
     public var audioSink: UnsafeMutablePointer<GstElement>? { engine.sinks.audio }

@@ -71,7 +71,7 @@ public final class FeatureContext: @unchecked Sendable {
     public var video: FeatureVideo { FeatureVideo(context: self) }
     /// Timers, watches and signal handlers on the loop thread (``FeatureLoop``).
     public var loop: FeatureLoop { FeatureLoop(context: self) }
-    /// What a feature may do with `playbin` itself (``FeaturePipeline``).
+    /// What a feature may do with `playbin`, by named operations (``FeaturePipeline``).
     public var pipeline: FeaturePipeline { FeaturePipeline(context: self) }
 
     /// The start position of the load being decided, during ``URIResolver/resolve(_:)`` (nil

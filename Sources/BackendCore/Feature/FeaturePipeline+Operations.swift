@@ -77,6 +77,60 @@ public extension FeaturePipeline {
         if flags & visFlag == 0 { CGStreamer_set_flags(object, "flags", flags | visFlag) }
     }
 
+    /// The pad of stream `index` of `kind` (playbin's `get-video-pad`, `get-audio-pad`,
+    /// `get-text-pad` action signals): a new reference the caller unrefs (`gst_object_unref`),
+    /// nil when there is no such stream. Its sticky events and caps describe the stream.
+    func streamPad(_ kind: PipelineStreamKind, index: Int) -> UnsafeMutablePointer<GstPad>? {
+        guard let playbin else { return nil }
+        return CGStreamer_playbin_stream_pad(playbin, kind.padSignal, gint(index))
+    }
+
+    /// Makes `uri` the external subtitle file of the next preroll (playbin's `suburi`,
+    /// `g_object_set`); nil: none. From ``PlayerFeature/willPreroll(uri:)`` (playbin in READY).
+    func setSubtitleURI(_ uri: String?) {
+        guard let playbin else { return }
+        CGStreamer_set_string(UnsafeMutableRawPointer(playbin), "suburi", uri)
+    }
+
+    /// Makes `element` the sink of the subtitle stream (playbin's `text-sink`, `g_object_set`;
+    /// playbin keeps a reference): subtitles then reach it instead of being drawn on the video.
+    /// From ``PlayerFeature/attach(to:)``.
+    func setTextSink(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let playbin else { return }
+        CGStreamer_set_object(UnsafeMutableRawPointer(playbin), "text-sink", UnsafeMutableRawPointer(element))
+    }
+
+    /// Calls `body` with every element in playbin made by the element factory `factory`, at any
+    /// depth (`gst_bin_iterate_all_by_element_factory_name`); the elements are borrowed for the
+    /// call. To restyle what playbin built itself (its `subtitleoverlay`, say).
+    func forEachElement(madeBy factory: String, _ body: (UnsafeMutablePointer<GstElement>) -> Void) {
+        guard let playbin,
+              let iterator = gst_bin_iterate_all_by_element_factory_name(CGStreamer_as_bin(UnsafeMutableRawPointer(playbin)), factory) else { return }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let element = g_value_get_object(&value) { body(element.assumingMemoryBound(to: GstElement.self)) }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+    }
+
+    /// The sample the video sink shows now (playbin's `sample` property, the sink's
+    /// `last-sample`): a new reference the caller unrefs (`gst_sample_unref`), nil when no frame
+    /// was shown (or the sink keeps none).
+    func currentSample() -> OpaquePointer? {
+        guard let playbin, let sample = CGStreamer_get_object(UnsafeMutableRawPointer(playbin), "sample") else { return nil }
+        return OpaquePointer(sample)
+    }
+
+    /// The frame the video sink shows now converted to `caps` (playbin's `convert-sample` action
+    /// signal; blocks while GStreamer converts or encodes): a new sample the caller unrefs
+    /// (`gst_sample_unref`), nil when there is no frame or the conversion failed.
+    func currentSample(convertedTo caps: UnsafeMutablePointer<GstCaps>) -> OpaquePointer? {
+        guard let playbin else { return nil }
+        return CGStreamer_playbin_convert_sample(playbin, caps)
+    }
+
     /// Gapless hand-over, as `gst-play-1.0 --gapless` does it: on every `about-to-finish` of
     /// playbin (the current stream's data is all queued) `nextURI` is asked, with the number of
     /// video streams playing, for the URI to play back to back; the core sets it as playbin's
@@ -147,6 +201,14 @@ private extension PipelineStreamKind {
         case .video: "get-video-tags"
         case .audio: "get-audio-tags"
         case .text: "get-text-tags"
+        }
+    }
+
+    var padSignal: String {
+        switch self {
+        case .video: "get-video-pad"
+        case .audio: "get-audio-pad"
+        case .text: "get-text-pad"
         }
     }
 }

@@ -38,13 +38,13 @@ final class SubtitleStyleTests: XCTestCase {
     private func overlayProperties(of player: Player) -> [(silent: Bool, font: String?, rendererYPosition: Double?)] {
         nonisolated(unsafe) var found: [(silent: Bool, font: String?, rendererYPosition: Double?)] = []
         player.withFeatureAndWait(TracksFeature.self) { _, context in
-            guard let playbin = context.pipeline.playbin else { return }
-            SubtitleOverlayTap.forEach(factory: "subtitleoverlay", in: playbin) { overlay in
+            context.pipeline.forEachElement(madeBy: "subtitleoverlay") { overlay in
                 var y: Double?
-                SubtitleOverlayTap.forEach(factory: "textoverlay", in: overlay.assumingMemoryBound(to: GstElement.self)) { renderer in
+                SubtitleOverlayTap.forEach(factory: "textoverlay", in: overlay) { renderer in
                     if CGStreamer_get_int(renderer, "valignment") == 3 { y = CGStreamer_get_double(renderer, "ypos") } // 3: "position"
                 }
-                found.append((CGStreamer_get_boolean(overlay, "silent") != 0, String(takingGLibString: CGStreamer_get_string(overlay, "font-desc")), y))
+                let object = UnsafeMutableRawPointer(overlay)
+                found.append((CGStreamer_get_boolean(object, "silent") != 0, String(takingGLibString: CGStreamer_get_string(object, "font-desc")), y))
             }
         }
         return found
