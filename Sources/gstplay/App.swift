@@ -2,11 +2,7 @@ import Backend
 import BackendControl
 import BackendCore
 import HTTPServe
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 
 /// Wires the program together: the output, the player, the inbox and its producers (the

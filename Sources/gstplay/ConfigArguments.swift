@@ -1,10 +1,6 @@
 import BackendControl
 import ArgumentParser
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `--no-config`, `--config-dir DIR`, `--profile NAME`: read by ``ConfigArguments`` before
 /// parsing; declared here too so that `--help` lists them and the parser accepts them.

@@ -1,10 +1,6 @@
 import Backend
 import BackendControl
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Shows Backend events to the user in text mode: human notes on stderr (`Now playing …`,
 /// `Video: WxH`, the sink note, warnings) unless `--quiet`, and on a TTY the status line on

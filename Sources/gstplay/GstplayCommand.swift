@@ -1,15 +1,12 @@
 import ArgumentParser
 import Backend
 import BackendControl
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 
 /// The command line (swift-argument-parser): options, validation, `--help`, `--version`,
-/// `--generate-completion-script`. Entered through ``GstplayMain``.
+/// `--generate-completion-script`. The synchronous `main`; ``main()`` never returns.
+@main
 struct GstplayCommand: AsyncParsableCommand {
     /// `--help` is short and points to `gstplay help keys|commands`; the man page (made from
     /// `--experimental-dump-help`) carries the key and console-command tables too.
@@ -188,5 +185,14 @@ struct GstplayCommand: AsyncParsableCommand {
     func run() async throws {
         let code = await App(options: try makeOptions()).run()
         Glibc.exit(code)
+    }
+
+    /// Like ArgumentParser's `main()`, through ``CommandRouting`` (the one parse/run/exit path):
+    /// usage errors exit with 2 (ArgumentParser uses EX_USAGE, 64); help, version and completion
+    /// scripts go to stdout with 0. Synchronous: see ``CommandRouting``. **Thread:** the main thread.
+    static func main() {
+        Output.reopenClosedStandardDescriptors()
+        GLibWarningFilter.install()
+        CommandRouting.main(Array(CommandLine.arguments.dropFirst()))
     }
 }

@@ -1,9 +1,5 @@
 import BackendControl
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The `--help` texts (the key and command tables are BackendControl's: `InputBindings`,
 /// `ConsoleCommand`). Pure; any thread.

@@ -1,11 +1,7 @@
 import BackendControl
 import ArgumentParser
 import CGStreamer
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `--input-conf FILE` and `--list-keys`: the key bindings. Parsed by ArgumentParser; any thread.
 struct InputOptions: ParsableArguments {

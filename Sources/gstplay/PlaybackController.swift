@@ -1,10 +1,6 @@
 import Backend
 import BackendControl
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The CLI actor: the one owner of all CLI state. It consumes the ``Inbox`` (player events,
 /// console lines, keys, signals) one input at a time, hands the items to the Backend's queue

@@ -1,10 +1,6 @@
 import Backend
 import BackendControl
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The validated command line, as plain values. Built by ``GstplayCommand``; any thread.
 struct RunOptions: Equatable, Sendable {

@@ -1,10 +1,6 @@
 import Backend
 import Dispatch
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Glibc
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import Glibc
 
 /// A diagnostic feature that writes a ``RenderLog`` line for every buffer the player's video and
 /// audio sinks render (`gstplay --render-log=FILE`; the sync bench reads it).
@@ -64,15 +65,20 @@ public final class RenderLogFeature: PlayerFeature, @unchecked Sendable {
         }
     }
 
-    /// `handoff`: the buffer is being rendered now.
+    /// `handoff`: the buffer is being rendered now. CLOCK_REALTIME is read first, then the
+    /// pipeline clock (a network client clock takes its own lock). On a `SCHED_FIFO` thread the
+    /// handler then yields: the sinks of other players on the same machine woke for the same
+    /// instant and wait behind this thread at the same priority; they render before this
+    /// thread's bookkeeping (the log line, the next buffer's chain) instead of after it.
     private static func rendered(_ buffer: UnsafeMutablePointer<GstBuffer>, by element: UnsafeMutablePointer<GstElement>,
                                  target: Target) {
+        let realtime = RenderLog.realtimeNow()
         let pts = buffer.pointee.pts
         guard pts != CGStreamer_CLOCK_TIME_NONE(), let clock = gst_element_get_clock(element) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
         let now = gst_clock_get_time(clock)
-        let realtime = RenderLog.realtimeNow()
         let base = gst_element_get_base_time(element)
+        if sched_getscheduler(0) == SCHED_FIFO { sched_yield() }
         target.log.record(kind: target.kind, pts: UInt64(pts), runningTime: UInt64(now >= base ? now - base : 0), realtime: realtime)
     }
 
