@@ -48,7 +48,7 @@ public final class SyncFeature: PlayerFeature {
         let sinks = [context.video.sink, context.pipeline.audioSink].compactMap { $0 }
         segments.watch(sinks)
         if settings.realtimeRendering {
-            RenderScheduling.raiseRenderThreads(of: sinks) { outcome in FeatureContext.trace("sync: a render thread is \(outcome.rawValue)") }
+            RenderScheduling.raiseRenderThreads(of: sinks) { outcome in DebugLog.log("sync: a render thread is \(outcome.rawValue)") }
         }
         guard let playbin = context.pipeline.playbin else { return }
         let timing = PipelineTiming(playbin: playbin)

@@ -266,7 +266,7 @@ private final class WeakFollower: Sendable {
     private let published = Atomic<Bool>(false)
     init(_ follower: LoopConfined<SyncFollower?>, raising: Bool = false) {
         self.follower = follower
-        clockThread = raising ? RenderScheduling.ThreadWatch { outcome in FeatureContext.trace("sync: the clock's thread is \(outcome.rawValue)") } : nil
+        clockThread = raising ? RenderScheduling.ThreadWatch { outcome in DebugLog.log("sync: the clock's thread is \(outcome.rawValue)") } : nil
         published.store(true, ordering: .releasing)
     }
     /// True once made: read first by the clock's thread.

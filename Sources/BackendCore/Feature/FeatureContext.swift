@@ -61,22 +61,12 @@ public final class FeatureContext {
         LoopConfined(weak: object, on: loopThread)
     }
 
-    /// A `Sendable` handle on this context, for a worker that comes back to use it (held weakly).
-    public var handle: LoopConfined<FeatureContext?> { confine(self) }
-
     /// Diagnostics in GStreamer's debug log: category `gstplay`, level `DEBUG`
     /// (`gst_debug_log_literal`; `GST_DEBUG=gstplay*:5` shows them), with the caller's file,
     /// function and line; `text` is built only when the category's threshold lets it through.
     public func trace(_ text: @autoclosure () -> String, file: StaticString = #fileID, function: StaticString = #function,
                       line: UInt = #line) {
-        DebugLog.log(text(), file: file, function: function, line: line)
-    }
-
-    /// ``trace(_:file:function:line:)`` for a thread that holds no context (a streaming thread).
-    /// **Thread:** any.
-    public static func trace(_ text: @autoclosure () -> String, file: StaticString = #fileID, function: StaticString = #function,
-                             line: UInt = #line) {
-        DebugLog.log(text(), file: file, function: function, line: line)
+        engine.trace(text(), file: file, function: function, line: line)
     }
 
     /// Monotonic time in nanoseconds (`g_get_monotonic_time`). **Thread:** any.
