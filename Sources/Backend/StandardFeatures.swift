@@ -15,7 +15,9 @@ import BackendWindow
 /// The features a ``Player`` made by the umbrella `Backend` target gets, with their options:
 /// the umbrella knows every feature target; the core knows none. Each feature target adds its
 /// options here and its instance in ``makeFeatures(for:)``, in the order the core calls them.
-public struct StandardFeatures: Sendable {
+/// Not `Sendable` when it carries a ``sync`` feature (a feature belongs to one player's loop thread
+/// once given to it), so it is not `Sendable` at all: make it where the player is made.
+public struct StandardFeatures {
     /// The defaults.
     public init() {}
 

@@ -9,9 +9,9 @@ import CGStreamer
 /// The work is done by an `AdaptiveMonitor`; this class routes the core's calls to it and owns
 /// its 250 ms refresh timer (`g_timeout_source_new` through `FeatureContext.loop.addTimer(every:_:)`).
 ///
-/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`); `@unchecked
-/// Sendable` because `Player` holds it, while its state is only touched there.
-public final class AdaptiveFeature: PlayerFeature, MessageInterceptor, @unchecked Sendable {
+/// **Thread:** every method runs on the player's loop thread (`PlayerFeature`), the only one
+/// that touches its state (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle).
+public final class AdaptiveFeature: PlayerFeature, MessageInterceptor {
     let monitor: AdaptiveMonitor
     private(set) var context: FeatureContext?
     private var timer: TimerSource?

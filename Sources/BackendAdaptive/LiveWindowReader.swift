@@ -13,17 +13,21 @@ import CGStreamer
 /// One query at a time, on the player's worker (`FeatureContext.loop.runOffLoop(_:)`: one
 /// thread kept for every query, not a thread per query), holding a reference to the demuxer
 /// (`gst_object_ref`, dropped when the query returns); the answer comes back to the loop thread
-/// through `FeatureContext.runOnLoop(_:)` and is dropped when a new load (``reset()``) came in between.
+/// through the reader's handle (`FeatureContext.confine(_:)`) and is dropped when a new load
+/// (``reset()``) came in between.
 ///
 /// **Thread:** loop thread, except the query itself.
-final class LiveWindowReader: @unchecked Sendable {
+final class LiveWindowReader {
     private var inFlight = false
     private var generation = 0
+    /// Where the answer of the query under way goes.
+    private var deliver: ((ClosedRange<MediaTime>?) -> Void)?
 
     /// Forgets a query under way (new media, stop, teardown): its answer will be dropped.
     func reset() {
         generation += 1
         inFlight = false
+        deliver = nil
     }
 
     /// Starts a query to `elements`' demuxer unless one is under way (or there is no demuxer);
@@ -31,34 +35,22 @@ final class LiveWindowReader: @unchecked Sendable {
     func request(_ context: FeatureContext, elements: AdaptiveElements, deliver: @escaping (ClosedRange<MediaTime>?) -> Void) {
         guard !inFlight, let demuxer = elements.retainedDemuxer() else { return }
         inFlight = true
+        self.deliver = deliver
         let asked = generation
-        let job = Job(element: demuxer, reader: self, generation: asked, deliver: deliver)
-        context.loop.runOffLoop { [weak context] in
-            let window = SeekingQuery.range(of: job.element)
-            gst_object_unref(UnsafeMutableRawPointer(job.element))
-            _ = context?.runOnLoop { job.finish(window) }
+        let element = AdaptiveElements.Ref(pointer: demuxer)
+        let reader = context.confine(self)
+        context.loop.runOffLoop {
+            let window = SeekingQuery.range(of: element.pointer)
+            gst_object_unref(element.object)
+            reader.runOnLoop { $0?.finish(generation: asked, window) }
         }
     }
 
-    /// One query: what it reads and where its answer goes (touched on the loop thread only, after the query).
-    private final class Job: @unchecked Sendable {
-        let element: UnsafeMutablePointer<GstElement>
-        let reader: LiveWindowReader
-        let generation: Int
-        let deliver: (ClosedRange<MediaTime>?) -> Void
-
-        init(element: UnsafeMutablePointer<GstElement>, reader: LiveWindowReader, generation: Int,
-             deliver: @escaping (ClosedRange<MediaTime>?) -> Void) {
-            self.element = element
-            self.reader = reader
-            self.generation = generation
-            self.deliver = deliver
-        }
-
-        func finish(_ window: ClosedRange<MediaTime>?) {
-            guard reader.generation == generation else { return }
-            reader.inFlight = false
-            deliver(window)
-        }
+    /// The answer of the query made in `generation` (loop thread): dropped after a reset.
+    private func finish(generation asked: Int, _ window: ClosedRange<MediaTime>?) {
+        guard generation == asked, let deliver else { return }
+        inFlight = false
+        self.deliver = nil
+        deliver(window)
     }
 }

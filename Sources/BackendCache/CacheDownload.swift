@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The download of the current URI into the cache: what the server said about the body, and the
 /// revalidation of a cache hit under way. The `downloadbuffer` writing the body belongs to the
 /// core (``FeatureDownload/buffer``).
 ///
-/// **Threads:** the loop thread, and the revalidation worker (its ``Validation``). All state sits
-/// behind `Mutex`es.
-final class CacheDownload: Sendable {
+/// **Thread:** loop thread only: it is reached through the cache feature alone, which lives
+/// there (the revalidation worker gets only its ``CacheValidator/Cancellable``), so no lock.
+final class CacheDownload {
     /// One download.
     struct State: Sendable {
         /// The URI being downloaded, nil when nothing is (a hit, a local file, stored or discarded).
@@ -29,16 +27,16 @@ final class CacheDownload: Sendable {
         var endOfStream = false
     }
 
-    private let state = Mutex(State())
+    private var state = State()
 
-    /// A snapshot of the state.
-    var current: State { state.withLock { $0 } }
+    /// A copy of the state.
+    var current: State { state }
 
-    /// Changes the state under the lock.
-    func update(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
+    /// Changes the state.
+    func update(_ change: (inout State) -> Void) { change(&state) }
 
-    /// Starts a download of `uri` (loop thread).
-    func begin(uri: String) { state.withLock { $0 = State(uri: uri) } }
+    /// Starts a download of `uri`.
+    func begin(uri: String) { state = State(uri: uri) }
 
     // MARK: Revalidation
 
@@ -51,60 +49,47 @@ final class CacheDownload: Sendable {
         var validated: String?
     }
 
-    /// Revalidation state (loop thread and the validation worker).
-    let validation = Mutex(Validation())
+    /// Revalidation state.
+    private var validation = Validation()
 
     /// Starts a revalidation: cancels one under way; returns its generation and cancellable.
     func beginValidation() -> (UInt64, CacheValidator.Cancellable) {
         let cancellable = CacheValidator.Cancellable()
-        let (generation, old) = validation.withLock { v -> (UInt64, CacheValidator.Cancellable?) in
-            let old = v.cancellable
-            v.generation += 1
-            v.cancellable = cancellable
-            v.validated = nil
-            return (v.generation, old)
-        }
+        let old = validation.cancellable
+        validation.generation += 1
+        validation.cancellable = cancellable
+        validation.validated = nil
         old?.cancel()
-        return (generation, cancellable)
+        return (validation.generation, cancellable)
     }
 
     /// Cancels a revalidation under way (a new load, stop, an error, teardown).
     func cancelValidation() {
-        let old = validation.withLock { v -> CacheValidator.Cancellable? in
-            guard let old = v.cancellable else { return nil }
-            v.generation += 1
-            v.cancellable = nil
-            return old
-        }
-        old?.cancel()
+        guard let old = validation.cancellable else { return }
+        validation.generation += 1
+        validation.cancellable = nil
+        old.cancel()
     }
 
     /// The result of `generation` for `uri` arrived (loop thread): true when it is still the
     /// current one; `uri` is then marked validated for the load that follows.
     func endValidation(_ generation: UInt64, uri: String) -> Bool {
-        validation.withLock { v in
-            guard v.generation == generation, v.cancellable != nil else { return false }
-            v.cancellable = nil
-            v.validated = uri
-            return true
-        }
+        guard validation.generation == generation, validation.cancellable != nil else { return false }
+        validation.cancellable = nil
+        validation.validated = uri
+        return true
     }
 
     /// True (once) when `uri` was just revalidated.
     func takeValidated(_ uri: String) -> Bool {
-        validation.withLock { v in
-            guard v.validated == uri else { return false }
-            v.validated = nil
-            return true
-        }
+        guard validation.validated == uri else { return false }
+        validation.validated = nil
+        return true
     }
 
     /// Ends the download: returns its state and forgets it.
     func finish() -> State {
-        state.withLock { current -> State in
-            let old = current
-            current = State()
-            return old
-        }
+        defer { state = State() }
+        return state
     }
 }

@@ -20,7 +20,8 @@ extension CacheFeature {
         let start = context.media.loadingStart
         let cache = self.cache
         context.trace("cache revalidating \(uri)")
-        DispatchQueue.global(qos: .userInitiated).async { [weak self, context] in
+        let feature = context.confine(self)
+        DispatchQueue.global(qos: .userInitiated).async {
             let outcome = CacheValidator.validate(uri: uri, etag: entry.etag, lastModified: entry.lastModified,
                                                   timeoutSeconds: timeout, cancellable: cancellable)
             // The index changes here, off the loop thread.
@@ -35,8 +36,8 @@ extension CacheFeature {
             case .failed(let reason):
                 note = "media cache: could not revalidate (\(reason)); playing the cached copy"
             }
-            _ = context.runOnLoop { [weak self, note] in
-                guard let self, self.download.endValidation(generation, uri: uri) else { return }
+            feature.runOnLoop { [note] feature in
+                guard let feature, let context = feature.context, feature.download.endValidation(generation, uri: uri) else { return }
                 context.trace("cache revalidated \(uri): \(outcome)")
                 if let note { context.publish(.warning(PlayerError(kind: .other, message: note, uri: uri))) }
                 context.transport.load(uri, start: start)

@@ -17,9 +17,9 @@ import CGStreamer
 /// (`PlayerStatistics.cache`). Added by `StandardFeatures.cache`.
 ///
 /// **Thread:** every `PlayerFeature` call runs on the player's loop thread, and so does every
-/// use of its mutable state (hence `@unchecked Sendable`); the revalidation runs on a worker
-/// thread and comes back through `FeatureContext.runOnLoop(_:)`.
-public final class CacheFeature: PlayerFeature, URIResolver, MessageInterceptor, @unchecked Sendable {
+/// use of its mutable state (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle); the revalidation runs on a worker
+/// thread and comes back through its handle (`FeatureContext.confine(_:)`).
+public final class CacheFeature: PlayerFeature, URIResolver, MessageInterceptor {
     /// The cache it reads and stores into.
     public let cache: MediaCache
     /// The player's context (``attach(to:)``).

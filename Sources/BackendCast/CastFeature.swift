@@ -13,7 +13,7 @@ import Foundation
 /// server. **Thread:** every method on the player's loop thread (the public API is
 /// `Player+Cast.swift`); GUPnP's callbacks arrive there too, outside the player's handlers, so
 /// they reach the player through ``FeatureContext/runOnLoop(_:)`` (``later(_:)``).
-public final class CastFeature: PlayerFeature, @unchecked Sendable {
+public final class CastFeature: PlayerFeature {
     /// The options given at init.
     public let settings: CastSettings
     var context: FeatureContext?
@@ -210,13 +210,6 @@ public final class CastFeature: PlayerFeature, @unchecked Sendable {
     /// Runs `work` on the loop thread as a handler of its own (events it publishes are delivered
     /// when it returns): the way GUPnP's callbacks reach the player.
     func later(_ work: @escaping () -> Void) {
-        let box = UncheckedWork(work)
-        context?.runOnLoop { box.work() }
+        context?.runOnLoop(work)
     }
-}
-
-/// Work handed from a GUPnP callback to the same loop thread (never to another thread).
-struct UncheckedWork: @unchecked Sendable {
-    let work: () -> Void
-    init(_ work: @escaping () -> Void) { self.work = work }
 }

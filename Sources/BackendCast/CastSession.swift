@@ -16,7 +16,7 @@ import HTTPServe
 /// **Thread:** the player's loop thread only. The route calls come from the engine inside a
 /// handler; ``RendererControl`` completions come from GUPnP outside one, so each goes through
 /// ``CastFeature/later(_:)`` before it touches the player.
-final class CastSession: PlaybackRoute, @unchecked Sendable {
+final class CastSession: PlaybackRoute {
     let renderer: Renderer
     let control: RendererControl
     unowned let feature: CastFeature

@@ -10,9 +10,9 @@ import CGStreamer
 /// public API is the `Player` extension (`Player.chapters`, `Player.seek(toChapter:)`,
 /// `Player.nextChapter()`, `Player.previousChapter()`…).
 ///
-/// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
-/// `Player` holds it, while its state is touched only there.
-public final class ChaptersFeature: PlayerFeature, @unchecked Sendable {
+/// **Thread:** every method runs on the player's loop thread, the only one that touches its
+/// state (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle).
+public final class ChaptersFeature: PlayerFeature {
     /// The chapters and the current one (the snapshot section's loop-thread copy).
     private var published = ChaptersSnapshot()
     /// `Player.setStartChapter(_:)`: the chapter every load starts at, nil for none.

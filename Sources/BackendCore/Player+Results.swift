@@ -75,7 +75,7 @@ extension Player {
     /// has not come by then resolves with `late` — from a timer off the loop thread, so it comes
     /// even when the loop thread never answers.
     func reply<Value: Sendable>(within limit: Duration? = nil, else late: PlayerError = .shutDown,
-                                        _ body: @escaping (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
+                                        _ body: @escaping @Sendable (Engine, PendingReply<Value>) -> Void) async throws(PlayerError) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, PlayerError>, Never>) in
             let reply = PendingReply<Value> { continuation.resume(returning: $0) }
             if let limit {

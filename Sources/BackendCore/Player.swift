@@ -35,22 +35,24 @@ public final class Player: Sendable {
 
     let hub: EventHub
     private let loop: MainLoopThread
-    let engine: Engine
+    /// The engine, and through it the features: they live on the loop thread (``LoopConfined``).
+    let engine: LoopConfined<Engine>
     private let isShutDown = Atomic<Bool>(false)
-
-    /// The plugged-in capabilities, in the order the core calls them (``PlayerFeature``).
-    public let features: [any PlayerFeature]
+    /// The plugged-in features' types, in the order the core calls them, for ``hasFeature(_:)``
+    /// (the features themselves live on the loop thread, with the engine).
+    private let featureTypes: [any PlayerFeature.Type]
 
     /// Creates the loop thread and the `playbin` on it, then emits ``PlayerEvent/initialized``.
     /// - Parameters:
     ///   - configuration: fixed settings (intervals, sinks, rate range, autoplay…).
     ///   - features: the capabilities to plug in, called in this order (each instance belongs
-    ///     to this player only).
+    ///     to this player only, and from now on to its loop thread: keep no reference to use
+    ///     elsewhere — reach a feature with ``withFeature(_:_:)``).
     ///   - delegate: receives events (held weakly); can also be set later.
     public init(configuration: PlayerConfiguration = PlayerConfiguration(), features: [any PlayerFeature], delegate: (any PlayerDelegate)? = nil) {
         GStreamerRuntime.ensureInitialized()
         self.configuration = configuration
-        self.features = features
+        self.featureTypes = features.map { type(of: $0) }
         let hub = EventHub(delegateQueue: configuration.delegateQueue)
         hub.delegate = delegate
         self.hub = hub
@@ -59,9 +61,10 @@ public final class Player: Sendable {
         loop.afterDispatch = { [hub] in hub.flush() }
         var created: Engine?
         loop.invokeAndWait { created = Engine(configuration: configuration, features: features, loop: loop, hub: hub) }
-        self.engine = created!
+        let engine = LoopConfined(created!, on: loop)
+        self.engine = engine
         hub.attach(player: self)
-        loop.invoke { [engine] in engine.start() }
+        engine.runOnLoop { $0.start() }
     }
 
     deinit { shutdown() }
@@ -182,8 +185,9 @@ public final class Player: Sendable {
     /// two quick toggles from two doors end where they began). Returns the new flag.
     @discardableResult
     public func toggleMuted() -> Bool {
-        var muted = false
-        guard record(.muted, { $0.muted.toggle(); muted = $0.muted }) else { return snapshot.muted }
+        var toggled = false
+        guard record(.muted, { $0.muted.toggle(); toggled = $0.muted }) else { return snapshot.muted }
+        let muted = toggled
         command { $0.setMuted(muted, fromSetter: true) }
         return muted
     }
@@ -205,7 +209,7 @@ public final class Player: Sendable {
     public func shutdown() {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard !loop.isOnLoopThread else {
-            loop.invoke { [engine, loop, hub] in
+            engine.runOnLoop { [loop, hub] engine in
                 engine.teardown()
                 hub.flush() // the teardown's events, before the streams end
                 loop.quitAndJoin()
@@ -213,7 +217,7 @@ public final class Player: Sendable {
             }
             return
         }
-        loop.invokeAndWait { [engine] in engine.teardown() }
+        engine.runOnLoopAndWait { $0.teardown() }
         loop.quitAndJoin()
         hub.close()
     }
@@ -227,10 +231,10 @@ public final class Player: Sendable {
 
     // MARK: Features
 
-    /// The feature of type `type` given at init, nil when there is none. Any thread.
-    public func feature<Feature: PlayerFeature>(_ type: Feature.Type) -> Feature? {
-        for feature in features { if let match = feature as? Feature { return match } }
-        return nil
+    /// True when a feature of type `type` was given at init. Any thread (the feature itself is
+    /// reached on the loop thread: ``withFeature(_:_:)``).
+    public func hasFeature<Feature: PlayerFeature>(_ type: Feature.Type) -> Bool {
+        featureTypes.contains { $0 is Feature.Type }
     }
 
     /// Queues `body` on the loop thread with the feature of type `type` and the core's context,
@@ -240,8 +244,8 @@ public final class Player: Sendable {
     @discardableResult
     public func withFeature<Feature: PlayerFeature>(_ type: Feature.Type,
                                                     _ body: @escaping @Sendable (Feature, FeatureContext) -> Void) -> Bool {
-        guard let feature = feature(type) else { return false }
-        return query { engine in body(feature, engine.context) }
+        guard hasFeature(type) else { return false }
+        return query { engine in body(engine.feature(type)!, engine.context) }
     }
 
     /// Runs `body` on the loop thread with the feature of type `type` and the core's context, and
@@ -252,23 +256,23 @@ public final class Player: Sendable {
     @discardableResult
     public func withFeatureAndWait<Feature: PlayerFeature>(_ type: Feature.Type,
                                                            _ body: @escaping (Feature, FeatureContext) -> Void) -> Bool {
-        guard let feature = feature(type) else { return false }
-        return queryAndWait { engine in body(feature, engine.context) }
+        guard hasFeature(type) else { return false }
+        return queryAndWait { engine in body(engine.feature(type)!, engine.context) }
     }
 
     // MARK: Internals
 
     /// Queues a command on the loop thread unless the player is shut down.
-    func command(_ body: @escaping (Engine) -> Void) {
+    func command(_ body: @escaping @Sendable (Engine) -> Void) {
         guard !isShutDown.load(ordering: .acquiring) else { return }
-        loop.invoke { [engine] in body(engine) }
+        engine.runOnLoop(body)
     }
 
     /// Queues `body` on the loop thread like ``command(_:)``; false (and `body` never runs)
     /// once the player is shut down, so callers waiting for an answer can give up.
-    func query(_ body: @escaping (Engine) -> Void) -> Bool {
+    func query(_ body: @escaping @Sendable (Engine) -> Void) -> Bool {
         guard !isShutDown.load(ordering: .acquiring) else { return false }
-        return loop.invoke { [engine] in body(engine) }
+        return engine.runOnLoop(body)
     }
 
     /// Runs `body` on the loop thread and waits for it; false, without running it, once the
@@ -276,7 +280,7 @@ public final class Player: Sendable {
     /// caller answers from the snapshot, like ``currentPosition()``).
     func queryAndWait(_ body: @escaping (Engine) -> Void) -> Bool {
         guard !isShutDown.load(ordering: .acquiring) else { return false }
-        return loop.invokeAndWait { [engine] in body(engine) }
+        return engine.runOnLoopAndWait(body)
     }
 
     /// True on this player's loop thread (a queue-less callback), where nothing may wait for it
@@ -286,6 +290,6 @@ public final class Player: Sendable {
     /// Test hook: runs `body` on the loop thread with the engine and waits (not on the loop
     /// thread itself, where it does nothing).
     func withEngine(_ body: @escaping (Engine) -> Void) {
-        loop.invokeAndWait { [engine] in body(engine) }
+        engine.runOnLoopAndWait(body)
     }
 }

@@ -31,7 +31,7 @@ public struct MPRISConfiguration: Sendable, Hashable {
 ///
 /// **Thread:** every method is called on the player's loop thread, from the MPRIS feature's own
 /// queued work (never from inside another feature's call), so it may act on a feature at once.
-public protocol MPRISQueueControl: Sendable {
+public protocol MPRISQueueControl {
     /// The queue as `snapshot` has it (the feature sections), nil when there is no queue.
     func state(in snapshot: PlayerSnapshot) -> MPRISQueueState?
     /// Plays the next item (MPRIS `Next`).

@@ -20,7 +20,7 @@ import Synchronization
 /// D-Bus calls, which GDBus dispatches to the loop's `GMainContext` (the object is registered
 /// from ``attach(to:)`` on that thread). Method calls and property writes are queued with
 /// `FeatureContext.runOnLoop(_:)`, so their events leave like any command's.
-public final class MPRISFeature: PlayerFeature, @unchecked Sendable {
+public final class MPRISFeature: PlayerFeature {
     let configuration: MPRISConfiguration
     let queueControl: (any MPRISQueueControl)?
     var context: FeatureContext?

@@ -14,8 +14,8 @@ import CGStreamer
 /// and a picture of the target time above it (``SeekPreview``, an `overlaycomposition`).
 ///
 /// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
-/// queues its work there. `@unchecked Sendable` because `Player` holds it.
-public final class OSDFeature: PlayerFeature, @unchecked Sendable {
+/// queues its work there. Not `Sendable`: `Player` holds it through a `LoopConfined` handle.
+public final class OSDFeature: PlayerFeature {
     /// Turns an event (a feature's) into an OSD message, with the snapshot as it stands.
     public typealias Describe = @Sendable (PlayerEvent, PlayerSnapshot) -> String?
 
@@ -73,9 +73,8 @@ public final class OSDFeature: PlayerFeature, @unchecked Sendable {
         position = .zero
         duration = nil
         hide()
-        preview?.mediaChanged(to: uri) { [weak self, weak context] in
-            _ = context?.runOnLoop { [weak self] in self?.previewPictureArrived() }
-        }
+        let osd = context?.confine(self)
+        preview?.mediaChanged(to: uri) { osd?.runOnLoop { $0?.previewPictureArrived() } }
     }
 
     /// A seek is sent: the bar with the target shows before the frame at the target is drawn;

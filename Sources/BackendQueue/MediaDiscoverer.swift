@@ -81,7 +81,7 @@ final class MediaDiscoverer {
     // MARK: Internals
 
     /// A weak way back from the C handler to the discoverer's owner.
-    private final class Target: @unchecked Sendable {
+    private final class Target {
         weak var owner: MediaDiscoverer?
         init(_ owner: MediaDiscoverer) { self.owner = owner }
     }

@@ -14,8 +14,8 @@ import Glibc
 ///
 /// **Thread:** every member runs on the player's loop thread (`PlayerFeature` calls and
 /// `Player.withFeature(_:_:)` bodies); the `feeder` is shared with playbin's streaming
-/// thread through its own lock. `@unchecked Sendable` because `Player` (any thread) holds it.
-public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageInterceptor, @unchecked Sendable {
+/// thread through its own lock. Not `Sendable`: `Player` holds it through a `LoopConfined` handle.
+public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageInterceptor {
     /// The items and where playback is in them.
     var queue = PlayQueue()
     /// True once the queue API was used: end of stream and errors then move through the queue.

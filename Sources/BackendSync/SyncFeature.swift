@@ -19,7 +19,7 @@ import Glibc
 /// leader's session nor a follower's base time would see it.
 ///
 /// **Thread:** `PlayerFeature` calls on the loop thread; `init` any thread.
-public final class SyncFeature: PlayerFeature, @unchecked Sendable {
+public final class SyncFeature: PlayerFeature {
     /// The settings it was made with.
     public let settings: SyncSettings
     private let segments = SegmentWatch()
@@ -48,7 +48,7 @@ public final class SyncFeature: PlayerFeature, @unchecked Sendable {
         let sinks = [context.video.sink, context.pipeline.audioSink].compactMap { $0 }
         segments.watch(sinks)
         if settings.realtimeRendering {
-            RenderScheduling.raiseRenderThreads(of: sinks) { [context] outcome in context.trace("sync: a render thread is \(outcome.rawValue)") }
+            RenderScheduling.raiseRenderThreads(of: sinks) { outcome in DebugLog.log("sync: a render thread is \(outcome.rawValue)") }
         }
         let timing = context.pipeline
         switch settings.role {

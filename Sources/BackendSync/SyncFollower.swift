@@ -24,8 +24,8 @@ import Synchronization
 /// in the background and the clock keeps asking, and the next session re-locks.
 ///
 /// **Thread:** loop thread, except the clock's statistics handler (the clock's thread, which
-/// only goes back to the loop).
-final class SyncFollower: SyncPart, @unchecked Sendable {
+/// only goes back to the loop, through a handle: `FeatureContext.confine(_:)`).
+final class SyncFollower: SyncPart {
     let context: FeatureContext
     let timing: FeaturePipeline
     let segments: SegmentWatch
@@ -63,11 +63,11 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
 
     func start() {
         context.transport.handOver(refusal: Self.refusal(leader: leader.description))
-        let weak = WeakFollower(self, context: context)
+        let follower = context.confine(self)
         let client = SyncControlClient(endpoint: leader, retry: settings.reconnectInterval, onSession: { session in
-            weak.context.runOnLoop { weak.follower?.received(session) }
+            follower.runOnLoop { $0?.received(session) }
         }, onConnection: { up, note in
-            weak.context.runOnLoop { weak.follower?.connection(up: up, note: note) }
+            follower.runOnLoop { $0?.connection(up: up, note: note) }
         })
         self.client = client
         client.start()
@@ -134,12 +134,12 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
                     let follower = Unmanaged<WeakFollower>.fromOpaque(data).takeUnretainedValue()
                     guard follower.isPublished else { return GST_BUS_DROP }
                     follower.clockThread?.raiseIfNew()      // this is the clock's own thread
-                    follower.context.runOnLoop { [offset = Int64(discontinuity), rtt = UInt64(average)] in
-                        follower.follower?.answered(offset: offset, rtt: rtt)
+                    follower.follower.runOnLoop { [offset = Int64(discontinuity), rtt = UInt64(average)] in
+                        $0?.answered(offset: offset, rtt: rtt)
                     }
                 }
                 return GST_BUS_DROP
-            }, Unmanaged.passRetained(WeakFollower(self, context: context, raising: settings.realtimeRendering)).toOpaque(), callbackBoxRelease)
+            }, Unmanaged.passRetained(WeakFollower(context.confine(self), raising: settings.realtimeRendering)).toOpaque(), callbackBoxRelease)
             CGStreamer_set_object(UnsafeMutableRawPointer(clock), "bus", UnsafeMutableRawPointer(bus))
         }
         ClockTuning.apply(to: clock)
@@ -254,21 +254,19 @@ final class SyncFollower: SyncPart, @unchecked Sendable {
     }
 }
 
-/// The follower as the clock's statistics handler holds it: weakly, with the context to reach
-/// the loop thread.
+/// The follower as the clock's statistics handler holds it: a handle that reaches it (weakly)
+/// on the loop thread.
 /// The clock's thread gets it through GStreamer's bus, under GLib locks ThreadSanitizer cannot
 /// see: the release store at the end of `init` and the acquire load in ``isPublished`` state that
 /// order in atomics it does see (the clock's thread reads the box only after `isPublished`).
-private final class WeakFollower: @unchecked Sendable {
-    weak var follower: SyncFollower?
-    let context: FeatureContext
+private final class WeakFollower: Sendable {
+    let follower: LoopConfined<SyncFollower?>
     /// Raises the clock's thread on its first statistics (nil: left as it is).
     let clockThread: RenderScheduling.ThreadWatch?
     private let published = Atomic<Bool>(false)
-    init(_ follower: SyncFollower, context: FeatureContext, raising: Bool = false) {
+    init(_ follower: LoopConfined<SyncFollower?>, raising: Bool = false) {
         self.follower = follower
-        self.context = context
-        clockThread = raising ? RenderScheduling.ThreadWatch { outcome in context.trace("sync: the clock's thread is \(outcome.rawValue)") } : nil
+        clockThread = raising ? RenderScheduling.ThreadWatch { outcome in DebugLog.log("sync: the clock's thread is \(outcome.rawValue)") } : nil
         published.store(true, ordering: .releasing)
     }
     /// True once made: read first by the clock's thread.

@@ -10,8 +10,9 @@ import CGStreamer
 ///
 /// Only with a video sink that has a window (`GstVideoOverlay`, itself or inside its bin), so
 /// never headless. **Thread:** loop thread, except the `draw` handler (streaming thread, which
-/// reads only the ``PictureOverlay``) and the picture's decoding (a ``DetachedThread``).
-final class AudioPicture: @unchecked Sendable {
+/// reads only the ``PictureOverlay``) and the picture's decoding (a ``DetachedThread``, which
+/// comes back through a handle: `FeatureContext.confine(_:)`).
+final class AudioPicture {
     /// What to show.
     let mode: AudioVisualization
     private weak var context: FeatureContext?
@@ -67,13 +68,14 @@ final class AudioPicture: @unchecked Sendable {
             pictureOverlay.clear()
             return
         }
-        DetachedThread.start(name: "gstplay-cover") { [weak self, context] in
+        let picture = context.confine(self)
+        DetachedThread.start(name: "gstplay-cover") {
             guard let raw = try? CoverArtDecoder.decode(art, maxSide: 1024) else { return }
             let handed = RawHandOver(raw)
-            let queued = context.runOnLoop { [weak self] in
+            let queued = picture.runOnLoop { picture in
                 defer { gst_sample_unref(handed.raw.sample) }
-                guard let self, self.generation == wanted, self.bin != nil else { return }
-                self.pictureOverlay.set(handed.raw.sample, width: handed.raw.width, height: handed.raw.height)
+                guard let picture, picture.generation == wanted, picture.bin != nil else { return }
+                picture.pictureOverlay.set(handed.raw.sample, width: handed.raw.width, height: handed.raw.height)
             }
             if !queued { gst_sample_unref(handed.raw.sample) }
         }

@@ -11,9 +11,9 @@ import CGStreamer
 /// info (`MediaInfo.tags`, `MediaInfo.coverArt`). With a ``AudioVisualization`` other than
 /// `.none` and a window sink, audio-only media gets a picture in the window (`AudioPicture`).
 ///
-/// **Thread:** every method runs on the loop thread; `@unchecked Sendable` because `Player`
-/// holds it, while its state is touched only there.
-public final class TagsFeature: PlayerFeature, @unchecked Sendable {
+/// **Thread:** every method runs on the loop thread, the only one that touches its state
+/// (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle).
+public final class TagsFeature: PlayerFeature {
     /// The global tags seen since the load.
     private var global = MediaTags()
     /// The picture among the global tags, if any.

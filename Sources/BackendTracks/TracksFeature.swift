@@ -10,9 +10,9 @@ import CGStreamer
 /// ``TracksMediaInfo`` to the media info. Its public API is the `Player` extension
 /// (`Player.tracks`, `Player.selectTrack(_:_:)`, `Player.addSubtitleFile(_:)`…).
 ///
-/// **Thread:** every method runs on the player's loop thread; `@unchecked Sendable` because
-/// `Player` holds it, while its state is touched only there.
-public final class TracksFeature: PlayerFeature, @unchecked Sendable {
+/// **Thread:** every method runs on the player's loop thread, the only one that touches its
+/// state (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle); streaming threads come back through its handle (`FeatureContext.confine(_:)`).
+public final class TracksFeature: PlayerFeature {
     /// How text subtitles reach the user, as asked for (``SubtitleRendering/automatic`` is
     /// resolved at ``attach(to:)``).
     let subtitleRendering: SubtitleRendering
@@ -59,9 +59,10 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
         tracks.published.subtitlesDrawn = drawn
         context.updateSnapshot(tracks.published)
         SubtitleSegmentRepair().connect(to: context)
+        let me = context.confine(self)   // for the streaming threads' callbacks below
         if drawn {
-            let tap = SubtitleOverlayTap(style: initialStyle) { [weak self, context] cue in
-                context.runOnLoop { [weak self] in self?.cueArrived(cue) }
+            let tap = SubtitleOverlayTap(style: initialStyle) { cue in
+                me.runOnLoop { $0?.cueArrived(cue) }
             }
             tap.connect(to: context)
             overlayTap = tap
@@ -69,15 +70,15 @@ public final class TracksFeature: PlayerFeature, @unchecked Sendable {
             let sink = SubtitleCueSink()
             if let element = sink.element {
                 context.pipeline.setTextSink(element)
-                sink.connect(to: context) { [weak self, context] cue in
-                    context.runOnLoop { [weak self] in self?.cueArrived(cue) }
+                sink.connect(to: context) { cue in
+                    me.runOnLoop { $0?.cueArrived(cue) }
                 }
                 tracks.cueSink = sink
                 context.pipeline.queryPositionFromSinks([context.video.sink, context.pipeline.audioSink].compactMap { $0 })
             }
         }
-        context.pipeline.watchStreamChanges { [weak self, context] in
-            context.runOnLoop { [weak self] in self?.publishTracks() }
+        context.pipeline.watchStreamChanges {
+            me.runOnLoop { $0?.publishTracks() }
         }
     }
 

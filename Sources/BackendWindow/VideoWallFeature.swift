@@ -12,7 +12,7 @@ import CGStreamer
 ///
 /// No Xlib: it works with every video sink (also headless, where a test reads the cropped caps).
 /// **Thread:** loop thread (``PlayerFeature``); the probe, streaming threads.
-public final class VideoWallFeature: PlayerFeature, @unchecked Sendable {
+public final class VideoWallFeature: PlayerFeature {
     private let wall: VideoWall
     /// The `videocrop` (our reference), nil before attach or when the plugin is missing.
     private var crop: UnsafeMutablePointer<GstElement>?

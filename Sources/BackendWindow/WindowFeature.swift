@@ -10,9 +10,8 @@ import CGStreamer
 /// **Thread:** every method runs on the player's loop thread (`PlayerFeature`), except `init`
 /// (the caller's, before the player exists); the public API is the `Player` extension
 /// (`setRenderTarget(windowHandle:)`, `toggleFullscreen()`…), which queues its work there with
-/// `Player.withFeature(_:_:)`. `@unchecked Sendable` because its state is touched on that
-/// thread only.
-public final class WindowFeature: PlayerFeature, MessageInterceptor, @unchecked Sendable {
+/// `Player.withFeature(_:_:)`. Its state is touched on that thread only (it is not `Sendable`: `Player` holds it through a `LoopConfined` handle).
+public final class WindowFeature: PlayerFeature, MessageInterceptor {
     /// The window's state and GStreamer/Xlib calls (loop thread).
     let window = VideoWindow()
     /// The core's context, kept from ``attach(to:)`` (loop thread).
@@ -20,7 +19,7 @@ public final class WindowFeature: PlayerFeature, MessageInterceptor, @unchecked 
     /// Reads the media's title from the media info (the umbrella reads the tracks feature's tags).
     private let mediaTitle: @Sendable (MediaInfo) -> String?
     /// Told every pointer motion over the window, in the video's pixels (loop thread).
-    let pointerMoved: (@Sendable (Double, Double) -> Void)?
+    let pointerMoved: ((Double, Double) -> Void)?
     /// Keeps the screensaver off while video plays (D-Bus, else Xlib).
     let screenSaver: ScreenSaverInhibitor
     /// Single and double clicks (``WindowFeature+Pointer``).
@@ -50,7 +49,7 @@ public final class WindowFeature: PlayerFeature, MessageInterceptor, @unchecked 
     /// `pointerMoved` is told every pointer motion over the window at (x, y) in the video's
     /// pixels, on the loop thread (the umbrella passes it to the OSD's seek preview).
     public init(mediaTitle: @escaping @Sendable (MediaInfo) -> String? = { _ in nil },
-                pointerMoved: (@Sendable (Double, Double) -> Void)? = nil) {
+                pointerMoved: ((Double, Double) -> Void)? = nil) {
         self.mediaTitle = mediaTitle
         self.pointerMoved = pointerMoved
         screenSaver = ScreenSaverInhibitor(x11: window.x11)

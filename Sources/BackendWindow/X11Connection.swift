@@ -218,7 +218,7 @@ extension X11Connection {
 }
 
 /// A flag the I/O error exit handler (a C function pointer with `user_data`) sets; any thread.
-final class LostFlag: @unchecked Sendable {
+final class LostFlag: Sendable {
     private let value = Mutex(false)
     /// A pointer to this object for `user_data`, valid while the connection's owner keeps it.
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

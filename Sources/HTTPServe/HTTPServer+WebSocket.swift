@@ -103,8 +103,8 @@ extension HTTPServer {
     }
 
     /// A weak way back from libsoup's callbacks.
-    final class Owner: @unchecked Sendable {
-        weak var server: HTTPServer?
+    final class Owner: Sendable {
+        weak let server: HTTPServer?
         let id: Int
         init(_ server: HTTPServer, id: Int = 0) { self.server = server; self.id = id }
     }

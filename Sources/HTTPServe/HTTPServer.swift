@@ -157,7 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
     deinit { close() }
 
     /// One route: the token check, then the handler. Server thread.
-    final class Route: @unchecked Sendable {
+    final class Route: Sendable {
         let server: HTTPServer
         let requiresToken: Bool
         let handler: Handler

@@ -18,7 +18,7 @@ final class CastFeatureTests: XCTestCase {
         let player = player(recorder)
         defer { player.shutdown() }
         try await player.waitFor("playing", where: { $0.newState == .playing }) { player.load(TestMedia.h264) }
-        XCTAssertNotNil(player.feature(CastFeature.self), "StandardFeatures has the cast feature")
+        XCTAssertTrue(player.hasFeature(CastFeature.self), "StandardFeatures has the cast feature")
         XCTAssertEqual(player.snapshot.features[CastSnapshot.self], CastSnapshot(), "no discovery before it is asked for")
         XCTAssertEqual(player.renderers, [])
         XCTAssertNil(player.castingRenderer)

@@ -11,7 +11,7 @@ final class CoreOnlyPlayerTests: XCTestCase {
     func testACorePlayerPlaysWithoutTheWindowAndThumbnailsFeatures() async throws {
         let player = Player(configuration: .fakeSinks(), features: [])
         defer { player.shutdown() }
-        XCTAssertNil(player.feature(WindowFeature.self))
+        XCTAssertFalse(player.hasFeature(WindowFeature.self))
         player.setVideoGravity(.fill)            // no window feature: ignored
         let size = try await player.waitForValue("media size", { event -> VideoSize? in
             if case .mediaSize(let size?) = event { return size } else { return nil }

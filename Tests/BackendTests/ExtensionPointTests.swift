@@ -97,10 +97,10 @@ final class ExtensionPointTests: XCTestCase {
 
     /// A resolver that keeps its context, as every real feature does.
     private final class KeepingResolver: PlayerFeature, URIResolver {
-        let context = Mutex<FeatureContext?>(nil)
+        var context: FeatureContext?   // loop thread, like the feature
 
         func attach(to context: FeatureContext) {
-            self.context.withLock { $0 = context }
+            self.context = context
             context.provideURIResolver(self, order: ExtensionOrder(10))
         }
 

@@ -68,16 +68,17 @@ final class LoadIDTests: XCTestCase {
     /// A feature whose URI resolver makes the first load wait (``LoadDecision/wait``) and loads it
     /// again itself on the next loop dispatch, as the media cache does while it revalidates a copy.
     private final class DeferringFeature: PlayerFeature, URIResolver {
-        private let context = Mutex<FeatureContext?>(nil)
+        private var context: FeatureContext?   // loop thread, like the feature
+        /// Read by the test's thread too.
         let deferred = Mutex(0)
 
         func attach(to context: FeatureContext) {
-            self.context.withLock { $0 = context }
+            self.context = context
             context.provideURIResolver(self, order: ExtensionOrder(0))
         }
 
         func resolve(_ uri: String) -> LoadDecision {
-            guard uri.hasPrefix("file:"), deferred.withLock({ $0 == 0 }), let context = context.withLock({ $0 }) else { return .play(uri) }
+            guard uri.hasPrefix("file:"), deferred.withLock({ $0 == 0 }), let context else { return .play(uri) }
             deferred.withLock { $0 += 1 }
             context.runOnLoop { context.transport.load(uri) }
             return .wait

@@ -52,10 +52,11 @@ extension Engine {
         let send = LiveSeekSend(playbin: playbin, event: event)
         let uri = facts.uri
         seeks.liveSendsInFlight += 1
-        worker.run { [weak self] in
+        let engine = handle
+        worker.run {
             let sent = gst_element_send_event(send.playbin, send.event) != 0  // takes ownership of the event
             gst_object_unref(UnsafeMutableRawPointer(send.playbin))
-            _ = self?.loop.invoke { [weak self] in self?.liveSeekAnswered(sent: sent, position: position, uri: uri) }
+            engine.runOnLoop { $0?.liveSeekAnswered(sent: sent, position: position, uri: uri) }
         }
     }
 

@@ -21,8 +21,8 @@ import Glibc
 /// **Thread:** every method runs on the loop thread (``preconditionOnLoop()`` guards the entry
 /// points). Commands arrive queued from ``Player`` (never inline, so the engine is never
 /// re-entered); events are collected by the ``EventHub`` and delivered after the current
-/// handler returns. `@unchecked Sendable` only so ``Player`` can carry it into those closures.
-final class Engine: @unchecked Sendable {
+/// handler returns. Not `Sendable`: ``Player`` carries it in a ``LoopConfined`` handle.
+final class Engine {
     let configuration: PlayerConfiguration
     let loop: MainLoopThread
     let hub: EventHub
@@ -80,6 +80,10 @@ final class Engine: @unchecked Sendable {
         pipeline.watchBus(on: loop) { [unowned self] message in self.handle(message: message) }
         pipeline.setState(GST_STATE_READY)
     }
+
+    /// A `Sendable` handle on this engine (held weakly) for a worker or streaming thread that
+    /// comes back to the loop thread with an answer (``LoopConfined/runOnLoop(_:)``).
+    var handle: LoopConfined<Engine?> { LoopConfined(weak: self, on: loop) }
 
     /// Traps when called off the loop thread (the engine's only thread).
     func preconditionOnLoop(file: StaticString = #fileID, line: UInt = #line) {

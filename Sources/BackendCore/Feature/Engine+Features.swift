@@ -5,6 +5,12 @@ import CGStreamer
 /// changes nothing), and the extension points they registered (``FeatureExtensions``), each in
 /// its own explicit order. The only place the engine talks to them.
 extension Engine {
+    /// The feature of type `type`, nil when there is none.
+    func feature<Feature: PlayerFeature>(_ type: Feature.Type) -> Feature? {
+        for feature in features { if let match = feature as? Feature { return match } }
+        return nil
+    }
+
     /// Attaches every feature (init, after the sinks exist, before the bus is watched), then
     /// chains the video filters they added (``installVideoFilters()``).
     func attachFeatures() {

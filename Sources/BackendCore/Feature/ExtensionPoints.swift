@@ -19,7 +19,7 @@ public struct ExtensionOrder: Sendable, Hashable, Comparable {
 /// URI is given to `playbin`, each resolver in order may replace it (a cached copy), hold the load
 /// back (``LoadDecision/wait``: it loads again itself later) or refuse it. Each sees the URI the
 /// one before chose. **Thread:** loop thread.
-public protocol URIResolver: AnyObject, Sendable {
+public protocol URIResolver: AnyObject {
     /// The resolver's answer for `uri` (``FeatureMedia/loadingStart`` is the load's start).
     func resolve(_ uri: String) -> LoadDecision
 }
@@ -27,7 +27,7 @@ public protocol URIResolver: AnyObject, Sendable {
 /// The end-of-item extension point (``FeatureContext/provideEndOfItemPolicy(_:)``): what follows
 /// the end of the current media or its fatal error — the next queue item, a retry — instead of
 /// the core's report. One owner per player. **Thread:** loop thread.
-public protocol EndOfItemPolicy: AnyObject, Sendable {
+public protocol EndOfItemPolicy: AnyObject {
     /// End of stream of the current media: ``EndDisposition/proceed`` lets the core report it;
     /// any other answer means the policy acted on it.
     func endOfStream() -> EndDisposition
@@ -41,7 +41,7 @@ public protocol EndOfItemPolicy: AnyObject, Sendable {
 /// error it recovers from). Interceptors run in order before the core and before the features'
 /// ``PlayerFeature/observe(message:)``; a feature that only reads messages observes them instead.
 /// **Thread:** loop thread.
-public protocol MessageInterceptor: AnyObject, Sendable {
+public protocol MessageInterceptor: AnyObject {
     /// A bus message of the current media; ``MessageDisposition/consumed`` keeps it from every
     /// interceptor after this one, from the features' observation and from the core. `message`
     /// is borrowed: ref it to keep it.

@@ -1,7 +1,7 @@
 import CGStreamer
 
 /// Timers, watches and signal handlers on the player's loop thread (``FeatureContext/loop``;
-/// ``FeatureContext/runOnLoop(_:)`` reaches the thread from others). **Thread:** loop thread.
+/// a handle from ``FeatureContext/confine(_:)`` reaches the thread from others). **Thread:** loop thread.
 public struct FeatureLoop {
     unowned let context: FeatureContext
     private var engine: Engine { context.engine }
@@ -28,6 +28,7 @@ public struct FeatureLoop {
     /// Runs `work` off the loop thread on the player's one worker (a `GThreadPool` of one thread,
     /// tasks in the order given, live-window seeks among them), for a call that may block (a
     /// query an adaptive demuxer answers under its playlist lock); come back with
-    /// ``FeatureContext/runOnLoop(_:)``. **Thread:** any.
+    /// a handle (``FeatureContext/confine(_:)``, ``LoopConfined/runOnLoop(_:)``). **Thread:** loop
+    /// thread (`work` runs on the worker).
     public func runOffLoop(_ work: @escaping @Sendable () -> Void) { engine.worker.run(work) }
 }

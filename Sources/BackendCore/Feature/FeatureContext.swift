@@ -8,13 +8,14 @@ import CGStreamer
 /// ``pipeline``. Narrow on purpose — a feature never reaches the engine itself, so the core's
 /// state keeps one owner.
 ///
-/// **Thread:** loop thread only (every ``PlayerFeature`` call runs there), except
-/// ``runOnLoop(_:)`` and ``trace(_:file:function:line:)``, which streaming threads use. Commands
-/// act at once, in the middle of the current handler; events still leave after it returns.
-public final class FeatureContext: @unchecked Sendable {
+/// **Thread:** loop thread only (every ``PlayerFeature`` call runs there), hence not `Sendable`:
+/// another thread reaches a feature through a ``LoopConfined`` handle (``confine(_:)``), never
+/// through the context. Commands act at once, in the middle of the current handler; events
+/// still leave after it returns.
+public final class FeatureContext {
     unowned let engine: Engine
-    /// The loop thread, held so that ``runOnLoop(_:)`` stays safe from a worker thread that
-    /// outlives the engine (it then returns false).
+    /// The loop thread, for the handles ``confine(_:)`` makes (they outlive the engine safely:
+    /// their work is refused once the loop has quit).
     private let loopThread: MainLoopThread
 
     init(engine: Engine) {
@@ -41,16 +42,28 @@ public final class FeatureContext: @unchecked Sendable {
         engine.hub.updateSnapshot { $0.features[Section.self] = section }
     }
 
-    /// Runs `work` on the loop thread, queued (`g_main_context_invoke_full`): the one way for a
-    /// streaming thread or a signal handler to reach the feature. False once the loop has quit.
-    /// **Thread:** any.
+    /// Queues `work` on the loop thread, after the current handler and the work queued before it
+    /// (`g_main_context_invoke_full`): for what a notification must not do in place (load, seek,
+    /// act on an event). False once the loop has quit. **Thread:** loop thread (a precondition):
+    /// `work` is not `Sendable`, as it stays on this thread; another thread comes back through a
+    /// handle (``confine(_:)``, ``LoopConfined/runOnLoop(_:)``).
     @discardableResult
-    public func runOnLoop(_ work: @escaping @Sendable () -> Void) -> Bool { loopThread.invoke(work) }
+    public func runOnLoop(_ work: @escaping () -> Void) -> Bool {
+        precondition(loopThread.isOnLoopThread, "FeatureContext.runOnLoop called off the loop thread")
+        return loopThread.invoke(work)
+    }
+
+    /// A `Sendable` handle on `object` (a feature, or a part of one) that other threads carry to
+    /// reach it on the loop thread — a streaming thread's signal handler, a worker's answer:
+    /// `handle.runOnLoop { $0?.arrived(cue) }`. Holds `object` weakly (nil once it is gone), so a
+    /// handle kept by a pipeline's element does not keep the feature alive.
+    public func confine<Object: AnyObject>(_ object: Object) -> LoopConfined<Object?> {
+        LoopConfined(weak: object, on: loopThread)
+    }
 
     /// Diagnostics in GStreamer's debug log: category `gstplay`, level `DEBUG`
     /// (`gst_debug_log_literal`; `GST_DEBUG=gstplay*:5` shows them), with the caller's file,
     /// function and line; `text` is built only when the category's threshold lets it through.
-    /// **Thread:** any.
     public func trace(_ text: @autoclosure () -> String, file: StaticString = #fileID, function: StaticString = #function,
                       line: UInt = #line) {
         engine.trace(text(), file: file, function: function, line: line)

@@ -33,8 +33,8 @@ public extension FeaturePipeline {
 
     /// Calls `changed` whenever playbin's streams of any kind change (its `video-changed`,
     /// `audio-changed` and `text-changed` signals): a new media's streams appeared, a subtitle
-    /// file was added. **Thread:** `changed` runs on a streaming thread (come back with
-    /// ``FeatureContext/runOnLoop(_:)``).
+    /// file was added. **Thread:** `changed` runs on a streaming thread (come back through a
+    /// handle: ``FeatureContext/confine(_:)``, ``LoopConfined/runOnLoop(_:)``).
     func watchStreamChanges(_ changed: @escaping @Sendable () -> Void) {
         guard let playbin else { return }
         let instance = UnsafeMutableRawPointer(playbin)

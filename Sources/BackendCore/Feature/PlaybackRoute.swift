@@ -12,7 +12,7 @@
 /// **Thread:** every method is called on the player's loop thread, from inside a command (the
 /// core is in the middle of a handler): start the work and return; report later through the
 /// context. Never call back into the context synchronously from here.
-public protocol PlaybackRoute: AnyObject, Sendable {
+public protocol PlaybackRoute: AnyObject {
     /// ``Player/play()`` (also after a seek back from the end).
     func routePlay()
     /// ``Player/pause()``.

@@ -19,9 +19,11 @@ import CGStreamer
 ///
 /// **Thread:** every method runs on the player's loop thread, after the previous call returned
 /// (never re-entered). A feature's own public API (a `Player` extension) queues its work there
-/// with ``Player/withFeature(_:_:)``. `Sendable` because ``Player`` (any thread) holds it; its
-/// mutable state must be touched on the loop thread only (or behind its own lock).
-public protocol PlayerFeature: AnyObject, Sendable {
+/// with ``Player/withFeature(_:_:)``. Not `Sendable`: a feature belongs to its player's loop
+/// thread (``Player`` holds it through a ``LoopConfined`` handle), so its state needs no lock;
+/// another thread reaches it through a handle too (``FeatureContext/confine(_:)``). Its type is
+/// `Sendable` (`SendableMetatype`), so ``Player/hasFeature(_:)`` answers on any thread.
+public protocol PlayerFeature: AnyObject, SendableMetatype {
     /// Called once when the player is created, after `playbin` and its sinks exist and before the
     /// bus is watched: connect signals here (``FeatureLoop/track(handler:on:)``), keep `context`.
     func attach(to context: FeatureContext)

@@ -97,8 +97,8 @@ package final class UnixSocketServer: @unchecked Sendable {
     // MARK: Server thread
 
     /// A weak way back from a GLib callback (sources may outlive a dropped server briefly).
-    private final class Owner: @unchecked Sendable {
-        weak var server: UnixSocketServer?
+    private final class Owner: Sendable {
+        weak let server: UnixSocketServer?
         let id: Int
         init(_ server: UnixSocketServer, id: Int = 0) { self.server = server; self.id = id }
     }

@@ -19,7 +19,7 @@ import Glibc
 /// The handlers run on the streaming threads and only format a line into the log's memory
 /// buffer (``RenderLog/record(kind:pts:runningTime:realtime:)``); nothing there blocks.
 /// **Thread:** loop thread (``PlayerFeature``); the handlers, streaming threads.
-public final class RenderLogFeature: PlayerFeature, @unchecked Sendable {
+public final class RenderLogFeature: PlayerFeature {
     private let log: RenderLog
 
     /// A feature writing to `log`, which it closes at the player's teardown.
