@@ -54,13 +54,13 @@ PY_TEST_PACKAGES += async-upnp-client==0.49.0
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: docs-check bench-thumbnails setup setup-bench build release test test-tsan test-asan run fixtures bench \
+.PHONY: docs-check bench-thumbnails setup setup-bench build release release-order test test-tsan test-asan run fixtures bench \
 	bench-smoke soak fuzz fuzz-corpus clean help setup-test test-venv man install uninstall
 
 help:
 	@echo "make run      play $(FIXTURE) (installs what is missing, builds)"
 	@echo "make test     run the whole test suite"
-	@echo "make build | release | fixtures | bench | bench-smoke | soak | test-tsan | test-asan | fuzz | clean"
+	@echo "make build | release | release-order | fixtures | bench | bench-smoke | soak | test-tsan | test-asan | fuzz | clean"
 	@echo "make install [PREFIX=/usr/local] [DESTDIR=]   |   make uninstall [PREFIX=/usr/local]"
 
 # Installs the missing Debian packages of $(1).
@@ -107,7 +107,7 @@ build: setup
 # Every function in a section of its own, and the functions a start, a headless play and a JSON
 # console run execute laid out together at the front of .text (Modules/Release/startup.order, from
 # `make release-order`): the kernel maps code in 64 KiB blocks around each page fault, so start-up
-# code spread over the 12 MB of .text mapped megabytes that never ran.
+# code spread over 12 MB of .text would map megabytes that never run.
 RELEASE_SCRATCH := .build-release
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script=$(CURDIR)/Modules/Release/exports.map \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
@@ -119,11 +119,12 @@ release: setup
 
 # Regenerates Modules/Release/startup.order from the release binary: which functions run during
 # `--version`, a headless play and a `--json` play (valgrind's callgrind, instruction addresses
-# mapped to symbols), then `make release` again links them together.
+# mapped to symbols), then links again (the binary removed first: SwiftPM does not track the file).
 release-order: release
 	$(call apt_install,valgrind binutils)
-	python3 Modules/Release/startup-order.py $$($(RELEASE_BUILD) --show-bin-path)/gstplay Fixtures/short-0.2s.mp4 > Modules/Release/startup.order.new
-	mv Modules/Release/startup.order.new Modules/Release/startup.order
+	bin=$$($(RELEASE_BUILD) --show-bin-path); \
+	python3 Modules/Release/startup-order.py $$bin/gstplay Fixtures/short-0.2s.mp4 > Modules/Release/startup.order.new && \
+	mv Modules/Release/startup.order.new Modules/Release/startup.order && rm -f $$bin/gstplay
 	$(RELEASE_BUILD) --product gstplay
 
 # One process per test, TEST_WORKERS at a time (the tests mostly wait on real-time playback; 8 on

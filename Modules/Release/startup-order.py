@@ -3,7 +3,7 @@
 during `gstplay --version`, a headless play and a `--json` play, in the order they first appear.
 
 Why: the kernel maps an executable's code in 64 KiB blocks around each page fault, so a few
-hundred small start-up functions spread over 12 MB of .text mapped megabytes that never ran.
+thousand small start-up functions spread over 12 MB of .text would map megabytes that never run.
 With every function in a section of its own (`-function-sections`) lld lays the listed ones out
 together at the front of .text.
 
