@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// Pictures for audio-only media in the window: playbin's visualisation path (its
 /// `vis` flag, `GST_PLAY_FLAG_VIS`, used only when the media has no video) with our own

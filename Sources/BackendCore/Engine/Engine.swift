@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// The loop-thread half of a ``Player``: a coordinator that routes commands and bus messages

@@ -1,3 +1,4 @@
+import GLibSupport
 /// A value that belongs to one player's loop thread, carried across threads as a `Sendable` handle.
 ///
 /// The engine, the ``FeatureContext`` and every ``PlayerFeature`` live on the loop thread: every
