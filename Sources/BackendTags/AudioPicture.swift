@@ -11,7 +11,7 @@ import GLibSupport
 ///
 /// Only with a video sink that has a window (`GstVideoOverlay`, itself or inside its bin), so
 /// never headless. **Thread:** loop thread, except the `draw` handler (streaming thread, which
-/// reads only the ``PictureOverlay``) and the picture's decoding (a ``DetachedThread``, which
+/// reads only the ``PictureOverlay``) and the picture's decoding (a `DetachedThread`, which
 /// comes back through a handle: `FeatureContext.confine(_:)`).
 final class AudioPicture {
     /// What to show.
