@@ -75,43 +75,52 @@ let package = Package(
             pkgConfig: "gstreamer-net-1.0",
             providers: [.apt(["libgstreamer1.0-dev"])]
         ),
-        // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, loop
-        // thread, and the one feature protocol (PlayerFeature). It names no feature.
+        // The GLib plumbing under the core, the features and the doors; it knows no player: the
+        // loop thread (MainLoopThread, TimerSource), C callback boxes, workers and detached threads,
+        // GDBus (exporting objects, calling services, GVariant values), the Unix socket server,
+        // and atomic files with the JSON store on them.
+        .target(
+            name: "GLibSupport",
+            dependencies: ["CGStreamer", "DirectoryWalk"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The player core: pipeline, state model, seeks, sinks, bus, timers, event hub, and the
+        // one feature protocol (PlayerFeature), on GLibSupport's loop thread. It names no feature.
         .target(
             name: "BackendCore",
-            dependencies: ["CGStreamer", "DirectoryWalk"],
+            dependencies: ["CGStreamer", "GLibSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The media cache (seed 001) as a feature: complete http(s) downloads kept and
         // played from disk; libsoup for its revalidation requests.
         .target(
             name: "BackendCache",
-            dependencies: ["BackendCore", "CGStreamer", "CSoup", "DirectoryWalk"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer", "CSoup", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Resume positions and choices (mpv's watch-later): `ResumeStore`, one JSON file in a directory the caller names.
         .target(
             name: "BackendResume",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The play queue (PlayerFeature): items, loop, shuffle, gapless hand-over, playlist files.
         .target(
             name: "BackendQueue",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Adaptive streaming (HLS/DASH) as a feature: the ABR policy, variants, stalls.
         .target(
             name: "BackendAdaptive",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Tracks and subtitles: stream info and selection, external subtitle files,
         // subtitle cues as events, offsets, global tags.
         .target(
             name: "BackendTracks",
-            dependencies: ["BackendCore", "CGStreamer", "DirectoryWalk"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer", "DirectoryWalk"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Chapters: the table of contents (GST_MESSAGE_TOC) flattened, the current
@@ -125,14 +134,14 @@ let package = Package(
         // media in the window (playbin's visualisation path).
         .target(
             name: "BackendTags",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Casting to UPnP/DLNA renderers: discovery and control on GUPnP (UPnP/), the
         // cast feature that routes playback to a renderer; local files served with HTTPServe.
         .target(
             name: "BackendCast",
-            dependencies: ["BackendCore", "HTTPServe", "CGStreamer", "CGUPnP"],
+            dependencies: ["BackendCore", "GLibSupport", "HTTPServe", "CGStreamer", "CGUPnP"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Playing in sync across machines: a leader publishes its clock (GstNetTimeProvider) and its
@@ -140,7 +149,7 @@ let package = Package(
         // pipeline to it (GstNetClientClock) and play the same item at the same moment.
         .target(
             name: "BackendSync",
-            dependencies: ["BackendCore", "BackendQueue", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
+            dependencies: ["BackendCore", "GLibSupport", "BackendQueue", "HTTPServe", "CGStreamer", "CGstNet", "CSoup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The umbrella embedders import: re-exports the core and the feature targets and
@@ -154,27 +163,27 @@ let package = Package(
         // state, position and a bar, volume, rate and messages for ~1.5 s. No Xlib.
         .target(
             name: "BackendOSD",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The video window: render target, title, keys, fullscreen, gravity. The only
         // feature that calls Xlib (opened at its first call, CX11), so BackendCore alone names no libX11.
         .target(
             name: "BackendWindow",
-            dependencies: ["BackendCore", "CGStreamer", "CX11"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer", "CX11"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // MPRIS 2 on the session bus: media keys, shell controls, playerctl (GDBus, in GIO).
         .target(
             name: "BackendMPRIS",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             resources: [.embedInCode("mpris.xml")],     // the introspection XML, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Thumbnails, contact sheets and the player's frame snapshot (`Player.snapshot`).
         .target(
             name: "BackendThumbnails",
-            dependencies: ["BackendCore", "CGStreamer"],
+            dependencies: ["BackendCore", "GLibSupport", "CGStreamer"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The one directory listing (GLib's GDir) of the Backend and ProcessProbe.
@@ -190,7 +199,7 @@ let package = Package(
         // A utility target, not a feature: it knows no Player.
         .target(
             name: "HTTPServe",
-            dependencies: ["BackendCore", "CGStreamer", "CSoup"],
+            dependencies: ["GLibSupport", "CGStreamer", "CSoup"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The command language over the Backend, for the CLI and for embedders: the JSON
@@ -199,7 +208,7 @@ let package = Package(
         // socket (Control/) and the web remote (Remote/, on HTTPServe).
         .target(
             name: "BackendControl",
-            dependencies: ["Backend", "BackendCore", "CGStreamer", "HTTPServe"],
+            dependencies: ["Backend", "BackendCore", "GLibSupport", "CGStreamer", "HTTPServe"],
             resources: [.embedInCode("Remote/remote.html")],     // the web remote's page, in the binary
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
@@ -209,6 +218,7 @@ let package = Package(
             dependencies: [
                 "Backend",
                 "BackendControl",
+                "GLibSupport",  // DetachedThread: the blocking stdin and signal readers
                 "HTTPServe",    // --remote's errors
                 "CGStreamer",   // g_get_user_cache_dir / g_get_user_state_dir: the cache and resume directories
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -265,7 +275,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackendTests",
-            dependencies: ["Backend", "BackendCore", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP", "BackendSync"],
+            dependencies: ["Backend", "BackendCore", "GLibSupport", "BackendQueue", "BackendCache", "BackendAdaptive", "BackendTracks", "BackendWindow", "BackendThumbnails", "BackendResume", "BackendChapters", "BackendMPRIS", "BackendOSD", "CGStreamer", "HTTPServe", "TestSupport", "StreamingQoE", "BackendCast", "CGUPnP", "BackendSync"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
@@ -279,7 +289,7 @@ let package = Package(
         // same graph with coverage and runs libFuzzer through them (Tests/Fuzz/README.md).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["gstplay", "BackendControl", "Backend", "BackendCore", "BackendQueue", "BackendAdaptive", "BackendTracks", "BackendCache", "BackendResume",
+            dependencies: ["gstplay", "BackendControl", "Backend", "BackendCore", "GLibSupport", "BackendQueue", "BackendAdaptive", "BackendTracks", "BackendCache", "BackendResume",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/Fuzz",
             exclude: ["corpus", "README.md", "fuzz-self.sh"],
@@ -288,7 +298,7 @@ let package = Package(
         // Desktop: tests that need an X server (each starts its own Xvfb).
         .testTarget(
             name: "DisplayTests",
-            dependencies: ["Backend", "BackendCore", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
+            dependencies: ["Backend", "BackendCore", "GLibSupport", "BackendWindow", "BackendOSD", "CGStreamer", "CX11", "CXFixes", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The bench harness (gstplay-bench) itself: its process runner and servers.

@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import Dispatch
+import GLibSupport
 import Synchronization
 
 /// The elements of an adaptive stream inside `playbin`, found as they are added: the demuxer

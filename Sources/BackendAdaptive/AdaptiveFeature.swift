@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// Adaptive streaming (HLS and MPEG-DASH) as a `PlayerFeature`: follows the demuxer inside
 /// `playbin`, runs the ABR policy (``AdaptivePolicy``), reports variants, switches and stalls as

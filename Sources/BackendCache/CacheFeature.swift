@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// The media cache in the player (seed 001), a `PlayerFeature`: a hit plays the
 /// cached file; a miss plays over http with download buffering into the cache's `partial/`

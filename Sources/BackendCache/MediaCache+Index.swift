@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// The index on disk: the locked read-repair-change-write cycle, reading it entry by entry, and

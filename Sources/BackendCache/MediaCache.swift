@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// A local cache of **complete** downloads (seed 001): a played http(s) file is kept and played

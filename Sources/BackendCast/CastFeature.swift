@@ -3,6 +3,7 @@ import BackendCore
 import FoundationEssentials
 #else
 import Foundation
+import GLibSupport
 #endif
 
 /// Casting to UPnP AV / DLNA MediaRenderers as a ``PlayerFeature``: discovery

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GLibSupport
 import HTTPServe
 
 /// One cast to one renderer: the ``PlaybackRoute`` the core hands the player's commands to while

@@ -1,5 +1,6 @@
 import CGStreamer
 import Dispatch
+import GLibSupport
 import Synchronization
 
 /// A media player: `playbin` running on its own `GMainContext` and thread.

@@ -1,4 +1,5 @@
 import BackendCore
+import GLibSupport
 
 /// The D-Bus side: method calls, property reads and writes (GDBus dispatches them on the loop
 /// thread). Reads answer at once; anything that acts is queued (`FeatureContext.runOnLoop`).

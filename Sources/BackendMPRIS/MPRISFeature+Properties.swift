@@ -1,4 +1,5 @@
 import BackendCore
+import GLibSupport
 
 /// The MPRIS properties, computed from the player's snapshot and the queue's state whenever
 /// they are read or compared (loop thread). Nothing is cached but what was last announced.

@@ -1,11 +1,12 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 import Synchronization
 
 /// MPRIS 2 as a `PlayerFeature`: the player on the D-Bus session bus as
 /// `org.mpris.MediaPlayer2.<app>.instance<pid>`, with the root, `Player` and `TrackList`
-/// interfaces at `/org/mpris/MediaPlayer2` (GDBus: `DBusObjectExport` in BackendCore/GLib),
+/// interfaces at `/org/mpris/MediaPlayer2` (GDBus: `DBusObjectExport` in GLibSupport),
 /// so media keys, shell media controls and `playerctl` drive it. Nothing runs without a session
 /// bus (an ``MPRISEvent/unavailable(reason:)`` says so).
 ///

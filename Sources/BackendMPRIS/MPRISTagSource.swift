@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// The media's tags and picture as MPRIS shows them (`xesam:title`, `xesam:artist`,

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// An on-screen display, as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter

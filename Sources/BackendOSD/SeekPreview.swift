@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// Where the seek preview's pictures of one media come from: the umbrella gives a background
 /// thumbnail track (BackendThumbnails' `ThumbnailTrack`). Any thread.

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// One `GstDiscoverer` (pbutils) run asynchronously on the player's loop thread, one URI at a
 /// time: ``discover(_:)`` queues a URI (`gst_discoverer_discover_uri_async`), the discoverer's

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// Reading and writing playlist files: `.m3u`/`.m3u8` (extended M3U with `#EXTINF` titles)

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// The queue's background discovery: each item's duration, title, artist, album,
 /// video/audio and playability, found by a ``MediaDiscoverer`` before the item plays — one item at

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// Where each item was left (mpv's `watch-later`): one small JSON file, `<directory>/resume.json`,

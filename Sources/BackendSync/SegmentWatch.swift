@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Synchronization
 
 /// The last TIME segment that reached the player's sinks, as a ``SegmentMapping``: what ties

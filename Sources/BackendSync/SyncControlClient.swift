@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CSoup
+import GLibSupport
 
 /// A follower's control connection: a WebSocket client (libsoup 3,
 /// `soup_session_websocket_connect_async`) to the leader's `/sync/events`, on a GLib thread of

@@ -1,6 +1,7 @@
 import BackendCore
 import BackendQueue
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// Playing in sync across machines, on GStreamer's network clock (docs/ADR-005-sync.md): a

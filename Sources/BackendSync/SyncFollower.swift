@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGstNet
+import GLibSupport
 import Synchronization
 
 /// The follower's side of ``SyncFeature``: a control connection to the leader

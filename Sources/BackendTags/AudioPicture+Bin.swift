@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 extension AudioPicture {
     /// The visualiser to make: the named one, or the first installed of the preferred ones

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// Pictures for audio-only media in the window: playbin's visualisation path (its
 /// `vis` flag, `GST_PLAY_FLAG_VIS`, used only when the media has no video) with our own
@@ -10,7 +11,7 @@ import CGStreamer
 ///
 /// Only with a video sink that has a window (`GstVideoOverlay`, itself or inside its bin), so
 /// never headless. **Thread:** loop thread, except the `draw` handler (streaming thread, which
-/// reads only the ``PictureOverlay``) and the picture's decoding (a ``DetachedThread``, which
+/// reads only the ``PictureOverlay``) and the picture's decoding (a `DetachedThread`, which
 /// comes back through a handle: `FeatureContext.confine(_:)`).
 final class AudioPicture {
     /// What to show.

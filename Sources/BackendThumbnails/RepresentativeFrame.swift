@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// How ``ThumbnailGenerator/representativeThumbnail(_:)`` picks the one frame that stands for a
 /// video (a file manager's preview): like Totem's thumbnailer, it tries a few places in turn and

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Synchronization
 
 /// The GStreamer pipeline behind ``ContactSheet``. Blocking; one thread from init to close.

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// playbin's `text-sink` when cues are delivered as data (``SubtitleRendering/events``): a
 /// `fakesink` that renders on the clock (`sync=true`, so its `handoff` fires when a cue is due),

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Synchronization
 
 /// Subtitles drawn by playbin (``SubtitleRendering/overlay``) with the cues still published: no

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Synchronization
 
 /// Keeps an external subtitle file's cues on the seek's segment. `subparse` (the parser behind

@@ -1,4 +1,5 @@
 import BackendCore
+import GLibSupport
 
 /// What the tracks feature knows and wants: the streams last published, the selection, the
 /// external subtitle file, the offsets, the held cues and the cue sink.

@@ -1,9 +1,10 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// Keeps the desktop's screensaver off while video plays: `Inhibit` on the
-/// session bus's `org.freedesktop.ScreenSaver` (GDBus through `DBusServiceCall` in BackendCore/GLib), `UnInhibit`
+/// session bus's `org.freedesktop.ScreenSaver` (GDBus through `DBusServiceCall` in GLibSupport), `UnInhibit`
 /// with its cookie when playback pauses, ends or stops, and at shutdown. Without a session bus,
 /// or when no service answers there, the X server's own screen saver is suspended instead
 /// (`XScreenSaverSuspend`, libXss) and resumed the same way.

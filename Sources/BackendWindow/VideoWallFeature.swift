@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// Shows one tile of a video wall (``VideoWall``, `gstplay --wall`): a `videocrop` in the video
 /// filter slot (``ExtensionOrder/videoWall``, before the window's own crop) cut to the tile.

@@ -1,5 +1,6 @@
 import BackendCore
 import CGStreamer
+import GLibSupport
 
 /// The video window as a `PlayerFeature`: the app's render target or the
 /// sink's own window, its title (the media's title tag, else the file name), fullscreen, keys,

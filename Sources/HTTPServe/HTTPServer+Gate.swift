@@ -1,5 +1,5 @@
-import BackendCore
 import CSoup
+import GLibSupport
 import Glibc
 
 /// What every request meets before a byte of its body is read, and how long it may take to arrive.

@@ -1,5 +1,5 @@
-import BackendCore
 import CSoup
+import GLibSupport
 
 /// What happens to the WebSocket clients of an ``HTTPServer``, given to the handler on the
 /// server's thread, in order per client.

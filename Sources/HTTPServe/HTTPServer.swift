@@ -1,5 +1,5 @@
-import BackendCore
 import CSoup
+import GLibSupport
 import Synchronization
 
 /// A small HTTP/WebSocket server on libsoup 3 (`SoupServer`) running on a `GMainContext` thread

@@ -1,5 +1,5 @@
-import BackendCore
 import CSoup
+import GLibSupport
 import Glibc
 
 /// A request the server waits for: its message (referenced) and since when (µs, monotonic).

@@ -1,4 +1,4 @@
-import BackendCore
+import GLibSupport
 import Glibc
 
 /// Closes a WebSocket client whose message is over the size limit with the close frame 1009

@@ -1,6 +1,7 @@
 import Backend
 import Dispatch
 import FoundationEssentials
+import GLibSupport
 import Glibc
 import Synchronization
 

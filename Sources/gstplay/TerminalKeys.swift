@@ -1,6 +1,7 @@
 import Backend
 import BackendControl
 import FoundationEssentials
+import GLibSupport
 import Glibc
 import Synchronization
 

@@ -64,8 +64,8 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertEqual(long, [], "files over 300 lines")
     }
 
-    /// HTTPServe is a utility (the web remote's and casting's server): it uses the core's
-    /// GLib plumbing only, never a feature or the umbrella.
+    /// HTTPServe is a utility (the web remote's and casting's server): it uses GLibSupport's
+    /// plumbing only, never a feature or the umbrella.
     func testHTTPServeImportsNoFeature() throws {
         var found: [String] = []
         for file in try Self.swiftFiles(under: "Sources/HTTPServe") {

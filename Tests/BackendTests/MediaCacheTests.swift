@@ -2,6 +2,7 @@
 @testable import BackendCore
 import Backend
 import Foundation
+import GLibSupport
 import ProcessProbe
 import XCTest
 

@@ -1,5 +1,5 @@
-import BackendCore
 import Foundation
+import GLibSupport
 import Glibc
 import Synchronization
 import XCTest

@@ -2,6 +2,7 @@
 import Backend
 import CGStreamer
 import Foundation
+import GLibSupport
 import Synchronization
 import TestSupport
 import XCTest

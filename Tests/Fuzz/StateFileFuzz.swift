@@ -1,7 +1,7 @@
 // Fuzz targets `cache-index` and `resume`: the two JSON state files gstplay reads back from disk,
 // the media cache's `index.json` (Sources/BackendCache/MediaCache.swift, CacheRepair.swift) and
 // the resume state `resume.json` (Sources/BackendResume/ResumeStore.swift), both read through
-// `JSONFileStore` (Sources/BackendCore/Platform/JSONFileStore.swift). The input is the file's
+// `JSONFileStore` (Sources/GLibSupport/JSONFileStore.swift). The input is the file's
 // bytes, written into a scratch directory that is set up the same way for every run.
 //
 // Every input is decoded (``JSONFileStore/decode(_:)``: decoding the entries it gives, once
@@ -34,6 +34,7 @@
 @testable import BackendResume
 import Backend
 import Foundation
+@testable import GLibSupport
 @testable import gstplay
 
 /// The `cache-index` and `resume` fuzz targets (invariants in the header). Write only their

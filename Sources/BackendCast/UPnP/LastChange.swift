@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 /// What a renderer's `LastChange` event said (instance 0), read by GUPnP-AV's
 /// `GUPnPLastChangeParser`; nil fields were not in this event.

@@ -1,4 +1,5 @@
 import BackendCore
+import GLibSupport
 
 /// Transport state events that do not come, confirmed by asking. GUPnP 1.6's service proxy
 /// drops a GENA NOTIFY that arrives before it has read the answer to its SUBSCRIBE (no SID yet:

@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 /// Drives one renderer found by ``RendererDiscovery`` (``RendererDiscovery/makeControl(for:timeout:)``):
 /// its `AVTransport:1` (URI, play, pause, stop, seek, position, state) and `RenderingControl:1`

@@ -1,5 +1,6 @@
 import BackendCore
 import CGUPnP
+import GLibSupport
 
 /// A renderer that stopped answering, taken off the list before its announcement expires.
 /// **Thread:** the loop thread.

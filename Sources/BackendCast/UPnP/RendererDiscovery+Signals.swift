@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 extension RendererDiscovery {
     /// Connects `handler` to a GUPnP signal whose handler takes (instance, object, user_data)

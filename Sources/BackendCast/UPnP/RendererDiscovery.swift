@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 /// Finds UPnP AV MediaRenderers on the LAN with GUPnP: a `GUPnPContextManager` (one
 /// `GUPnPContext` per usable network interface, optionally limited by its `GUPnPContextFilter`)

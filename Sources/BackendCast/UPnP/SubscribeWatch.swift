@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 /// Tells when GUPnP sends a GENA `SUBSCRIBE` for one service's events — the first one and those
 /// of its own resubscriptions after a missed SEQ — by watching its context's `SoupSession`

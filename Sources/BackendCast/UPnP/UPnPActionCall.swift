@@ -1,6 +1,7 @@
 import BackendCore
 import CGStreamer
 import CGUPnP
+import GLibSupport
 
 /// One SOAP action on a renderer's service (`gupnp_service_proxy_call_action_async`) with a
 /// deadline: a `GCancellable` cancelled by a timer after `timeout`, so no call waits forever.

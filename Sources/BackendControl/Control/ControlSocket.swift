@@ -1,5 +1,6 @@
 import Backend
 import BackendCore
+import GLibSupport
 import Synchronization
 
 /// `--input-ipc-server PATH`: the control socket, one transport of the ``ControlHub``. A Unix

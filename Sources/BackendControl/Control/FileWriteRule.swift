@@ -1,4 +1,5 @@
 import BackendCore
+import GLibSupport
 import Glibc
 
 /// Which door a command came through (docs/RELIABILITY.md, "Who may write files").

@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GLibSupport
 import Glibc
 import Synchronization
 

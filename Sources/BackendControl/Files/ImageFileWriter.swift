@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GLibSupport
 import Glibc
 
 /// Writes image files so that a failure leaves nothing behind: each file goes to a temporary

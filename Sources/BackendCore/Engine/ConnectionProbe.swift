@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// One TCP (and, for `https`, TLS) connection to the host and port of a URI, made to name a
 /// failure that souphttpsrc does not report: with libsoup 3 (GStreamer 1.22) a refused

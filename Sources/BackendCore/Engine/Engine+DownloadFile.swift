@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// Progressive download buffering (loop thread): where playbin's download file goes. By default

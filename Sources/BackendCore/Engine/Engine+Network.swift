@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// Network sources (loop thread): souphttpsrc settings through `source-setup`, and the
 /// retry-once policy of seed 001 for failures that are not the server's final word.

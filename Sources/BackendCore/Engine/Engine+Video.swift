@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// Media size (loop thread): read at preroll and whenever the video sink's caps change.
 extension Engine {

@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// The loop-thread half of a ``Player``: a coordinator that routes commands and bus messages
@@ -54,7 +55,7 @@ final class Engine {
     var routing: RouteState?
     /// The redraw of the paused picture in flight, if any (``redrawPausedFrame()``).
     var redraw = PausedRedraw()
-    /// The player's one worker for blocking calls off the loop thread (``WorkerPool``, in order):
+    /// The player's one worker for blocking calls off the loop thread (`WorkerPool`, in order):
     /// live-window seeks (``sendLiveSeek(_:to:position:)``) and features' (``FeatureLoop/runOffLoop(_:)``).
     let worker = WorkerPool()
     /// What the features may see and do (made once, on first use).

@@ -1,3 +1,4 @@
+import GLibSupport
 /// Every GLib timer the engine runs, in one place, so that one call removes them.
 ///
 /// The position and statistics timers live as long as the player; the seek timer and the

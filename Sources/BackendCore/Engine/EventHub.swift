@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// **Delivery.** The engine raises ``PlayerEvent``s (``publish(_:)``) and time-observer calls
 /// (``publish(_:at:)``) on the loop thread; both wait in one outbox until the handler that
-/// raised them has returned, then ``flush()`` (run by ``MainLoopThread`` after every dispatch)
+/// raised them has returned, then ``flush()`` (run by `MainLoopThread` after every dispatch)
 /// hands them out in the order raised: events to every stream and to the delegate, observer
 /// calls to their blocks — on the loop thread, or on the configured queue. A callback that
 /// calls back into the player only queues work or reads this hub: the engine is never

@@ -1,3 +1,4 @@
+import GLibSupport
 /// Time observers (periodic and boundary) and the timers that drive them.
 ///
 /// Periodic observers get their own GLib timer; boundary observers are checked on one 20 ms

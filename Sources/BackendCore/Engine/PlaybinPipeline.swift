@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// The `playbin` element and what hangs off it: its bus watch, the signal handlers connected
 /// to it (or to its children), the last state it reported, and the bus epoch marker.

@@ -1,4 +1,8 @@
 import CGStreamer
+import GLibSupport
+// `addTimer` and `watchInput` return GLibSupport's `TimerSource`: re-exported (that type only) so an
+// embedder's feature can name it with `import BackendCore` (or `import Backend`) alone.
+@_exported import class GLibSupport.TimerSource
 
 /// Timers, watches and signal handlers on the player's loop thread (``FeatureContext/loop``;
 /// a handle from ``FeatureContext/confine(_:)`` reaches the thread from others). **Thread:** loop thread.

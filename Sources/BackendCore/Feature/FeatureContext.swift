@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// What a ``PlayerFeature`` may see and do in the player core: publish events and its snapshot
 /// section, read the snapshot and the load's progress, reach the loop thread, register at the

@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// The kinds of stream `playbin` plays (its `n-video`, `n-audio` and `n-text`).
 public enum PipelineStreamKind: Sendable, Hashable {

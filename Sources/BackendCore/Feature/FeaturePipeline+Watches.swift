@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// Watches on `playbin` for features (``FeatureContext/pipeline``): the elements it adds and
 /// removes, its streams changing, and the element messages posted on its bus as they are posted.

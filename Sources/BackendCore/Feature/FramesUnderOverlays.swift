@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Synchronization
 
 /// The last few frames as they were before the video overlays drew on them

@@ -1,3 +1,4 @@
+import GLibSupport
 /// A value that belongs to one player's loop thread, carried across threads as a `Sendable` handle.
 ///
 /// The engine, the ``FeatureContext`` and every ``PlayerFeature`` live on the loop thread: every
@@ -49,7 +50,7 @@ public struct LoopConfined<Value>: @unchecked Sendable {
         loop.invoke { [read] in work(read()) }
     }
 
-    /// Runs `work` on the loop thread with the value and waits for it (``MainLoopThread/invokeAndWait(_:)``):
+    /// Runs `work` on the loop thread with the value and waits for it (`MainLoopThread.invokeAndWait(_:)`):
     /// false, without running it, on the loop thread itself and once the loop has quit. `work`
     /// need not be `Sendable`: the caller's thread waits while it runs.
     @discardableResult

@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 import Synchronization
 

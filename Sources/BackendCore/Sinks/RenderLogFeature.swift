@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// A diagnostic feature that writes a ``RenderLog`` line for every buffer the player's video and

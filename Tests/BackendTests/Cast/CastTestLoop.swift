@@ -2,6 +2,7 @@
 import BackendCore
 import Dispatch
 import Foundation
+import GLibSupport
 import XCTest
 
 /// A GLib loop thread of the tests' own (the player's ``MainLoopThread``), where the UPnP layer's

@@ -3,6 +3,7 @@
 import Backend
 import CGStreamer
 import Foundation
+import GLibSupport
 import TestSupport
 import Synchronization
 import XCTest

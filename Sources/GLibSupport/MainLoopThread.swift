@@ -6,8 +6,8 @@ import Synchronization
 /// the Backend's GLib plumbing lives (thread, invoke, timers, teardown).
 ///
 /// **Threads:** ``invoke(_:)`` and ``isOnLoopThread`` may be called from any thread; sources
-/// returned by ``addTimer(every:_:)`` and ``addBusWatch(_:_:)`` must be created and destroyed
-/// on the loop thread.
+/// returned by ``addTimer(every:_:)`` and ``addReadWatch(fileDescriptor:_:)`` (and BackendCore's
+/// bus watch) must be created and destroyed on the loop thread.
 package final class MainLoopThread: @unchecked Sendable {
     /// The context everything of this player runs on (`g_main_context_new`).
     package let context: OpaquePointer
@@ -53,7 +53,7 @@ package final class MainLoopThread: @unchecked Sendable {
     /// Runs after every piece of work this thread dispatches (queued work, timers, bus
     /// watches): the engine delivers the events that work raised here, once its handler has
     /// returned. Set once, on the loop thread, before any work is queued.
-    var afterDispatch: (() -> Void)?
+    package var afterDispatch: (() -> Void)?
 
     /// Queues `work` on the loop thread (a `g_idle_source_new` attached to the context, at
     /// default priority, FIFO with other queued work). Never runs `work` inline, not even when
@@ -116,21 +116,6 @@ package final class MainLoopThread: @unchecked Sendable {
         return TimerSource(source: source)
     }
 
-    /// Watches `bus` on this context (`gst_bus_create_watch` + `g_source_attach`): `handler`
-    /// gets every message on the loop thread. Loop thread only.
-    func addBusWatch(_ bus: UnsafeMutablePointer<GstBus>,
-                     _ handler: @escaping (UnsafeMutablePointer<GstMessage>) -> Void) -> TimerSource {
-        let box = CallbackBox<(MainLoopThread, (UnsafeMutablePointer<GstMessage>) -> Void)>((self, handler))
-        let source = CGStreamer_bus_watch_attach(bus, context, { _, message, data in
-            guard let message, let data else { return 1 }
-            let (thread, handler) = CallbackBox<(MainLoopThread, (UnsafeMutablePointer<GstMessage>) -> Void)>.from(data).value
-            handler(message)
-            thread.afterDispatch?()
-            return 1 // keep the watch
-        }, box.retainedPointer, callbackBoxRelease)!
-        return TimerSource(source: source)
-    }
-
     /// Quits the loop and joins the thread (`g_main_loop_quit`, `g_thread_join`). From the loop
     /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent.
     package func quitAndJoin() {
@@ -164,7 +149,7 @@ package final class MainLoopThread: @unchecked Sendable {
 /// and drops our reference (`g_source_unref`); so does `deinit`. Loop thread only.
 public final class TimerSource {
     private var source: UnsafeMutablePointer<GSource>?
-    init(source: UnsafeMutablePointer<GSource>) { self.source = source }
+    package init(source: UnsafeMutablePointer<GSource>) { self.source = source }
 
     /// Removes the source; its callback box is released by GLib. Idempotent.
     public func destroy() {
