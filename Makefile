@@ -277,7 +277,7 @@ check-embedding: setup
 # its sources), so the directory is kept between runs. Fails on any
 # documentation warning (broken or ambiguous links, undocumented parameters).
 DOC_MODULES := BackendCore BackendQueue BackendCache BackendTracks BackendAdaptive BackendWindow \
-	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend BackendTags BackendOSD BackendControl
+	BackendThumbnails BackendResume BackendChapters BackendMPRIS Backend BackendTags BackendOSD BackendControl GLibSupport
 docs-check: setup
 	rm -rf .build-docs/modules .build-docs/Backend.doccarchive && mkdir -p .build-docs/symbols
 	$(SWIFT) build --target BackendControl --scratch-path .build-docs -Xswiftc -emit-symbol-graph -Xswiftc -emit-extension-block-symbols \
