@@ -56,7 +56,10 @@ extension Engine {
     }
 
     private func handleEndOfStream() {
-        guard playback.inputs.loaded, !playback.inputs.failed else { return }
+        // One end per play-through: GstBin can post EOS again when it goes back to PLAYING while
+        // all its sinks are EOS, and a second `endOfStream` for one play-through was seen once
+        // (the bench's throughput child, `sync=false`, a 0.2 s clip). A seek or a new load clears `ended`.
+        guard playback.inputs.loaded, !playback.inputs.failed, !playback.inputs.ended else { return }
         let (position, endedEarly) = endOfStreamPosition()
         let duration = facts.duration
         // Said before the features act (a queue moves on to the next item): the warning names
