@@ -50,6 +50,10 @@ final class GaplessFeeder: Sendable {
     /// Whether hand-overs are on.
     var isEnabled: Bool { state.withLock { $0.enabled } }
 
+    /// Whether a URI was handed to playbin that the loop thread has not taken yet: playbin's
+    /// stream counts and tags may then already describe that next item. Any thread.
+    var hasHandedOver: Bool { state.withLock { !$0.handedOver.isEmpty } }
+
     /// The URIs handed to playbin since the last call, oldest first (loop thread, on the
     /// ``messageName`` message).
     func takeHandedOver() -> [String] { state.withLock { s in defer { s.handedOver = [] }; return s.handedOver } }

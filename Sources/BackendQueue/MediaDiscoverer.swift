@@ -187,7 +187,7 @@ final class MediaDiscoverer {
         if streams.pointee.next == nil, let only = streams.pointee.data { take(gst_discoverer_stream_info_get_tags(OpaquePointer(only))) }
     }
 
-    private static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ tag: String) -> String? {
+    static func string(_ tags: UnsafeMutablePointer<GstTagList>, _ tag: String) -> String? {
         var value: UnsafeMutablePointer<gchar>?
         guard gst_tag_list_get_string(tags, tag, &value) != 0 else { return nil }
         return String(takingGLibString: value)

@@ -11,7 +11,8 @@ import GLibSupport
 /// Discovery waits while the player opens an item (loaded, not yet prerolled): the discoverer's
 /// pipeline demuxing a file beside the one opening it made start-up run two pipelines at once
 /// (the peak of a headless play of one file: 85 → 80 MiB, docs/BENCHMARKS.md "The floor");
-/// ``QueueFeature/prerolled()`` resumes it. When nothing is left to discover, the discoverer is
+/// ``QueueFeature/prerolled()`` resumes it, and the item the player has prerolled is described by
+/// the player itself (`QueueFeature+PlayerInfo.swift`), so it is not read a second time. When nothing is left to discover, the discoverer is
 /// closed and the memory its threads freed is handed back (`malloc_trim`): glibc keeps it in
 /// those threads' arenas otherwise (a 30 s play's anonymous memory: 38.6 → 31.2 MB).
 ///

@@ -35,6 +35,8 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     let feeder = GaplessFeeder()
     /// Items' media info found in the background (`QueueFeature+Discovery.swift`).
     let discovery = QueueDiscovery()
+    /// The loaded item's description from the player (`QueueFeature+PlayerInfo.swift`).
+    var playerInfo = PlayerItemInfo()
     /// The core, from ``attach(to:)`` on.
     private(set) var context: FeatureContext?
 
@@ -55,8 +57,17 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
         }
     }
 
-    /// The load prerolled: the background discovery, held while it opened, goes on.
-    public func prerolled() { if isActive { scheduleDiscovery() } }
+    /// The load prerolled: the current item is described from the player, and the background
+    /// discovery of the others, held while it opened, goes on — both queued, after the core has
+    /// published the load's media info.
+    public func prerolled() {
+        guard isActive, let context else { return }
+        context.runOnLoop { [weak self] in
+            guard let self, self.isActive else { return }
+            self.describeCurrentItemFromPlayer()
+            self.scheduleDiscovery()
+        }
+    }
 
     /// Forgets hand-overs in flight; stops discovering (releases the `GstDiscoverer`).
     public func teardown() {

@@ -56,6 +56,26 @@ final class QueueDiscoveryTests: XCTestCase {
         XCTAssertLessThan(prerolled, firstResult, "the first item's preroll comes before any discovery result")
     }
 
+    /// The item playing is described by the player at its preroll (duration, streams, tags), not
+    /// by a second pipeline reading the same file: a one-item queue runs no discoverer at all.
+    func testTheItemPlayingIsDescribedByThePlayerWithoutADiscoverer() throws {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder)
+        defer { player.shutdown() }
+        try player.setQueue([item(TestMedia.h264)])
+        recorder.waitFor("the item described") { !$0.compactMap(\.itemUpdate).isEmpty }
+        let info = try XCTUnwrap(recorder.events.compactMap(\.itemUpdate).first?.item.info)
+        XCTAssertEqual(try XCTUnwrap(info.duration).seconds, 10, accuracy: 0.2)
+        XCTAssertTrue(info.hasVideo)
+        XCTAssertTrue(info.hasAudio)
+        XCTAssertTrue(info.isPlayable)
+        XCTAssertTrue(recorder.staysFalse(for: 0.5) { $0.compactMap(\.itemUpdate).count > 1 }, "described once")
+        XCTAssertTrue(player.withFeatureAndWait(QueueFeature.self) { feature, _ in
+            XCTAssertEqual(feature.discovery.discoveredCount, 0, "no discoverer result")
+            XCTAssertNotEqual(feature.discovery.discoverer?.isOpen, true, "no discoverer made")
+        })
+    }
+
     func testAnUnplayableItemIsSkippedWithoutBeingLoaded() throws {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)
@@ -82,17 +102,22 @@ final class QueueDiscoveryTests: XCTestCase {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder)
         defer { player.shutdown() }
-        try player.setQueue([item(TestMedia.h264), item(TestMedia.theora), item(TestMedia.audioOnly)])
+        // The first item is described by the player when it prerolls; the others are discovered,
+        // one at a time, a few milliseconds each: enough of them that one is caught in flight.
+        let others = [TestMedia.theora, TestMedia.audioOnly, TestMedia.vp8, TestMedia.path("mp3-4s.mp3")]
+        let items = [item(TestMedia.h264)] + (others + others).map { item($0) }
+        try player.setQueue(items)
         // On the loop thread, in one go: the item being discovered is removed while in flight.
         let removed = Mutex<Int?>(nil)
-        XCTAssertTrue(eventually { player.withFeatureAndWait(QueueFeature.self) { feature, _ in
+        XCTAssertTrue(eventually(interval: .milliseconds(1)) { player.withFeatureAndWait(QueueFeature.self) { feature, _ in
             guard removed.withLock({ $0 }) == nil, let id = feature.discovery.itemID, let index = feature.queue.index(ofID: id) else { return }
             feature.run(.remove(index))
             removed.withLock { $0 = id }
         } && removed.withLock { $0 } != nil })
         let id = try XCTUnwrap(removed.withLock { $0 })
-        recorder.waitFor("the other items discovered") { $0.compactMap(\.itemUpdate).count >= 2 }
-        XCTAssertTrue(recorder.staysFalse(for: 0.5) { $0.compactMap(\.itemUpdate).count > 2 })
+        let described = items.count - 1          // every item but the removed one
+        recorder.waitFor("the other items described") { $0.compactMap(\.itemUpdate).count >= described }
+        XCTAssertTrue(recorder.staysFalse(for: 0.5) { $0.compactMap(\.itemUpdate).count > described })
         XCTAssertFalse(recorder.events.compactMap(\.itemUpdate).contains { $0.item.id == id }, "no result for the removed item")
         XCTAssertTrue(player.withFeatureAndWait(QueueFeature.self) { feature, _ in XCTAssertNil(feature.discovery.itemID) })
     }
