@@ -107,11 +107,13 @@ build: setup
 # Every function in a section of its own, and the functions a start, a headless play and a JSON
 # console run execute laid out together at the front of .text (Modules/Release/startup.order, from
 # `make release-order`): the kernel maps code in 64 KiB blocks around each page fault, so start-up
-# code spread over 12 MB of .text would map megabytes that never run.
+# code spread over 12 MB of .text would map megabytes that never run. The compiler's private
+# functions have no symbol to order: Modules/Release/unnamed-functions.ld gathers them.
 RELEASE_SCRATCH := .build-release
 RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --version-script=$(CURDIR)/Modules/Release/exports.map \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/Modules/Release/startup.order -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(CURDIR)/Modules/Release/startup.order -Xlinker --no-warn-symbol-ordering \
+	-Xlinker --script=$(CURDIR)/Modules/Release/unnamed-functions.ld
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
 	$(RELEASE_BUILD) --product gstplay
