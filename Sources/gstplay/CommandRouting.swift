@@ -1,5 +1,6 @@
 import ArgumentParser
 import BackendControl
+import BackendCore
 import Glibc
 
 /// The one way a command line is parsed, run and ended, for the player and for the commands
@@ -34,7 +35,15 @@ enum CommandRouting {
             Output.writeLine(STDERR_FILENO, "gstplay: error: \(error.message)")
             Glibc.exit(ExitStatus.usage)
         }
+        if playsMedia(configured) { GStreamerRuntime.initializeInBackground() }
         run(GstplayCommand.self, FlagValueRewrite.rewrite(configured))
+    }
+
+    /// Whether the player's command line will play something (a location, not only options, and
+    /// no help or version): GStreamer's initialisation then starts at once, beside the parsing.
+    private static func playsMedia(_ arguments: [String]) -> Bool {
+        let answersAndExits: Set<String> = ["-h", "--help", "--help-hidden", "--version", "--experimental-dump-help"]
+        return arguments.contains { !$0.hasPrefix("-") } && !arguments.contains { answersAndExits.contains($0) }
     }
 
     /// The subcommand called `name`, if any.

@@ -1,4 +1,5 @@
 import CGStreamer
+import Glibc
 
 /// One-time process-wide GStreamer initialisation (`gst_init` and `gst_pb_utils_init`).
 package enum GStreamerRuntime {
@@ -28,6 +29,21 @@ package enum GStreamerRuntime {
 
     /// Initialises GStreamer on first use; thread-safe (Swift lazy globals run once).
     package static func ensureInitialized() { _ = initialized }
+
+    /// Starts ``ensureInitialized()`` on a thread of its own (`g_thread_new`, detached), so that
+    /// `gst_init` — reading the plugin registry, 13–23 ms here — runs on another core while the
+    /// caller goes on with its own start-up (a command line parsed, a configuration read); the
+    /// first ``ensureInitialized()`` after it waits for it to finish. An exit before then waits
+    /// too (an `atexit` handler): exiting while `gst_init` loads plugins on another thread would
+    /// run their destructors under it. Call at most once, early, where GStreamer will be needed.
+    package static func initializeInBackground() {
+        atexit { GStreamerRuntime.ensureInitialized() }
+        let thread = g_thread_new("gst-init", { _ in
+            GStreamerRuntime.ensureInitialized()
+            return nil
+        }, nil)
+        g_thread_unref(thread)
+    }
 
     /// The GStreamer version string, e.g. "GStreamer 1.22.0".
     /// "major.minor.micro[.nano]" from `gst_version` (no `gst_init` needed).
