@@ -33,7 +33,7 @@ final class VideoWallDisplayTests: XCTestCase {
         let shot = X11Tools.screenshotDirectory.appendingPathComponent("wall-2x1.png").path
         var left = PictureColours.RGB(r: 0, g: 0, b: 0), right = left
         let drawn = eventually(timeout: .seconds(30), interval: .milliseconds(300)) {
-            guard (try? X11Tools.run("import", ["-window", "root", "-crop", "680x400+22+40", "+repage", shot], environment: server.environment()))?.status == 0,
+            guard (try? X11Tools.screenshotScreen(x: 22, y: 40, width: 680, height: 400, on: server, to: shot)) != nil,
                   let l = try? PictureColours.meanColour(of: shot, x: 0.2, y: 0.4, width: 0.06, height: 0.2),
                   let r = try? PictureColours.meanColour(of: shot, x: 0.72, y: 0.4, width: 0.06, height: 0.2) else { return false }
             (left, right) = (l, r)

@@ -82,10 +82,26 @@ enum X11Tools {
         throw XvfbError("no such window after \(timeout) s; windows: \(try topLevelWindows(on: server))")
     }
 
-    /// Writes a PNG of `window` to `path` (`import -window`).
+    /// Writes a PNG of `window` to `path`: one frame of GStreamer's `ximagesrc` (`XGetImage` of
+    /// that window, no XDamage wait) through `pngenc`. ImageMagick's `import -window` grabbed the
+    /// server before reading and was seen to hang until killed while the suite loaded the machine.
     static func screenshot(_ window: String, on server: XvfbServer, to path: String) throws {
-        let result = try run("import", ["-window", window, path], environment: server.environment())
-        guard result.status == 0 else { throw XvfbError("import failed with status \(result.status)") }
+        guard let xid = window.hasPrefix("0x") ? UInt64(window.dropFirst(2), radix: 16) : UInt64(window) else {
+            throw XvfbError("not a window id: \(window)")
+        }
+        let pipeline = ["-q", "ximagesrc", "xid=\(xid)", "use-damage=false", "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "pngenc",
+                        "!", "filesink", "location=\(path)"]
+        let result = try run("gst-launch-1.0", pipeline, environment: server.environment())
+        guard result.status == 0 else { throw XvfbError("ximagesrc screenshot failed with status \(result.status): \(result.output)") }
+    }
+
+    /// Writes a PNG of the screen's `width`×`height` area at (`x`, `y`) to `path` (`ximagesrc`'s
+    /// `startx`…`endy`, inclusive corners), as ``screenshot(_:on:to:)`` does for one window.
+    static func screenshotScreen(x: Int, y: Int, width: Int, height: Int, on server: XvfbServer, to path: String) throws {
+        let pipeline = ["-q", "ximagesrc", "startx=\(x)", "starty=\(y)", "endx=\(x + width - 1)", "endy=\(y + height - 1)",
+                        "use-damage=false", "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(path)"]
+        let result = try run("gst-launch-1.0", pipeline, environment: server.environment())
+        guard result.status == 0 else { throw XvfbError("ximagesrc screenshot failed with status \(result.status): \(result.output)") }
     }
 
     /// Width, height and the fraction of pixels brighter than 50 % grey in a PNG (ImageMagick
