@@ -58,6 +58,7 @@ extension Engine {
         }
         load(.success(uri), original: uri, playing: fileURI)
         arrivedBody = ArrivedBody(path: path, received: received, announced: announced, error: named)
+        armOpenWatchdog()                     // a local file's limit
         facts.networkRetriesLeft = 0
         statistics.current.networkRetries = retries
         playback.inputs.intent = intent

@@ -71,10 +71,17 @@ extension Engine {
         // A FAILURE result is followed by an ERROR message on the bus, handled there.
     }
 
-    /// Starts the preroll watchdog for the current load.
-    private func armOpenWatchdog() {
+    /// Starts (or restarts) the preroll watchdog for the current load: the network limit for a
+    /// network URI, the local one for a local file — also for the bytes of a short body played
+    /// from their file, whose reported URI stays the server's. When it fires while those bytes
+    /// play, the load's own short-body error is reported (``arrivedBodyFailed(_:)``): decodebin
+    /// can drop a demuxer's error posted while it is still plugging it (an MP4 without its
+    /// `moov`, seen about once in ten runs under load), and the open then never ends otherwise.
+    func armOpenWatchdog() {
+        timers.openWatchdog?.destroy()
+        let isNetwork = facts.isNetworkURI && arrivedBody == nil
         let limit = configuration.openTimeout
-            ?? (facts.isNetworkURI ? max(.seconds(30), configuration.networkTimeout * 3) : .seconds(10))
+            ?? (isNetwork ? max(.seconds(30), configuration.networkTimeout * 3) : .seconds(10))
         timers.openWatchdog = loop.addTimer(every: limit) { [unowned self] in
             self.timers.openWatchdog = nil
             let inputs = self.playback.inputs
@@ -82,7 +89,7 @@ extension Engine {
                 let error = PlayerError(kind: .stream, element: "playbin",
                                         message: "could not open the media within \(limit.formattedSeconds): no stream became playable",
                                         missingPlugins: self.facts.missingPlugins, uri: self.facts.uri)
-                self.failUnlessFeatureActs(error)     // a queue reports it and goes on
+                self.failUnlessFeatureActs(self.arrivedBodyFailed(error) ?? error)     // a queue reports it and goes on
             }
             return false
         }
