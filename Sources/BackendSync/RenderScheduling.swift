@@ -77,22 +77,23 @@ enum RenderScheduling {
     /// outcomes already reported. **Thread:** streaming threads, under its `Mutex`.
     final class ThreadWatch: Sendable {
         private struct Seen {
+            /// The thread raised last: the buffers of one streaming thread stop at this check.
+            var last: pthread_t = 0
             var threads: [pthread_t] = []
             var reported: Set<String> = []
         }
         private let seen = Mutex(Seen())
-        /// The thread raised last: the buffers of one streaming thread pass here without the lock.
-        private let last = Atomic<UInt>(0)
         private let report: @Sendable (Outcome) -> Void
 
         init(report: @escaping @Sendable (Outcome) -> Void) { self.report = report }
 
-        /// Raises the calling thread unless it was already (one atomic load on every later buffer).
+        /// Raises the calling thread unless it was already (one uncontended lock on every later
+        /// buffer: the sinks' threads take it in turn, and only a new thread does more).
         func raiseIfNew() {
             let me = pthread_self()
-            guard last.load(ordering: .relaxed) != me else { return }
-            last.store(me, ordering: .relaxed)
             let isNew = seen.withLock { seen in
+                guard seen.last != me else { return false }
+                seen.last = me
                 guard !seen.threads.contains(me) else { return false }
                 seen.threads.append(me)
                 if seen.threads.count > 16 { seen.threads.removeFirst() }
