@@ -12,6 +12,7 @@ package final class MainLoopThread: @unchecked Sendable {
     /// The context everything of this player runs on (`g_main_context_new`).
     package let context: OpaquePointer
     private let loop: OpaquePointer
+    /// Set by `init`; taken by the first ``quitAndJoin()``, under the `closed` lock.
     private var thread: UnsafeMutablePointer<GThread>?
     /// Set once the loop is quitting: later work is refused instead of queued forever.
     private let closed = Mutex<Bool>(false)
@@ -111,11 +112,16 @@ package final class MainLoopThread: @unchecked Sendable {
     }
 
     /// Quits the loop and joins the thread (`g_main_loop_quit`, `g_thread_join`). From the loop
-    /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent.
+    /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent, from any thread:
+    /// the first call (under the `closed` lock) takes the thread; the others return at once.
     package func quitAndJoin() {
+        let thread = closed.withLock { isClosed -> UnsafeMutablePointer<GThread>? in
+            guard !isClosed else { return nil }
+            isClosed = true
+            defer { self.thread = nil }
+            return self.thread
+        }
         guard let thread else { return }
-        self.thread = nil
-        closed.withLock { $0 = true }
         g_main_loop_quit(loop)
         // A quit before the thread reached `g_main_loop_run` is lost (the run marks the loop
         // running): the same quit queued on the context ends it at its first iteration. Ahead

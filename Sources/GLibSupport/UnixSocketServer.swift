@@ -1,6 +1,5 @@
 import CGStreamer
 import Glibc
-import Synchronization
 
 /// A listening Unix stream socket served on a `GMainContext` thread of its own (GIO's `GSocket`
 /// with `g_socket_create_source`, non-blocking): many clients at once, bytes in, bytes out, and
@@ -31,7 +30,6 @@ package final class UnixSocketServer: @unchecked Sendable {
     private let loop: MainLoopThread
     private let outboxLimit: Int
     private let handler: @Sendable (UnixSocketServer, Event) -> Void
-    private let closed = Atomic<Bool>(false)
 
     // Server thread only:
     private var listener: UnsafeMutablePointer<GSocket>?
@@ -72,9 +70,10 @@ package final class UnixSocketServer: @unchecked Sendable {
 
     /// Closes every connection (each client's ``Event/disconnected(_:reason:)`` has no reason: it
     /// did nothing wrong) and the listening socket, removes the socket file (if still ours) and
-    /// joins the thread. Idempotent; not from the handler.
+    /// joins the thread. Idempotent, with no flag of its own: the work empties what it closes (a
+    /// second run finds nothing), is refused once the loop has quit, and ``MainLoopThread/quitAndJoin()``
+    /// lets only its first caller join. Not from the handler.
     package func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let work = { [self] in
             for id in connections.keys.sorted() { drop(id, reason: nil) }   // the player quits: nothing wrong with the client
             acceptSource?.destroy()
