@@ -103,6 +103,8 @@ final class EventHub: Sendable {
     /// (the loop thread, but `Sendable` needs it under the lock) and the readings (any thread).
     /// No call takes the lock twice, and no callback runs under it but a watcher's offer.
     struct State {
+        /// ``Player/shutdown()`` has begun: commands are refused from now on (any thread).
+        fileprivate var shutDown = false
         fileprivate var listeners = Listeners()
         fileprivate var outbox = Outbox()
         /// The snapshot, statistics and watchers; touched only by this type (here and EventHub+Watchers.swift).
@@ -137,12 +139,27 @@ final class EventHub: Sendable {
     func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { state.withLock { body(&$0.readings.working) } }
     /// Records a value a setter asked for (any thread), in both snapshots at once, so every getter
     /// answers with it from now on; the engine's outcome replaces it (``settle(_:fromSetter:_:)``).
-    func recordRequest(_ request: Request, _ body: (inout PlayerSnapshot) -> Void) {
+    /// False, with nothing recorded, once the player is shut down (no command runs then): the
+    /// check and the record are one step.
+    func recordRequest(_ request: Request, _ body: (inout PlayerSnapshot) -> Void) -> Bool {
         state.withLock { state in
+            guard !state.shutDown else { return false }
             state.readings.pendingRequests[request, default: 0] += 1
             body(&state.readings.working)
             body(&state.readings.snapshot)
             state.readings.offerToWatchers()
+            return true
+        }
+    }
+
+    /// True once ``beginShutdown()`` ran: the player refuses commands (any thread).
+    var isShutDown: Bool { state.withLock { $0.shutDown } }
+
+    /// Marks the player shut down; true for the first call only (any thread).
+    func beginShutdown() -> Bool {
+        state.withLock { state in
+            defer { state.shutDown = true }
+            return !state.shutDown
         }
     }
 
