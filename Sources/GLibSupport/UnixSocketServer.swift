@@ -29,7 +29,9 @@ package final class UnixSocketServer: @unchecked Sendable {
     private let identity: UnixSocketPath.Identity
     private let loop: MainLoopThread
     private let outboxLimit: Int
-    private let handler: @Sendable (UnixSocketServer, Event) -> Void
+    /// Handed to the server's thread at `init` (not `Sendable`: what it captures is the server
+    /// thread's from then on, like the state below, so a handler's own tables need no lock).
+    private let handler: (UnixSocketServer, Event) -> Void
 
     // Server thread only:
     private var listener: UnsafeMutablePointer<GSocket>?
@@ -40,7 +42,7 @@ package final class UnixSocketServer: @unchecked Sendable {
     /// Binds and listens at `path` (``UnixSocketPath``: mode 0600, its directory made with 0700
     /// when missing, a stale socket replaced, a live one refused) and starts accepting on a new
     /// thread. Throws ``UnixSocketError`` before any thread is started.
-    package init(path: String, outboxLimit: Int = 1 << 20, handler: @escaping @Sendable (UnixSocketServer, Event) -> Void) throws(UnixSocketError) {
+    package init(path: String, outboxLimit: Int = 1 << 20, handler: @escaping (UnixSocketServer, Event) -> Void) throws(UnixSocketError) {
         let (socket, identity) = try UnixSocketPath.bindListening(path)
         self.path = path
         self.identity = identity
