@@ -14,13 +14,17 @@ package final class MainLoopThread: @unchecked Sendable {
     private let loop: OpaquePointer
     /// Set by `init`; taken by the first ``quitAndJoin()``, under the `closed` lock.
     private var thread: UnsafeMutablePointer<GThread>?
+    /// Waited for by `init`. GLib would keep work invoked before the loop runs, but this wait
+    /// also puts the loop in `poll` before any invoke, so each invoke's hand-over goes through
+    /// the context's wakeup (an eventfd), an order ThreadSanitizer sees; the context's own lock
+    /// is futex-based and invisible to it (without the wait it reported the first invokes'
+    /// captured values, such as the engine `Player.init` makes, as races).
+    private let started = DispatchSemaphore(value: 0)
     /// Set once the loop is quitting: later work is refused instead of queued forever.
     private let closed = Mutex<Bool>(false)
 
     /// Creates the context and starts the thread (`g_thread_new` running `g_main_loop_run`);
-    /// returns at once: work invoked before the loop runs waits on the context, in order, and
-    /// runs on the loop's first iterations (GLib queues attached sources on a context nobody
-    /// iterates yet), so nobody needs to wait for the thread to start.
+    /// returns once the loop owns its context.
     package init(name: String) {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
@@ -31,10 +35,17 @@ package final class MainLoopThread: @unchecked Sendable {
             owner.runLoop()
             return nil
         }, box.retainedPointer)
+        started.wait()
     }
 
     private func runLoop() {
         g_main_context_push_thread_default(context)
+        // Signal "started" from inside the loop, when the context is owned.
+        let signal = CallbackBox(started)
+        g_main_context_invoke_full(context, G_PRIORITY_HIGH, { data in
+            CallbackBox<DispatchSemaphore>.from(data!).value.signal()
+            return 0
+        }, signal.retainedPointer, callbackBoxRelease)
         g_main_loop_run(loop)
         // Quit from this thread (a shutdown begun in a callback): nobody joins to drain, so run
         // what was queued before `closed` was set here, so nobody waits on it forever.
@@ -123,13 +134,6 @@ package final class MainLoopThread: @unchecked Sendable {
         }
         guard let thread else { return }
         g_main_loop_quit(loop)
-        // A quit before the thread reached `g_main_loop_run` is lost (the run marks the loop
-        // running): the same quit queued on the context ends it at its first iteration. Ahead
-        // of queued work (high priority), like the direct quit; that work is drained below.
-        CGStreamer_idle_attach(context, G_PRIORITY_HIGH, { data in
-            g_main_loop_quit(OpaquePointer(data))
-            return 0 // G_SOURCE_REMOVE
-        }, UnsafeMutableRawPointer(g_main_loop_ref(loop)), { g_main_loop_unref(OpaquePointer($0)) })
         // Wake the context in case it is blocked in poll.
         g_main_context_wakeup(context)
         if g_thread_self() == thread {
