@@ -77,23 +77,25 @@ enum RenderScheduling {
     /// outcomes already reported. **Thread:** streaming threads, under its `Mutex`.
     final class ThreadWatch: Sendable {
         private struct Seen {
-            /// The thread raised last: the buffers of one streaming thread stop at this check.
-            var last: pthread_t = 0
             var threads: [pthread_t] = []
             var reported: Set<String> = []
         }
         private let seen = Mutex(Seen())
+        /// The thread raised last: the buffers of one streaming thread pass here without the lock.
+        /// An Atomic of its own on purpose: it is read on every buffer of every sink's thread, and
+        /// in the Mutex those reads were reported by ThreadSanitizer, which does not see Swift's
+        /// Mutex on Linux (Tests/tsan.supp) — an atomic load is both cheaper and visible to it.
+        private let last = Atomic<UInt>(0)
         private let report: @Sendable (Outcome) -> Void
 
         init(report: @escaping @Sendable (Outcome) -> Void) { self.report = report }
 
-        /// Raises the calling thread unless it was already (one uncontended lock on every later
-        /// buffer: the sinks' threads take it in turn, and only a new thread does more).
+        /// Raises the calling thread unless it was already (one atomic load on every later buffer).
         func raiseIfNew() {
             let me = pthread_self()
+            guard last.load(ordering: .relaxed) != me else { return }
+            last.store(me, ordering: .relaxed)
             let isNew = seen.withLock { seen in
-                guard seen.last != me else { return false }
-                seen.last = me
                 guard !seen.threads.contains(me) else { return false }
                 seen.threads.append(me)
                 if seen.threads.count > 16 { seen.threads.removeFirst() }
