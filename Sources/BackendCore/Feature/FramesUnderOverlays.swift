@@ -19,7 +19,8 @@ import Synchronization
 /// takes it as it is.
 ///
 /// **Threads:** the probe runs on the video streaming thread, ``sample(matching:)`` on the loop
-/// thread; the frames and the keeping state sit behind one `Mutex`. The probe's box is released by its destroy-notify
+/// thread; the frames and the keeping state sit behind one `Mutex`, with an atomic flag in front
+/// for the probe's fast path. The probe's box is released by its destroy-notify
 /// when the pad goes; ``clear()`` (teardown) drops the frames earlier.
 final class FramesUnderOverlays: Sendable {
     /// One kept frame: owned references to a buffer and its caps.
@@ -36,8 +37,7 @@ final class FramesUnderOverlays: Sendable {
     /// How many frames are kept: playsink's video queue (3) plus the sink's and some slack.
     static let kept = 6
 
-    /// What the probe (video streaming thread) and the loop thread share, under one lock: the
-    /// probe takes it once per frame, uncontended but for a snapshot or an overlay switching.
+    /// What the probe (video streaming thread) and the loop thread share, under one lock.
     private struct State {
         var frames: [Frame] = []
         /// An overlay draws: every frame is kept.
@@ -46,6 +46,9 @@ final class FramesUnderOverlays: Sendable {
         var tail = 0
     }
     private let state = Mutex(State())
+    /// `keeping || tail > 0`, for the probe's fast path: while no overlay draws (most of the
+    /// time) a frame costs one atomic load, not the lock. Stored only under the lock.
+    private let active = Atomic<Bool>(false)
 
     /// Starts keeping frames (an overlay began to draw) or stops: the frames are dropped once
     /// ``kept`` more have passed (the tail). Any thread (the loop thread, from
@@ -54,6 +57,7 @@ final class FramesUnderOverlays: Sendable {
         state.withLock { state in
             state.tail = keep ? 0 : Self.kept
             state.keeping = keep
+            active.store(true, ordering: .sequentiallyConsistent)
         }
     }
 
@@ -94,11 +98,13 @@ final class FramesUnderOverlays: Sendable {
     /// Keeps `frame` while an overlay draws or during the tail (the tail's last frame drops them
     /// all: the frames drawn on before the stop have been shown); releases what is not kept.
     private func keep(_ frame: Frame) {
+        guard active.load(ordering: .sequentiallyConsistent) else { return frame.release() }
         let dropped = state.withLock { state -> [Frame] in
             if !state.keeping {
                 guard state.tail > 0 else { return [frame] }
                 state.tail -= 1
                 if state.tail == 0 {
+                    active.store(false, ordering: .sequentiallyConsistent)
                     defer { state.frames.removeAll() }
                     return state.frames + [frame]
                 }
