@@ -1,6 +1,5 @@
 import BackendCore
 import CGStreamer
-import Dispatch
 import GLibSupport
 import Synchronization
 
@@ -42,13 +41,14 @@ final class AdaptiveElements: Sendable {
         var initial: Int?
         /// The player is shutting down: elements offered now are not kept (``close()``).
         var closed = false
+        /// The master playlist's URI (the loaded URI), for resolving variant URIs; set by
+        /// ``reset(uri:)`` and kept across ``release(closing:)``.
+        var baseURI = ""
     }
 
     private let state = Mutex(Found())
     /// The ABR decisions, made on the demuxer's thread (see ``VariantSelector``).
     let selector: VariantSelector
-    /// The master playlist's URI (the loaded URI), for resolving variant URIs.
-    private let baseURI = Mutex("")
 
     /// Demuxer factories handled.
     static let demuxers: Set<String> = ["hlsdemux", "hlsdemux2", "dashdemux", "dashdemux2"]
@@ -56,23 +56,23 @@ final class AdaptiveElements: Sendable {
     init(policy: AdaptivePolicy) { selector = VariantSelector(policy: policy) }
 
     /// Applies a new policy at once (loop thread): a changed choice becomes the demuxer's
-    /// `connection-speed`, set off the loop thread (``setConnectionSpeedOffLoop(_:)``).
-    func update(policy: AdaptivePolicy) {
-        if let speed = selector.update(policy: policy, bufferSeconds: bufferedSeconds()) { setConnectionSpeedOffLoop(speed) }
+    /// `connection-speed`, set off the loop thread (``setConnectionSpeedOffLoop(_:on:)``).
+    func update(policy: AdaptivePolicy, loop: FeatureLoop?) {
+        if let speed = selector.update(policy: policy, bufferSeconds: bufferedSeconds()), let loop {
+            setConnectionSpeedOffLoop(speed, on: loop)
+        }
     }
 
-    /// Where the loop thread's `connection-speed` changes are set, in order.
-    private let speedQueue = DispatchQueue(label: "gstplay.adaptive.connection-speed")
-
-    /// Sets the demuxer's `connection-speed` on a serial queue of its own, holding a reference
-    /// to the demuxer for the call: 1.22's `adaptivedemux` sets it under its manifest lock, which
-    /// a live playlist refresh holds while it downloads, so set from the loop thread in an outage
-    /// it stopped the player's timers and commands until the request gave up (seen in
-    /// `LiveOutageLoopTests`: no answer within 4 s). Any thread.
-    func setConnectionSpeedOffLoop(_ speed: UInt32) {
+    /// Sets the demuxer's `connection-speed` on the player's worker (`FeatureLoop.runOffLoop`,
+    /// in order with the other blocking calls), holding a reference to the demuxer for the call:
+    /// 1.22's `adaptivedemux` sets it under its manifest lock, which a live playlist refresh
+    /// holds while it downloads, so set from the loop thread in an outage it stopped the
+    /// player's timers and commands until the request gave up (seen in `LiveOutageLoopTests`:
+    /// no answer within 4 s). Loop thread.
+    func setConnectionSpeedOffLoop(_ speed: UInt32, on loop: FeatureLoop) {
         guard let demuxer = retainedDemuxer() else { return }
         let ref = Ref(pointer: demuxer)
-        speedQueue.async {
+        loop.runOffLoop {
             CGStreamer_set_uint(ref.object, "connection-speed", speed)
             gst_object_unref(ref.object)
         }
@@ -88,9 +88,8 @@ final class AdaptiveElements: Sendable {
 
     /// Forgets the previous media: drops every reference (loop thread, at load and stop).
     func reset(uri: String) {
-        baseURI.withLock { $0 = uri }
         selector.reset()
-        release(closing: false)
+        release(closing: false, baseURI: uri)
     }
 
     /// Player teardown (loop thread): drops every reference, and from now on keeps none of the
@@ -100,11 +99,12 @@ final class AdaptiveElements: Sendable {
         release(closing: true)
     }
 
-    private func release(closing: Bool) {
+    private func release(closing: Bool, baseURI: String? = nil) {
         let old = state.withLock { found -> Found in
             let old = found
             found = Found()
             found.closed = old.closed || closing
+            found.baseURI = baseURI ?? old.baseURI
             return old
         }
         if let demuxer = old.demuxer { gst_object_unref(demuxer.object) }
@@ -234,10 +234,9 @@ final class AdaptiveElements: Sendable {
 
     /// The playlist is complete: parse it and set the start variant on the demuxer.
     private func manifestComplete() {
-        let base = baseURI.withLock { $0 }
-        let text = state.withLock { s -> String in
+        let (text, base) = state.withLock { s -> (String, String) in
             defer { s.manifest = [] }
-            return String(decoding: s.manifest, as: UTF8.self)
+            return (String(decoding: s.manifest, as: UTF8.self), s.baseURI)
         }
         let playlist = AdaptiveManifest.parse(text, baseURI: base)
         var start: (index: Int, speed: UInt32)?

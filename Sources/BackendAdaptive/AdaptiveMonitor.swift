@@ -161,8 +161,9 @@ final class AdaptiveMonitor {
         if elements.found.demuxerKind == "hlsdemux2" || elements.found.demuxerKind == "dashdemux2",
            let bandwidth = elements.withDemuxer({ d, _ in CGStreamer_get_uint(d, "current-bandwidth") }), bandwidth > 0 {
             current.estimatedBandwidth = Int(bandwidth)
-            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth), bufferSeconds: current.bufferSeconds) {
-                elements.setConnectionSpeedOffLoop(speed)
+            if let speed = elements.selector.demuxerEstimated(bitsPerSecond: Double(bandwidth), bufferSeconds: current.bufferSeconds),
+               let loop = context?.loop {
+                elements.setConnectionSpeedOffLoop(speed, on: loop)
             }
         }
         takeDecisions()
@@ -173,7 +174,7 @@ final class AdaptiveMonitor {
     /// Replaces the policy (caps, pin, start, ratio, min buffer) and applies it at once.
     func setPolicy(_ policy: AdaptivePolicy) {
         self.policy = policy
-        elements.update(policy: policy)
+        elements.update(policy: policy, loop: context?.loop)
         takeDecisions()
         current.pinned = policy.pinned
         current.metrics.maxProfile = isAdaptive ? policy.maxProfile(current.variants)?.bandwidth : nil

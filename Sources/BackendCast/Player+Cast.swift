@@ -1,5 +1,4 @@
 import BackendCore
-import Synchronization
 
 /// Casting on ``Player``: the renderers found on the LAN, casting the current media to
 /// one of them, and back. Every command is queued on the loop thread like the player's own; the
@@ -44,17 +43,9 @@ extension Player {
     /// calls it so the TV does not play on. Any thread; suspends, never blocks.
     public func stopCastingAndWait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(continuation)
-            let queued = withFeature(CastFeature.self) { feature, _ in feature.stopCasting { once.resume() } }
-            if !queued { once.resume() }
+            let once = PendingReply<Void> { _ in continuation.resume() }
+            let queued = withFeature(CastFeature.self) { feature, _ in feature.stopCasting { once.resolve(.success(())) } }
+            if !queued { once.resolve(.success(())) }
         }
     }
-}
-
-/// Resumes a continuation once; a dropped one (the work never ran) resumes from its `deinit`. Any thread.
-private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
-    func resume() { continuation.withLock { slot in slot?.resume(); slot = nil } }
-    deinit { resume() }
 }

@@ -1,5 +1,4 @@
 import BackendCore
-import Synchronization
 
 /// Chapters on ``Player``: the list, the chapter playing now, and seeks to chapters.
 ///
@@ -59,32 +58,12 @@ extension Player {
     /// with ``Player/seekAsync(to:mode:)``.
     private func goAsync(_ request: ChapterRequest) async throws(PlayerError) -> ChapterLanding {
         let chosen = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Chapter, PlayerError>, Never>) in
-            let reply = ChapterReply { continuation.resume(returning: $0) }
+            let reply = PendingReply<Chapter> { continuation.resume(returning: $0) }
             let queued = withFeature(ChaptersFeature.self) { feature, _ in reply.resolve(feature.target(request)) }
-            if !queued { reply.resolve(.failure(chapters.isEmpty ? ChapterNavigation.noChapters : ChapterReply.gone)) }
+            if !queued { reply.resolve(.failure(chapters.isEmpty ? ChapterNavigation.noChapters : PlayerError.shutDown)) }
         }
         let chapter = try chosen.get()
         let landed = try await seekAsync(to: chapter.start, mode: .accurate)
         return ChapterLanding(chapter: chapter, position: landed)
     }
-}
-
-/// A one-shot answer from the loop thread: resolved once; a reply dropped unresolved (the loop
-/// quit before the work ran) resolves with ``gone`` from its `deinit`. Any thread.
-private final class ChapterReply: Sendable {
-    private let completion: Mutex<(@Sendable (Result<Chapter, PlayerError>) -> Void)?>
-
-    static let gone = PlayerError(kind: .other, message: "the player is shut down")
-
-    init(_ completion: @escaping @Sendable (Result<Chapter, PlayerError>) -> Void) { self.completion = Mutex(completion) }
-
-    func resolve(_ result: Result<Chapter, PlayerError>) {
-        let waiting = completion.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
-        waiting?(result)
-    }
-
-    deinit { resolve(.failure(Self.gone)) }
 }

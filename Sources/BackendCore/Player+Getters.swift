@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The getters (any thread). The plain ones read the snapshot (one lock, shared with the
 /// statistics and the features' sections) without waiting; `currentPosition()` and
 /// `refreshStatistics()` ask the loop thread — blocking, or `async` — except on the loop
@@ -25,12 +23,11 @@ extension Player {
     /// thread until the loop has run the commands issued before it; on the loop thread itself
     /// it cannot wait and returns ``position``. Nil when nothing is loaded or the player is shut down.
     public func currentPosition() -> MediaTime? {
-        let result = Mutex<MediaTime?>(nil)
-        let ran = queryAndWait { engine in
-            let position = Player.livePosition(engine)
-            result.withLock { $0 = position }
-        }
-        if ran { return result.withLock { $0 } }
+        // Written on the loop thread while this thread waits (`queryAndWait`: the semaphore
+        // orders the write before the read), so it needs no lock.
+        var position: MediaTime?
+        let ran = queryAndWait { engine in position = Player.livePosition(engine) }
+        if ran { return position }
         return isOnLoopThread ? hub.snapshot.position : nil
     }
 

@@ -1,7 +1,6 @@
 import CGStreamer
 import Dispatch
 import GLibSupport
-import Synchronization
 
 /// A media player: `playbin` running on its own `GMainContext` and thread.
 ///
@@ -38,7 +37,6 @@ public final class Player: Sendable {
     private let loop: MainLoopThread
     /// The engine, and through it the features: they live on the loop thread (``LoopConfined``).
     let engine: LoopConfined<Engine>
-    private let isShutDown = Atomic<Bool>(false)
     /// The plugged-in features' types, in the order the core calls them, for ``hasFeature(_:)``
     /// (the features themselves live on the loop thread, with the engine).
     private let featureTypes: [any PlayerFeature.Type]
@@ -196,9 +194,7 @@ public final class Player: Sendable {
     /// Stores a setter's value in the snapshot at once (``EventHub/recordRequest(_:)``); false
     /// once the player is shut down (nothing is recorded then, as no command runs).
     private func record(_ request: EventHub.Request, _ body: (inout PlayerSnapshot) -> Void) -> Bool {
-        guard !isShutDown.load(ordering: .acquiring) else { return false }
         hub.recordRequest(request, body)
-        return true
     }
 
     /// Stops playback and releases everything: pipeline to NULL, sources removed, signals
@@ -208,7 +204,7 @@ public final class Player: Sendable {
     /// returned (queued after the work already queued), its events are delivered, the loop
     /// quits and the thread ends on its own (no join).
     public func shutdown() {
-        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard hub.beginShutdown() else { return }
         guard !loop.isOnLoopThread else {
             engine.runOnLoop { [loop, hub] engine in
                 engine.teardown()
@@ -265,14 +261,14 @@ public final class Player: Sendable {
 
     /// Queues a command on the loop thread unless the player is shut down.
     func command(_ body: @escaping @Sendable (Engine) -> Void) {
-        guard !isShutDown.load(ordering: .acquiring) else { return }
+        guard !hub.isShutDown else { return }
         engine.runOnLoop(body)
     }
 
     /// Queues `body` on the loop thread like ``command(_:)``; false (and `body` never runs)
     /// once the player is shut down, so callers waiting for an answer can give up.
     func query(_ body: @escaping @Sendable (Engine) -> Void) -> Bool {
-        guard !isShutDown.load(ordering: .acquiring) else { return false }
+        guard !hub.isShutDown else { return false }
         return engine.runOnLoop(body)
     }
 
@@ -280,7 +276,7 @@ public final class Player: Sendable {
     /// player is shut down and on the loop thread itself (which cannot wait for itself: the
     /// caller answers from the snapshot, like ``currentPosition()``).
     func queryAndWait(_ body: @escaping (Engine) -> Void) -> Bool {
-        guard !isShutDown.load(ordering: .acquiring) else { return false }
+        guard !hub.isShutDown else { return false }
         return engine.runOnLoopAndWait(body)
     }
 

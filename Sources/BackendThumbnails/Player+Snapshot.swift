@@ -1,5 +1,4 @@
 import BackendCore
-import Synchronization
 
 /// Snapshots of the frame on screen (``ThumbnailsFeature``).
 extension Player {
@@ -86,13 +85,14 @@ extension Player {
         let refused = ImageError(kind: .noFrame, message: isOnLoopThread
                                  ? "snapshotNow() cannot wait on the player's own loop thread (use snapshot())"
                                  : "the player is shut down or takes no snapshots")
-        let result = Mutex<Result<Image, ImageError>>(.failure(refused))
+        // Written on the loop thread while this thread waits (`withFeatureAndWait`: its semaphore
+        // orders the write before the read), so it needs no lock.
+        var result = Result<Image, ImageError>.failure(refused)
         _ = withFeatureAndWait(ThumbnailsFeature.self) { feature, context in
-            let taken = Result { () throws(ImageError) -> Image in
+            result = Result { () throws(ImageError) -> Image in
                 try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize)
             }
-            result.withLock { $0 = taken }
         }
-        return try result.withLock { $0 }.get()
+        return try result.get()
     }
 }

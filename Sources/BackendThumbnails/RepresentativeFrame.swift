@@ -41,8 +41,6 @@ extension ThumbnailGenerator {
         let result: Result<Thumbnail, ImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 DetachedThread.start(name: "gstplay-thumb") {
-                    ThumbnailWorker.running.add(1, ordering: .relaxed)
-                    defer { ThumbnailWorker.running.subtract(1, ordering: .relaxed) }
                     do throws(ImageError) {
                         continuation.resume(returning: .success(try request.pickRepresentative(choice, cancelled: cancelled)))
                     } catch {

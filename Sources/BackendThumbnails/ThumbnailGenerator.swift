@@ -100,8 +100,6 @@ public struct ThumbnailGenerator: Sendable {
         continuation.onTermination = { _ in cancelled.set() }
         let request = self
         DetachedThread.start(name: "gstplay-thumbs") {
-            ThumbnailWorker.running.add(1, ordering: .relaxed)
-            defer { ThumbnailWorker.running.subtract(1, ordering: .relaxed) }
             do throws(ImageError) {
                 try request.run(times, cancelled: cancelled) { continuation.yield($0) }
                 continuation.finish()
@@ -190,12 +188,6 @@ public struct ThumbnailGenerator: Sendable {
         guard URIScheme.isFile(uri) else { return nil }
         return String(takingGLibString: g_filename_from_uri(uri, nil, nil))
     }
-}
-
-/// Bookkeeping of worker threads (tests check that cancelled requests really stop).
-enum ThumbnailWorker {
-    /// Worker threads currently running.
-    static let running = Atomic<Int>(0)
 }
 
 /// A one-way flag set on cancellation and read by the worker.

@@ -87,8 +87,6 @@ public final class ThumbnailTrack: Sendable {
     private func startWorker() {
         let (shared, location, maximumSize, onPicture) = (self.shared, self.location, self.maximumSize, self.onPicture)
         DetachedThread.start(name: "gstplay-track") {
-            ThumbnailWorker.running.add(1, ordering: .relaxed)
-            defer { ThumbnailWorker.running.subtract(1, ordering: .relaxed) }
             Self.lowerPriority()
             do throws(ImageError) {
                 try Self.run(shared, location: location, maximumSize: maximumSize, onPicture: onPicture)

@@ -12,23 +12,27 @@ import Synchronization
 /// `deep-element-added` (`FeaturePipeline.watchElements`) and styled as they come (``SubtitleStyle``).
 ///
 /// **Threads:** `deep-element-added` and the probe run on streaming threads; the style and the
-/// subtitle file sit behind a `Mutex` each. ``restyle(_:in:hidden:)`` and
+/// subtitle file sit behind one `Mutex`. ``restyle(_:in:hidden:)`` and
 /// ``subtitleFileChanged(to:)`` run on the loop thread. Each probe's box is
 /// released by its destroy-notify when the pad goes; the signal handler is tracked by the core.
 final class SubtitleOverlayTap: Sendable {
-    private let style: Mutex<SubtitleStyle>
-    /// The external subtitle file set as playbin's `suburi` (``subtitleFileChanged(to:)``).
-    private let subtitleFile = Mutex<String?>(nil)
+    /// What the loop thread sets and the streaming threads read.
+    private struct State {
+        var style: SubtitleStyle
+        /// The external subtitle file set as playbin's `suburi` (``subtitleFileChanged(to:)``).
+        var subtitleFile: String?
+    }
+    private let state: Mutex<State>
     private let deliver: @Sendable (SubtitleCueSink.RawCue) -> Void
 
     /// A tap drawing with `style` and handing cues to `deliver` (streaming thread).
     init(style: SubtitleStyle, deliver: @escaping @Sendable (SubtitleCueSink.RawCue) -> Void) {
-        self.style = Mutex(style)
+        self.state = Mutex(State(style: style))
         self.deliver = deliver
     }
 
     /// The style now in use.
-    var currentStyle: SubtitleStyle { style.withLock { $0 } }
+    var currentStyle: SubtitleStyle { state.withLock { $0.style } }
 
     /// Watches the elements playbin adds (`FeaturePipeline.watchElements`: `deep-element-added`,
     /// tracked by the core).
@@ -38,12 +42,12 @@ final class SubtitleOverlayTap: Sendable {
 
     /// Says which file is playbin's `suburi` from now on (nil: none), as it is set
     /// (`FeaturePipeline.setSubtitleURI`): its decodebin is told to stop at parsed text. Loop thread.
-    func subtitleFileChanged(to uri: String?) { subtitleFile.withLock { $0 = uri } }
+    func subtitleFileChanged(to uri: String?) { state.withLock { $0.subtitleFile = uri } }
 
     /// Sets the style and applies it to every `subtitleoverlay` in `pipeline` and its renderer
     /// (`silent` also when `hidden`: subtitles switched off). Loop thread.
     func restyle(_ change: (inout SubtitleStyle) -> Void, in pipeline: FeaturePipeline, hidden: Bool) {
-        let now = style.withLock { value -> SubtitleStyle in change(&value); return value }
+        let now = state.withLock { state -> SubtitleStyle in change(&state.style); return state.style }
         pipeline.forEachElement(madeBy: "subtitleoverlay") { overlay in
             Self.apply(now, toOverlay: UnsafeMutableRawPointer(overlay), hidden: hidden)
             Self.forEach(factory: "textoverlay", in: overlay) { Self.apply(now, toRenderer: $0) }
@@ -57,7 +61,7 @@ final class SubtitleOverlayTap: Sendable {
     private func added(_ element: UnsafeMutablePointer<GstElement>, parent: UnsafeMutableRawPointer?) {
         switch Self.factoryName(of: element) {
         case "uridecodebin":
-            Self.parseSubtitleFile(in: element, suburi: subtitleFile.withLock { $0 })
+            Self.parseSubtitleFile(in: element, suburi: state.withLock { $0.subtitleFile })
         case "subtitleoverlay":
             tap(UnsafeMutableRawPointer(element))
         case "textoverlay":

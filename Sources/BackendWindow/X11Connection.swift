@@ -1,6 +1,5 @@
 import BackendCore
 import CX11
-import Synchronization
 
 /// The Backend's own Xlib connection, for what the X video sinks cannot do themselves in
 /// GStreamer 1.22: set the title of the window they create, make it fullscreen, read its size.
@@ -20,7 +19,9 @@ final class X11Connection {
     var isOpen: Bool { display != nil }
 
     /// Set by the I/O error exit handler when the server went away: the connection is unusable.
-    private let lost = LostFlag()
+    /// Xlib calls that handler from the request that met the error, on the thread using this
+    /// display: the loop thread, like every other use of it, so a plain property.
+    private var lost = false
     /// The invisible cursor (``hideCursor(on:)``), made on first use.
     private var blankCursor: Cursor = 0
 
@@ -31,9 +32,14 @@ final class X11Connection {
         if display == nil, !failed {
             display = XOpenDisplay(nil)
             failed = display == nil
-            if let display { XSetIOErrorExitHandler(display, { _, flag in LostFlag.from(flag)?.set() }, lost.pointer) }
+            if let display {
+                XSetIOErrorExitHandler(display, { _, owner in
+                    guard let owner else { return }
+                    Unmanaged<X11Connection>.fromOpaque(owner).takeUnretainedValue().lost = true
+                }, Unmanaged.passUnretained(self).toOpaque())
+            }
         }
-        return lost.isSet ? nil : display
+        return lost ? nil : display
     }
 
     /// Opens the connection now (when `DISPLAY` is set): one client stays connected to the X
@@ -43,7 +49,7 @@ final class X11Connection {
 
     /// Closes the connection (`XCloseDisplay`; a lost one is only forgotten); idempotent.
     func close() {
-        if let display, !lost.isSet {
+        if let display, !lost {
             if blankCursor != 0 { XFreeCursor(display, blankCursor) }
             XCloseDisplay(display)
         }
@@ -215,19 +221,4 @@ extension X11Connection {
     func suspendScreenSaver(_ suspend: Bool) -> Bool {
         guarded { display in XScreenSaverSuspend(display, suspend ? 1 : 0) } != nil
     }
-}
-
-/// A flag the I/O error exit handler (a C function pointer with `user_data`) sets; any thread.
-final class LostFlag: Sendable {
-    private let value = Mutex(false)
-    /// A pointer to this object for `user_data`, valid while the connection's owner keeps it.
-    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    /// The flag behind `user_data`.
-    static func from(_ pointer: UnsafeMutableRawPointer?) -> LostFlag? {
-        pointer.map { Unmanaged<LostFlag>.fromOpaque($0).takeUnretainedValue() }
-    }
-    /// Sets the flag.
-    func set() { value.withLock { $0 = true } }
-    /// Whether it is set.
-    var isSet: Bool { value.withLock { $0 } }
 }

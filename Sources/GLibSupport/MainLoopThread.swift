@@ -12,7 +12,13 @@ package final class MainLoopThread: @unchecked Sendable {
     /// The context everything of this player runs on (`g_main_context_new`).
     package let context: OpaquePointer
     private let loop: OpaquePointer
+    /// Set by `init`; taken by the first ``quitAndJoin()``, under the `closed` lock.
     private var thread: UnsafeMutablePointer<GThread>?
+    /// Waited for by `init`. GLib would keep work invoked before the loop runs, but this wait
+    /// also puts the loop in `poll` before any invoke, so each invoke's hand-over goes through
+    /// the context's wakeup (an eventfd), an order ThreadSanitizer sees; the context's own lock
+    /// is futex-based and invisible to it (without the wait it reported the first invokes'
+    /// captured values, such as the engine `Player.init` makes, as races).
     private let started = DispatchSemaphore(value: 0)
     /// Set once the loop is quitting: later work is refused instead of queued forever.
     private let closed = Mutex<Bool>(false)
@@ -117,11 +123,16 @@ package final class MainLoopThread: @unchecked Sendable {
     }
 
     /// Quits the loop and joins the thread (`g_main_loop_quit`, `g_thread_join`). From the loop
-    /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent.
+    /// thread itself it only quits and detaches (`g_thread_unref`). Idempotent, from any thread:
+    /// the first call (under the `closed` lock) takes the thread; the others return at once.
     package func quitAndJoin() {
+        let thread = closed.withLock { isClosed -> UnsafeMutablePointer<GThread>? in
+            guard !isClosed else { return nil }
+            isClosed = true
+            defer { self.thread = nil }
+            return self.thread
+        }
         guard let thread else { return }
-        self.thread = nil
-        closed.withLock { $0 = true }
         g_main_loop_quit(loop)
         // Wake the context in case it is blocked in poll.
         g_main_context_wakeup(context)

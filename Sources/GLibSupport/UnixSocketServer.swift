@@ -1,6 +1,5 @@
 import CGStreamer
 import Glibc
-import Synchronization
 
 /// A listening Unix stream socket served on a `GMainContext` thread of its own (GIO's `GSocket`
 /// with `g_socket_create_source`, non-blocking): many clients at once, bytes in, bytes out, and
@@ -30,8 +29,9 @@ package final class UnixSocketServer: @unchecked Sendable {
     private let identity: UnixSocketPath.Identity
     private let loop: MainLoopThread
     private let outboxLimit: Int
-    private let handler: @Sendable (UnixSocketServer, Event) -> Void
-    private let closed = Atomic<Bool>(false)
+    /// Handed to the server's thread at `init` (not `Sendable`: what it captures is the server
+    /// thread's from then on, like the state below, so a handler's own tables need no lock).
+    private let handler: (UnixSocketServer, Event) -> Void
 
     // Server thread only:
     private var listener: UnsafeMutablePointer<GSocket>?
@@ -42,7 +42,7 @@ package final class UnixSocketServer: @unchecked Sendable {
     /// Binds and listens at `path` (``UnixSocketPath``: mode 0600, its directory made with 0700
     /// when missing, a stale socket replaced, a live one refused) and starts accepting on a new
     /// thread. Throws ``UnixSocketError`` before any thread is started.
-    package init(path: String, outboxLimit: Int = 1 << 20, handler: @escaping @Sendable (UnixSocketServer, Event) -> Void) throws(UnixSocketError) {
+    package init(path: String, outboxLimit: Int = 1 << 20, handler: @escaping (UnixSocketServer, Event) -> Void) throws(UnixSocketError) {
         let (socket, identity) = try UnixSocketPath.bindListening(path)
         self.path = path
         self.identity = identity
@@ -72,9 +72,10 @@ package final class UnixSocketServer: @unchecked Sendable {
 
     /// Closes every connection (each client's ``Event/disconnected(_:reason:)`` has no reason: it
     /// did nothing wrong) and the listening socket, removes the socket file (if still ours) and
-    /// joins the thread. Idempotent; not from the handler.
+    /// joins the thread. Idempotent, with no flag of its own: the work empties what it closes (a
+    /// second run finds nothing), is refused once the loop has quit, and ``MainLoopThread/quitAndJoin()``
+    /// lets only its first caller join. Not from the handler.
     package func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let work = { [self] in
             for id in connections.keys.sorted() { drop(id, reason: nil) }   // the player quits: nothing wrong with the client
             acceptSource?.destroy()

@@ -40,7 +40,7 @@ struct WebSocketTable {
     var errors: [Int: String] = [:]
     var nextID = 1
     var limits = WebSocketLimits()
-    var handler: (@Sendable (HTTPServer, WebSocketEvent) -> Void)?
+    var handler: ((HTTPServer, WebSocketEvent) -> Void)?
 }
 
 extension HTTPServer {
@@ -50,9 +50,10 @@ extension HTTPServer {
     /// a normal handler on the same path: ``WebSocketLimits/maxClients`` reached → 503. Clients
     /// without `Origin` (not a browser) are judged by `Host` alone. One endpoint per server.
     /// `requiresToken` false: no token is asked (an endpoint that only publishes, such as the
-    /// sync leader's session).
+    /// sync leader's session). `handler` is handed to the server's thread and runs only there
+    /// (so it need not be `Sendable`: what it captures belongs to that thread from now on).
     public func acceptWebSockets(at path: String, limits: WebSocketLimits = WebSocketLimits(), requiresToken: Bool = true,
-                                 handler: @escaping @Sendable (HTTPServer, WebSocketEvent) -> Void) {
+                                 handler: @escaping (HTTPServer, WebSocketEvent) -> Void) {
         loop.invokeAndWait { [self] in
             sockets.limits = limits
             sockets.handler = handler

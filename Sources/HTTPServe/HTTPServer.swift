@@ -1,6 +1,5 @@
 import CSoup
 import GLibSupport
-import Synchronization
 
 /// A small HTTP/WebSocket server on libsoup 3 (`SoupServer`) running on a `GMainContext` thread
 /// of its own: listens on one address (loopback unless told otherwise), answers routes with
@@ -41,7 +40,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// Refused connections still closing.
     var refused: [ObjectIdentifier: RefusedConnection] = [:]
     var requestClock: TimerSource?
-    private let closed = Atomic<Bool>(false)
 
     /// Listens on `address`:`port` (`soup_server_listen` on a `GInetSocketAddress`; port 0:
     /// a free one), every request held to `limits` (HTTPServer+Gate.swift). Throws
@@ -139,9 +137,10 @@ public final class HTTPServer: @unchecked Sendable {
         return path
     }
 
-    /// Closes every WebSocket client and the listener, and joins the thread. Idempotent.
+    /// Closes every WebSocket client and the listener, and joins the thread. Idempotent, with no
+    /// flag of its own: the work empties what it closes (a second run finds nothing), is refused
+    /// once the loop has quit, and `MainLoopThread.quitAndJoin()` lets only its first caller join.
     public func close() {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         loop.invokeAndWait { [self] in
             stopGate()
             closeAllWebSockets()

@@ -17,22 +17,18 @@ import Synchronization
 /// **Thread:** ``install()`` from any thread; handlers run on the global dispatch queue (no
 /// queue of its own); the guard's deadline on a thread of its own.
 final class SignalWatcher {
-    /// How many of the ending signals arrived (any thread).
-    private final class Count: Sendable { let value = Atomic<Int>(0) }
-
     /// The last resort of the signal path (any thread).
     let exitGuard = ExitGuard()
     private let sources: [any DispatchSourceSignal]
 
     init(inbox: Inbox) {
         var sources: [any DispatchSourceSignal] = []
-        let received = Count()
         let queue = DispatchQueue.global()
         let exitGuard = exitGuard
         for (number, code) in SignalWatcher.ending {
             sources.append(DispatchSource.makeSignalSource(signal: number, queue: queue))
-            sources.last!.setEventHandler { [received] in
-                if received.value.add(1, ordering: .relaxed).oldValue == 0 {
+            sources.last!.setEventHandler {
+                if exitGuard.countSignal() == 1 {
                     inbox.send(.signal(code))
                     exitGuard.arm(code)
                 } else {
@@ -81,31 +77,52 @@ final class SignalWatcher {
 /// the deadline and the thread with it. The last words also run from `atexit` (see
 /// ``setLastWords(_:)``); once the CLI actor has stored the position they do nothing.
 ///
-/// **Thread:** any; the deadline waits on a thread of its own (`DetachedThread`).
+/// **Thread:** any; the deadline waits on a thread of its own (`DetachedThread`). The state is
+/// the process's (one guard per process): a global, because the `atexit` handler has no context.
 final class ExitGuard: Sendable {
     /// How long the clean shutdown may take after a signal before the guard ends the process.
     static let deadline: Duration = .milliseconds(500)
 
-    private let lastWords = Mutex<(@Sendable () -> Void)?>(nil)
-    private let armed = Atomic<Bool>(false)
-    /// The last words an `exit()` from elsewhere runs (the `atexit` handler has no context).
-    private static let atExit = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The exit path's state, under one lock (signal handlers, the deadline's thread, `atexit`).
+    private struct State {
+        /// What ``exitNow(_:)`` and an `exit()` from elsewhere run first.
+        var lastWords: (@Sendable () -> Void)?
+        /// How many of the ending signals arrived.
+        var signals = 0
+        /// The deadline was started.
+        var armed = false
+    }
+    private static let state = Mutex(State())
+
+    /// The last words now (nil: none set).
+    private static var lastWords: (@Sendable () -> Void)? { state.withLock { $0.lastWords } }
 
     /// Sets what ``exitNow(_:)`` runs before leaving (it must not wait on the loop thread), and
     /// registers it with `atexit` too: a library that calls `exit()` on some thread (Xlib's
     /// default error handler, when the video window is destroyed under ximagesink) runs it as well.
     func setLastWords(_ body: @escaping @Sendable () -> Void) {
-        lastWords.withLock { $0 = body }
-        let first = ExitGuard.atExit.withLock { current -> Bool in
-            defer { current = body }
-            return current == nil
+        let first = ExitGuard.state.withLock { state -> Bool in
+            defer { state.lastWords = body }
+            return state.lastWords == nil
         }
-        if first { atexit { ExitGuard.atExit.withLock { $0 }?() } }
+        if first { atexit { ExitGuard.lastWords?() } }
+    }
+
+    /// Counts an ending signal; returns how many arrived so far (1: the first).
+    func countSignal() -> Int {
+        ExitGuard.state.withLock { state in
+            state.signals += 1
+            return state.signals
+        }
     }
 
     /// Starts the deadline (once): after ``deadline``, ``exitNow(_:)`` with `code`.
     func arm(_ code: Int32) {
-        guard !armed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let first = ExitGuard.state.withLock { state -> Bool in
+            defer { state.armed = true }
+            return !state.armed
+        }
+        guard first else { return }
         DetachedThread.start(name: "gstplay-exit") { [self] in
             let parts = ExitGuard.deadline.components
             var wait = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
@@ -118,7 +135,7 @@ final class ExitGuard: Sendable {
     /// Runs the last words, restores the terminal and ends the process with `code` (`_exit`: no
     /// atexit handlers or destructors that could wait on a stuck thread).
     func exitNow(_ code: Int32) -> Never {
-        lastWords.withLock { $0 }?()
+        ExitGuard.lastWords?()
         RawTerminal.restore()
         _exit(code)
     }

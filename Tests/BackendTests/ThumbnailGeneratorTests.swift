@@ -2,6 +2,7 @@
 @testable import BackendThumbnails
 import Backend
 import Foundation
+import ProcessProbe
 import TestSupport
 import XCTest
 
@@ -161,14 +162,25 @@ final class ThumbnailGeneratorTests: XCTestCase {
             return count
         }
         await fulfillment(of: [firstArrived], timeout: 20)
+        XCTAssertGreaterThan(thumbnailWorkerThreads(), 0, "the worker thread is seen while it works")
         task.cancel()
         let count = try await task.value
         XCTAssertLessThan(count, 300, "the request stopped early")
         let stopped = expectation(description: "worker stopped")
         Task.detached {
-            while ThumbnailWorker.running.load(ordering: .relaxed) != 0 { try? await Task.sleep(for: .milliseconds(10)) }
+            while thumbnailWorkerThreads() != 0 { try? await Task.sleep(for: .milliseconds(10)) }
             stopped.fulfill()
         }
         await fulfillment(of: [stopped], timeout: 5)
     }
+
+}
+
+/// The thumbnail worker threads alive in this process (`/proc/self/task/*/comm`: GLib names
+/// them `gstplay-thumbs`, `gstplay-thumb` and `gstplay-track`).
+private func thumbnailWorkerThreads() -> Int {
+    (ProcFS.entries("/proc/self/task") ?? []).filter { task in
+        let name = ProcFS.read("/proc/self/task/\(task)/comm")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return name.hasPrefix("gstplay-thumb") || name == "gstplay-track"
+    }.count
 }

@@ -49,11 +49,12 @@ public final class ControlSocket: Sendable {
     }
 
     /// The socket's events turned into the hub's calls, with a line splitter per connection.
-    /// Socket thread (the table is locked all the same).
-    private final class Router: Sendable {
+    /// **Thread:** the socket thread only (handed to the server with its handler), so the table
+    /// is a plain property.
+    private final class Router {
         private struct Entry { let id: ControlClientID; var splitter: LineSplitter }
         private let hub: ControlHub
-        private let entries = Mutex<[Int: Entry]>([:])
+        private var entries: [Int: Entry] = [:]
 
         init(hub: ControlHub) { self.hub = hub }
 
@@ -61,12 +62,9 @@ public final class ControlSocket: Sendable {
             switch event {
             case .connected(let number):
                 let id = hub.connect(Connection(server: server, number: number), dialect: .gstplayAndMpv)
-                entries.withLock { $0[number] = Entry(id: id, splitter: LineSplitter(maxLength: ControlSocket.maxLineLength)) }
+                entries[number] = Entry(id: id, splitter: LineSplitter(maxLength: ControlSocket.maxLineLength))
             case .received(let number, let bytes):
-                guard let (id, items) = entries.withLock({ entries -> (ControlClientID, [LineSplitter.Item])? in
-                    guard entries[number] != nil else { return nil }
-                    return (entries[number]!.id, entries[number]!.splitter.feed(bytes))
-                }) else { return }
+                guard let id = entries[number]?.id, let items = entries[number]?.splitter.feed(bytes) else { return }
                 for item in items {
                     switch item {
                     case .line(let line): hub.received(line, from: id)
@@ -74,7 +72,7 @@ public final class ControlSocket: Sendable {
                     }
                 }
             case .disconnected(let number, let reason):
-                guard let entry = entries.withLock({ $0.removeValue(forKey: number) }) else { return }
+                guard let entry = entries.removeValue(forKey: number) else { return }
                 hub.disconnected(entry.id, reason: reason)
             }
         }

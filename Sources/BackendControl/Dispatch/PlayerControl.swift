@@ -73,7 +73,7 @@ public actor PlayerControl {
     /// a host's signal path saves through it too (``ResumeExitSave/saveFromSnapshot(of:patience:)``).
     public nonisolated let resumeAtExit: ResumeExitSave?
     /// With ``Configuration/resume``: what was said about the state file (each warning once).
-    let resumeNotes = ResumeNotes()
+    var resumeNotes = ResumeNotes()
     /// True once ``shutdown()`` ran: events of the shutdown drain change no session state.
     var isShutDown = false
     /// The mpv clients' state: what events tell, each client's observers.

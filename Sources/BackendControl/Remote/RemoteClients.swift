@@ -5,11 +5,12 @@ import Synchronization
 /// more client speaking gstplay's JSON protocol (``ControlDialect/gstplay``), one request per
 /// text message, each reply and every event one text message back.
 ///
-/// **Thread:** ``handle(_:server:)`` runs on the HTTP server's thread; the hub's calls into a
+/// **Thread:** the HTTP server's thread only (handed to it with the WebSocket handler,
+/// `HTTPServer.acceptWebSockets`), so the id table is a plain property; the hub's calls into a
 /// ``Connection`` come from any thread and only queue a send.
-final class RemoteClients: Sendable {
+final class RemoteClients {
     private let hub: ControlHub
-    private let ids = Mutex<[Int: ControlClientID]>([:])
+    private var ids: [Int: ControlClientID] = [:]
 
     init(hub: ControlHub) { self.hub = hub }
 
@@ -27,12 +28,12 @@ final class RemoteClients: Sendable {
         case .connected(let number):
             // Registered first, so that a message right after the handshake finds its id.
             let id = hub.connect(Connection(server: server, number: number), dialect: .gstplay)
-            ids.withLock { $0[number] = id }
+            ids[number] = id
         case .received(let number, let text):
-            guard let id = ids.withLock({ $0[number] }) else { return }
+            guard let id = ids[number] else { return }
             hub.received(text, from: id)
         case .closed(let number, let reason):
-            guard let id = ids.withLock({ $0.removeValue(forKey: number) }) else { return }
+            guard let id = ids.removeValue(forKey: number) else { return }
             hub.disconnected(id, reason: reason.map { "web remote: \($0)" })
         }
     }

@@ -15,19 +15,19 @@ import Foundation
 /// **Thread:** any; ``deliver(_:)`` is called by the hub under its lock, so leaving the hub is
 /// queued (`DispatchQueue.global`), never done inline.
 final class RemoteRequest: ControlConnection, Sendable {
-    private static let counter = Atomic<Int>(1)
-
     private let hub: ControlHub
     private let responder: HTTPResponder
-    private let requestID: String
     /// The hub's id for it (once connected) and whether the HTTP request was answered: one lock.
     private let state = Mutex<(id: ControlClientID?, answered: Bool)>((nil, false))
 
     private init(hub: ControlHub, responder: HTTPResponder) {
         self.hub = hub
         self.responder = responder
-        requestID = "http-\(RemoteRequest.counter.add(1, ordering: .relaxed).oldValue)"
     }
+
+    /// The request's `request_id`: `http-N`, N the hub's id for this one-request client (unique
+    /// among the hub's clients, and a reply only reaches the client that asked).
+    private static func requestID(_ client: ControlClientID) -> String { "http-\(client.rawValue)" }
 
     /// Runs `command` (a console command such as `pause` or `seek 50%`, or `status`) and
     /// answers `responder` with its reply.
@@ -36,7 +36,7 @@ final class RemoteRequest: ControlConnection, Sendable {
         let clientID = hub.connect(request, dialect: .gstplay)
         request.state.withLock { $0.id = clientID }
         let quoted = (try? JSONEncoder().encode(command)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
-        hub.received("{\"command\":\(quoted),\"request_id\":\"\(request.requestID)\"}", from: clientID)
+        hub.received("{\"command\":\(quoted),\"request_id\":\"\(requestID(clientID))\"}", from: clientID)
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
             request.finish(.text("504 no reply from the player\n", status: 504))
         }
@@ -45,7 +45,8 @@ final class RemoteRequest: ControlConnection, Sendable {
     /// A line for this client: the reply it waits for ends with its `request_id` (replies'
     /// keys are sorted: `data`, `error`, `request_id`).
     func deliver(_ line: String) {
-        guard line.hasSuffix("\"request_id\":\"\(requestID)\"}") else { return }
+        guard let client = state.withLock({ $0.id }),
+              line.hasSuffix("\"request_id\":\"\(Self.requestID(client))\"}") else { return }
         let success = line.contains("\"error\":\"success\",\"request_id\"")
         finish(HTTPResponse(status: success ? 200 : 400, contentType: "application/json", body: Array((line + "\n").utf8)))
     }

@@ -18,14 +18,13 @@ import Foundation
 /// and hand slow work (snapshots, thumbnails) to tasks.
 public final class WebRemote: Sendable {
     private let server: HTTPServer
-    private let clients: RemoteClients
 
     /// Starts listening; throws `HTTPServeError` (address not an IP, port taken).
     public init(settings: RemoteSettings, hub: ControlHub, player: Player) throws(HTTPServeError) {
         let token = settings.token.map(AccessToken.init) ?? AccessToken.random()
         server = try HTTPServer(address: settings.bind, port: settings.port, token: token)
-        clients = RemoteClients(hub: hub)
-        let clients = self.clients
+        // Handed to the server's thread: only the handler holds it from now on.
+        let clients = RemoteClients(hub: hub)
         server.acceptWebSockets(at: "/ws") { server, event in clients.handle(event, server: server) }
         server.route("/", requiresToken: false) { request, responder in
             guard request.path == "/" || request.path == "/index.html" else {

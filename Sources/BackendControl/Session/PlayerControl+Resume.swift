@@ -188,31 +188,21 @@ public final class ResumeExitSave: Sendable {
 /// What the control already said about the resume state this run: the repair is tried at the
 /// first use only, each warning line is said once, each queue item's choices restored once.
 ///
-/// **Thread:** any (a `Mutex`).
-final class ResumeNotes: Sendable {
-    private struct State {
-        var used = false
-        var said: Set<String> = []
-        var restored: Set<Int> = []
-    }
-
-    private let state = Mutex(State())
+/// **Thread:** a value of the ``PlayerControl`` actor (only its isolated methods use it).
+struct ResumeNotes {
+    private var used = false
+    private var said: Set<String> = []
+    private var restored: Set<Int> = []
 
     /// True the first time only.
-    func firstUse() -> Bool {
-        state.withLock { state in
-            defer { state.used = true }
-            return !state.used
-        }
+    mutating func firstUse() -> Bool {
+        defer { used = true }
+        return !used
     }
 
     /// True the first time the queue item `id`'s choices are restored.
-    func firstRestore(of id: Int) -> Bool {
-        state.withLock { $0.restored.insert(id).inserted }
-    }
+    mutating func firstRestore(of id: Int) -> Bool { restored.insert(id).inserted }
 
     /// True the first time `line` is offered.
-    func firstTime(_ line: String) -> Bool {
-        state.withLock { $0.said.insert(line).inserted }
-    }
+    mutating func firstTime(_ line: String) -> Bool { said.insert(line).inserted }
 }

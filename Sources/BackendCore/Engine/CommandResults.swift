@@ -6,16 +6,23 @@ import Synchronization
 /// command never ran because the loop quit first — completes with ``PlayerError/shutDown`` in
 /// `deinit`, so no continuation leaks.
 ///
-/// **Thread:** made on the caller's thread, resolved on the loop thread (any thread is safe; the
-/// completion runs on the resolving thread and must not block).
-final class PendingReply<Value: Sendable>: Sendable {
-    typealias Completion = @Sendable (Result<Value, PlayerError>) -> Void
+/// Also the feature targets' one-shot answers from the loop thread (`package`: a chapter chosen
+/// there, a cast stopped), so the package has one call-once guard.
+///
+/// **Thread:** made on the caller's thread, resolved on the loop thread — or on the caller's,
+/// when the work was refused, and from `deinit` on whichever thread drops the last reference
+/// (the loop's queue destroyed unrun): the lock makes the once hold across them. The completion
+/// runs on the resolving thread and must not block.
+package final class PendingReply<Value: Sendable>: Sendable {
+    /// What the reply calls, once.
+    package typealias Completion = @Sendable (Result<Value, PlayerError>) -> Void
     private let completion: Mutex<Completion?>
 
-    init(_ completion: @escaping Completion) { self.completion = Mutex(completion) }
+    /// A reply that calls `completion` once.
+    package init(_ completion: @escaping Completion) { self.completion = Mutex(completion) }
 
     /// Completes with `result`; later calls do nothing.
-    func resolve(_ result: Result<Value, PlayerError>) {
+    package func resolve(_ result: Result<Value, PlayerError>) {
         let waiting = completion.withLock { slot -> Completion? in
             defer { slot = nil }
             return slot
@@ -71,7 +78,7 @@ struct CommandResults {
 
 extension PlayerError {
     /// A command's result when the player shut down before it came.
-    static let shutDown = PlayerError(kind: .other, message: "the player is shut down")
+    package static let shutDown = PlayerError(kind: .other, message: "the player is shut down")
     /// A load's or seek's result when a new load replaced the media first.
     static let replacedByLoad = PlayerError(kind: .other, message: "a new load replaced the media")
     /// A load's or seek's result when playback was stopped first.

@@ -34,8 +34,6 @@ final class DownloadFile: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The fallback was announced (once per player).
-    private let announced = Mutex(false)
 
     /// A snapshot of the state.
     var current: State { state.withLock { $0 } }
@@ -51,14 +49,6 @@ final class DownloadFile: Sendable {
             return old
         }
         if let element = old.element { gst_object_unref(element.object) }
-    }
-
-    /// True the first time only: the fallback's warning is said once per player.
-    func announceOnce() -> Bool {
-        announced.withLock { done in
-            defer { done = true }
-            return !done
-        }
     }
 
     /// `deep-element-added` (a streaming thread): a `downloadbuffer` writes a kept download from

@@ -51,7 +51,8 @@ extension Engine {
         } else if reason != nil {
             note! += "; playing without storing"
         }
-        guard let note, downloadFile.announceOnce() else { return }
+        guard let note, !downloadFallbackAnnounced else { return }
+        downloadFallbackAnnounced = true
         publish(.warning(PlayerError(kind: .resource, message: note, uri: facts.uri)))
     }
 

@@ -42,6 +42,8 @@ final class Engine {
     let observers = ObserverRegistry()
     /// playbin's download file of the current load (progressive download buffering).
     let downloadFile = DownloadFile()
+    /// The download file's fallback was announced (once per player: ``prepareTemporaryDownload(because:)``).
+    var downloadFallbackAnnounced = false
     /// The bytes of a body that stopped short of its `Content-Length`, playing from a file
     /// instead of the server (``Engine/playArrivedBody(after:)``); nil otherwise.
     var arrivedBody: ArrivedBody?

@@ -15,7 +15,7 @@ import Synchronization
 /// Mutex, so getters read them at one moment.
 final class EventHub: Sendable {
     /// One open stream: of plain events (``Player/events``) or of records (``Player/records``).
-    private enum Stream {
+    fileprivate enum Stream {
         case events(AsyncStream<PlayerEvent>.Continuation)
         case records(AsyncStream<PlayerEventRecord>.Continuation)
 
@@ -34,7 +34,7 @@ final class EventHub: Sendable {
         }
     }
 
-    private struct Listeners {
+    fileprivate struct Listeners {
         weak var delegate: (any PlayerDelegate)?
         weak var player: Player?
         var streams: [UInt64: Stream] = [:]
@@ -46,14 +46,14 @@ final class EventHub: Sendable {
     }
 
     /// What leaves the loop thread.
-    private enum Delivery {
+    fileprivate enum Delivery {
         case event(PlayerEventRecord)
         case time(TimeObserver, MediaTime)
 
         var isEvent: Bool { if case .event = self { return true } else { return false } }
     }
 
-    private struct Outbox {
+    fileprivate struct Outbox {
         var items: [Delivery] = []
         var flushing = false
         /// Set by ``startDelivery()``: nothing is delivered before the engine has started.
@@ -99,43 +99,67 @@ final class EventHub: Sendable {
     /// Events kept while nobody listens yet (the oldest are dropped beyond this).
     private static let heldEventLimit = 4096
 
-    private let listeners = Mutex(Listeners())
-    private let outbox = Mutex(Outbox())
-    /// The snapshot, statistics and watchers; touched only by this type (here and EventHub+Watchers.swift).
-    let readings = Mutex(Readings())
+    /// Everything the hub holds, under its one lock: the listeners (any thread), the outbox
+    /// (the loop thread, but `Sendable` needs it under the lock) and the readings (any thread).
+    /// No call takes the lock twice, and no callback runs under it but a watcher's offer.
+    struct State {
+        /// ``Player/shutdown()`` has begun: commands are refused from now on (any thread).
+        fileprivate var shutDown = false
+        fileprivate var listeners = Listeners()
+        fileprivate var outbox = Outbox()
+        /// The snapshot, statistics and watchers; touched only by this type (here and EventHub+Watchers.swift).
+        var readings = Readings()
+    }
+
+    let state = Mutex(State())
     private let delegateQueue: DispatchQueue?
 
     init(delegateQueue: DispatchQueue?) { self.delegateQueue = delegateQueue }
 
-    func attach(player: Player) { listeners.withLock { $0.player = player } }
+    func attach(player: Player) { state.withLock { $0.listeners.player = player } }
 
     var delegate: (any PlayerDelegate)? {
-        get { listeners.withLock { $0.delegate } }
-        set { listeners.withLock { $0.delegate = newValue } }
+        get { state.withLock { $0.listeners.delegate } }
+        set { state.withLock { $0.listeners.delegate = newValue } }
     }
 
     /// Whether anyone receives events (a delegate or an open stream): periodic queries made
     /// only to report are skipped when nobody listens.
-    var hasListeners: Bool { listeners.withLock { $0.delegate != nil || !$0.streams.isEmpty } }
+    var hasListeners: Bool { state.withLock { $0.listeners.delegate != nil || !$0.listeners.streams.isEmpty } }
 
     // MARK: Getters (one lock)
 
     /// The snapshot getters read (any thread): the state as of the end of the last handler, so a
     /// command is seen whole or not at all (a queue skip's new item together with its URI).
-    var snapshot: PlayerSnapshot { readings.withLock { $0.snapshot } }
+    var snapshot: PlayerSnapshot { state.withLock { $0.readings.snapshot } }
     /// The snapshot with every change made so far, those of the running handler included (loop
     /// thread: the engine and the features read their own writes here).
-    var workingSnapshot: PlayerSnapshot { readings.withLock { $0.working } }
+    var workingSnapshot: PlayerSnapshot { state.withLock { $0.readings.working } }
     /// Mutates the working snapshot (loop thread); getters see it once the handler has returned.
-    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { readings.withLock { body(&$0.working) } }
+    func updateSnapshot(_ body: (inout PlayerSnapshot) -> Void) { state.withLock { body(&$0.readings.working) } }
     /// Records a value a setter asked for (any thread), in both snapshots at once, so every getter
     /// answers with it from now on; the engine's outcome replaces it (``settle(_:fromSetter:_:)``).
-    func recordRequest(_ request: Request, _ body: (inout PlayerSnapshot) -> Void) {
-        readings.withLock { readings in
-            readings.pendingRequests[request, default: 0] += 1
-            body(&readings.working)
-            body(&readings.snapshot)
-            readings.offerToWatchers()
+    /// False, with nothing recorded, once the player is shut down (no command runs then): the
+    /// check and the record are one step.
+    func recordRequest(_ request: Request, _ body: (inout PlayerSnapshot) -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.shutDown else { return false }
+            state.readings.pendingRequests[request, default: 0] += 1
+            body(&state.readings.working)
+            body(&state.readings.snapshot)
+            state.readings.offerToWatchers()
+            return true
+        }
+    }
+
+    /// True once ``beginShutdown()`` ran: the player refuses commands (any thread).
+    var isShutDown: Bool { state.withLock { $0.shutDown } }
+
+    /// Marks the player shut down; true for the first call only (any thread).
+    func beginShutdown() -> Bool {
+        state.withLock { state in
+            defer { state.shutDown = true }
+            return !state.shutDown
         }
     }
 
@@ -144,25 +168,25 @@ final class EventHub: Sendable {
     /// value stands until the engine reaches it. `fromSetter`: the outcome answers a
     /// ``recordRequest(_:_:)`` (a feature's change on the loop thread was never recorded).
     func settle(_ request: Request, fromSetter: Bool, _ body: (inout PlayerSnapshot) -> Void) {
-        readings.withLock { readings in
-            let pending = readings.pendingRequests[request, default: 0]
+        state.withLock { state in
+            let pending = state.readings.pendingRequests[request, default: 0]
             let waiting = fromSetter ? max(pending - 1, 0) : pending
-            readings.pendingRequests[request] = waiting
-            if waiting == 0 { body(&readings.working) }
+            state.readings.pendingRequests[request] = waiting
+            if waiting == 0 { body(&state.readings.working) }
         }
     }
     /// Makes the working snapshot the one getters read (loop thread, after every handler: ``flush()``).
     private func commitSnapshot() {
-        readings.withLock { readings in
-            readings.snapshot = readings.working
-            readings.offerToWatchers()
+        state.withLock { state in
+            state.readings.snapshot = state.readings.working
+            state.readings.offerToWatchers()
         }
     }
 
     /// The last statistics (any thread).
-    var statistics: PlayerStatistics { readings.withLock { $0.statistics } }
+    var statistics: PlayerStatistics { state.withLock { $0.readings.statistics } }
     /// Stores fresh statistics (loop thread).
-    func storeStatistics(_ stats: PlayerStatistics) { readings.withLock { $0.statistics = stats } }
+    func storeStatistics(_ stats: PlayerStatistics) { state.withLock { $0.readings.statistics = stats } }
 
     // MARK: Listeners
 
@@ -174,34 +198,34 @@ final class EventHub: Sendable {
 
     private func makeStream<Element>(_ wrap: (AsyncStream<Element>.Continuation) -> Stream) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let id: UInt64? = listeners.withLock { state in
-            if state.closed { return nil }
-            state.nextStreamID += 1
-            state.streams[state.nextStreamID] = wrap(continuation)
-            return state.nextStreamID
+        let id: UInt64? = state.withLock { state in
+            if state.listeners.closed { return nil }
+            state.listeners.nextStreamID += 1
+            state.listeners.streams[state.listeners.nextStreamID] = wrap(continuation)
+            return state.listeners.nextStreamID
         }
         guard let id else { continuation.finish(); return stream }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.listeners.withLock { $0.streams.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.listeners.streams.removeValue(forKey: id) }
         }
         return stream
     }
 
     /// A token for a new time observer, whose calls are let through from now on (any thread).
     func newObserverToken() -> TimeObserverToken {
-        listeners.withLock { state in
-            state.lastObserverID += 1
-            let token = TimeObserverToken(id: state.lastObserverID)
-            state.timeObservers.insert(token)
+        state.withLock { state in
+            state.listeners.lastObserverID += 1
+            let token = TimeObserverToken(id: state.listeners.lastObserverID)
+            state.listeners.timeObservers.insert(token)
             return token
         }
     }
 
     /// Stops the observer `token`'s calls at once (any thread): a call still in the outbox, or
     /// queued on the observer's queue but not started, is dropped.
-    func deactivate(_ token: TimeObserverToken) { _ = listeners.withLock { $0.timeObservers.remove(token) } }
+    func deactivate(_ token: TimeObserverToken) { _ = state.withLock { $0.listeners.timeObservers.remove(token) } }
 
-    private func isActive(_ token: TimeObserverToken) -> Bool { listeners.withLock { $0.timeObservers.contains(token) } }
+    private func isActive(_ token: TimeObserverToken) -> Bool { state.withLock { $0.listeners.timeObservers.contains(token) } }
 
     // MARK: Outbox (loop thread)
 
@@ -209,25 +233,25 @@ final class EventHub: Sendable {
     /// with the snapshot as it stands now (``PlayerEventRecord/snapshot``).
     func publish(_ event: PlayerEvent, loadID: LoadID?) {
         let record = PlayerEventRecord(loadID: loadID, event: event, snapshot: workingSnapshot)
-        outbox.withLock { box in
-            box.items.append(.event(record))
-            if box.items.count > Self.heldEventLimit, let oldest = box.items.firstIndex(where: \.isEvent) {
-                box.items.remove(at: oldest)
+        state.withLock { box in
+            box.outbox.items.append(.event(record))
+            if box.outbox.items.count > Self.heldEventLimit, let oldest = box.outbox.items.firstIndex(where: \.isEvent) {
+                box.outbox.items.remove(at: oldest)
             }
         }
     }
 
     /// Queues a call of `observer`'s block with `time`, in order with the events.
     func publish(_ observer: TimeObserver, at time: MediaTime) {
-        outbox.withLock { $0.items.append(.time(observer, time)) }
+        state.withLock { $0.outbox.items.append(.time(observer, time)) }
     }
 
     /// Opens delivery with `first` ahead of everything raised so far (once, when the engine starts).
     func startDelivery(with first: PlayerEvent) {
         let record = PlayerEventRecord(loadID: nil, event: first, snapshot: workingSnapshot)
-        outbox.withLock { box in
-            box.items.insert(.event(record), at: 0)
-            box.started = true
+        state.withLock { box in
+            box.outbox.items.insert(.event(record), at: 0)
+            box.outbox.started = true
         }
     }
 
@@ -239,25 +263,25 @@ final class EventHub: Sendable {
     /// dropped. Observer calls are never held.
     func flush() {
         commitSnapshot()
-        let listening = listeners.withLock { $0.player != nil && ($0.delegate != nil || !$0.streams.isEmpty) }
-        let eventsOpen = outbox.withLock { box -> Bool? in
-            guard box.started, !box.flushing else { return nil }
-            if listening { box.hadListener = true }
-            box.flushing = true
-            return box.hadListener
+        let listening = state.withLock { $0.listeners.player != nil && ($0.listeners.delegate != nil || !$0.listeners.streams.isEmpty) }
+        let eventsOpen = state.withLock { box -> Bool? in
+            guard box.outbox.started, !box.outbox.flushing else { return nil }
+            if listening { box.outbox.hadListener = true }
+            box.outbox.flushing = true
+            return box.outbox.hadListener
         }
         guard let eventsOpen else { return }
-        while let item = outbox.withLock({ $0.next(eventsOpen: eventsOpen) }) {
+        while let item = state.withLock({ $0.outbox.next(eventsOpen: eventsOpen) }) {
             switch item {
             case .event(let event): deliver(event)
             case .time(let observer, let time): call(observer, at: time)
             }
         }
-        outbox.withLock { $0.flushing = false }
+        state.withLock { $0.outbox.flushing = false }
     }
 
     private func deliver(_ event: PlayerEventRecord) {
-        let (delegate, player, streams) = listeners.withLock { ($0.delegate, $0.player, Array($0.streams.values)) }
+        let (delegate, player, streams) = state.withLock { ($0.listeners.delegate, $0.listeners.player, Array($0.listeners.streams.values)) }
         for stream in streams { stream.yield(event) }
         guard let delegate, let player else { return }
         if let delegateQueue {
@@ -280,17 +304,17 @@ final class EventHub: Sendable {
 
     /// Ends every stream and every observer; later ``makeStream()`` calls return finished streams.
     func close() {
-        let streams = listeners.withLock { state -> [Stream] in
-            state.closed = true
-            state.timeObservers.removeAll()
-            defer { state.streams.removeAll() }
-            return Array(state.streams.values)
+        let streams = state.withLock { state -> [Stream] in
+            state.listeners.closed = true
+            state.listeners.timeObservers.removeAll()
+            defer { state.listeners.streams.removeAll() }
+            return Array(state.listeners.streams.values)
         }
         for stream in streams { stream.finish() }
-        let watchers = readings.withLock { readings -> [SnapshotWatcher] in
-            readings.watchersClosed = true
-            defer { readings.watchers.removeAll() }
-            return Array(readings.watchers.values)
+        let watchers = state.withLock { state -> [SnapshotWatcher] in
+            state.readings.watchersClosed = true
+            defer { state.readings.watchers.removeAll() }
+            return Array(state.readings.watchers.values)
         }
         for watcher in watchers { watcher.finish() }
     }

@@ -1,6 +1,6 @@
 /// One ``EventHub/watch(_:)`` stream (``Player/observe(_:)``): offered every snapshot getters can
 /// read, it yields when the value it watches differs from the one in the snapshot offered before.
-/// Kept and offered under the hub's readings lock.
+/// Kept and offered under the hub's lock.
 struct SnapshotWatcher: Sendable {
     /// Yields `now`'s value unless `before` had the same one (`before` nil: the first offer).
     let yieldIfChanged: @Sendable (_ now: PlayerSnapshot, _ before: PlayerSnapshot?) -> Void

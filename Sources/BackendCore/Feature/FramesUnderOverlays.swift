@@ -19,7 +19,8 @@ import Synchronization
 /// takes it as it is.
 ///
 /// **Threads:** the probe runs on the video streaming thread, ``sample(matching:)`` on the loop
-/// thread; the frames sit behind a `Mutex`. The probe's box is released by its destroy-notify
+/// thread; the frames and the keeping state sit behind one `Mutex`, with an atomic flag in front
+/// for the probe's fast path. The probe's box is released by its destroy-notify
 /// when the pad goes; ``clear()`` (teardown) drops the frames earlier.
 final class FramesUnderOverlays: Sendable {
     /// One kept frame: owned references to a buffer and its caps.
@@ -35,21 +36,33 @@ final class FramesUnderOverlays: Sendable {
 
     /// How many frames are kept: playsink's video queue (3) plus the sink's and some slack.
     static let kept = 6
-    private let frames = Mutex<[Frame]>([])
-    private let keeping = Atomic<Bool>(false)
-    /// Frames still to keep after the overlay stopped drawing; the last one drops them all.
-    private let tail = Atomic<Int>(0)
+
+    /// What the probe (video streaming thread) and the loop thread share, under one lock.
+    private struct State {
+        var frames: [Frame] = []
+        /// An overlay draws: every frame is kept.
+        var keeping = false
+        /// Frames still to keep after the overlay stopped drawing; the last one drops them all.
+        var tail = 0
+    }
+    private let state = Mutex(State())
+    /// `keeping || tail > 0`, for the probe's fast path: while no overlay draws (most of the
+    /// time) a frame costs one atomic load, not the lock. Stored only under the lock.
+    private let active = Atomic<Bool>(false)
 
     /// Starts keeping frames (an overlay began to draw) or stops: the frames are dropped once
     /// ``kept`` more have passed (the tail). Any thread (the loop thread, from
     /// ``FeatureVideo/setOverlaysDrawing(_:)``).
     func setKeeping(_ keep: Bool) {
-        tail.store(keep ? 0 : Self.kept, ordering: .sequentiallyConsistent)
-        keeping.store(keep, ordering: .sequentiallyConsistent)
+        state.withLock { state in
+            state.tail = keep ? 0 : Self.kept
+            state.keeping = keep
+            active.store(true, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// How many frames are held now (tests).
-    var keptCount: Int { frames.withLock { $0.count } }
+    var keptCount: Int { state.withLock { $0.frames.count } }
 
     /// Adds the probe to `identity`'s `src` pad. Loop thread, while the chain is built.
     func watch(_ identity: UnsafeMutablePointer<GstElement>) {
@@ -68,34 +81,39 @@ final class FramesUnderOverlays: Sendable {
     func sample(matching shown: OpaquePointer) -> OpaquePointer? {
         guard let buffer = gst_sample_get_buffer(shown) else { return nil }
         let pts = buffer.pointee.pts
-        return frames.withLock { kept in
-            guard let frame = kept.last(where: { $0.buffer.pointee.pts == pts }) else { return nil }
+        return state.withLock { state in
+            guard let frame = state.frames.last(where: { $0.buffer.pointee.pts == pts }) else { return nil }
             return gst_sample_new(frame.buffer, frame.caps, nil, nil)
         }
     }
 
     /// Drops every kept frame (teardown, or the pipeline going down).
     func clear() {
-        let dropped = frames.withLock { kept in defer { kept.removeAll() }; return kept }
+        let dropped = state.withLock { state in defer { state.frames.removeAll() }; return state.frames }
         dropped.forEach { $0.release() }
     }
 
     deinit { clear() }
 
+    /// Keeps `frame` while an overlay draws or during the tail (the tail's last frame drops them
+    /// all: the frames drawn on before the stop have been shown); releases what is not kept.
     private func keep(_ frame: Frame) {
-        if !keeping.load(ordering: .sequentiallyConsistent) {
-            guard tail.load(ordering: .sequentiallyConsistent) > 0 else { return frame.release() }
-            if tail.subtract(1, ordering: .sequentiallyConsistent).newValue <= 0 {
-                frame.release()
-                return clear()   // the frames drawn on before the stop have been shown
+        guard active.load(ordering: .sequentiallyConsistent) else { return frame.release() }
+        let dropped = state.withLock { state -> [Frame] in
+            if !state.keeping {
+                guard state.tail > 0 else { return [frame] }
+                state.tail -= 1
+                if state.tail == 0 {
+                    active.store(false, ordering: .sequentiallyConsistent)
+                    defer { state.frames.removeAll() }
+                    return state.frames + [frame]
+                }
             }
-        }
-        let dropped = frames.withLock { kept -> [Frame] in
-            kept.append(frame)
-            let excess = kept.count - Self.kept
+            state.frames.append(frame)
+            let excess = state.frames.count - Self.kept
             guard excess > 0 else { return [] }
-            defer { kept.removeFirst(excess) }
-            return Array(kept.prefix(excess))
+            defer { state.frames.removeFirst(excess) }
+            return Array(state.frames.prefix(excess))
         }
         dropped.forEach { $0.release() }
     }

@@ -20,15 +20,16 @@ public final class RenderLog: Sendable {
         public let description: String
     }
 
+    /// Shared by the sinks' streaming threads, the writer thread and ``close()``'s caller.
     private struct State {
         var pending: [UInt8] = []
         var closed = false
+        /// Set by the writer thread once it wrote everything after ``close()``.
+        var finished = false
     }
 
     private let descriptor: Int32
     private let state = Mutex(State())
-    /// Set by the writer thread once it wrote everything after ``close()``.
-    private let finished = Mutex(false)
 
     /// Creates (truncates) the file at `path` and starts the writer thread; throws
     /// ``OpenError`` when the file cannot be created.
@@ -58,7 +59,7 @@ public final class RenderLog: Sendable {
             return state.closed
         }
         guard !wasClosed else { return }
-        for _ in 0..<100 where !finished.withLock({ $0 }) { g_usleep(10_000) }
+        for _ in 0..<100 where !state.withLock({ $0.finished }) { g_usleep(10_000) }
     }
 
     /// CLOCK_REALTIME now, in nanoseconds.
@@ -81,7 +82,7 @@ public final class RenderLog: Sendable {
             g_usleep(100_000)
         }
         Glibc.close(descriptor)
-        finished.withLock { $0 = true }
+        state.withLock { $0.finished = true }
     }
 
     private func write(_ bytes: [UInt8]) {
