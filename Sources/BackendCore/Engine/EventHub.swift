@@ -15,7 +15,7 @@ import Synchronization
 /// Mutex, so getters read them at one moment.
 final class EventHub: Sendable {
     /// One open stream: of plain events (``Player/events``) or of records (``Player/records``).
-    fileprivate enum Stream {
+    enum Stream {
         case events(AsyncStream<PlayerEvent>.Continuation)
         case records(AsyncStream<PlayerEventRecord>.Continuation)
 
@@ -34,7 +34,7 @@ final class EventHub: Sendable {
         }
     }
 
-    fileprivate struct Listeners {
+    struct Listeners {
         weak var delegate: (any PlayerDelegate)?
         weak var player: Player?
         var streams: [UInt64: Stream] = [:]
@@ -105,7 +105,7 @@ final class EventHub: Sendable {
     struct State {
         /// ``Player/shutdown()`` has begun: commands are refused from now on (any thread).
         fileprivate var shutDown = false
-        fileprivate var listeners = Listeners()
+        var listeners = Listeners()
         fileprivate var outbox = Outbox()
         /// The snapshot, statistics and watchers; touched only by this type (here and EventHub+Watchers.swift).
         var readings = Readings()
@@ -187,45 +187,6 @@ final class EventHub: Sendable {
     var statistics: PlayerStatistics { state.withLock { $0.readings.statistics } }
     /// Stores fresh statistics (loop thread).
     func storeStatistics(_ stats: PlayerStatistics) { state.withLock { $0.readings.statistics = stats } }
-
-    // MARK: Listeners
-
-    /// A new stream of every event published from now on; ends at shutdown.
-    func makeStream() -> AsyncStream<PlayerEvent> { makeStream(Stream.events) }
-
-    /// A new stream of every event with its load identity, from now on; ends at shutdown.
-    func makeRecordStream() -> AsyncStream<PlayerEventRecord> { makeStream(Stream.records) }
-
-    private func makeStream<Element>(_ wrap: (AsyncStream<Element>.Continuation) -> Stream) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let id: UInt64? = state.withLock { state in
-            if state.listeners.closed { return nil }
-            state.listeners.nextStreamID += 1
-            state.listeners.streams[state.listeners.nextStreamID] = wrap(continuation)
-            return state.listeners.nextStreamID
-        }
-        guard let id else { continuation.finish(); return stream }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.listeners.streams.removeValue(forKey: id) }
-        }
-        return stream
-    }
-
-    /// A token for a new time observer, whose calls are let through from now on (any thread).
-    func newObserverToken() -> TimeObserverToken {
-        state.withLock { state in
-            state.listeners.lastObserverID += 1
-            let token = TimeObserverToken(id: state.listeners.lastObserverID)
-            state.listeners.timeObservers.insert(token)
-            return token
-        }
-    }
-
-    /// Stops the observer `token`'s calls at once (any thread): a call still in the outbox, or
-    /// queued on the observer's queue but not started, is dropped.
-    func deactivate(_ token: TimeObserverToken) { _ = state.withLock { $0.listeners.timeObservers.remove(token) } }
-
-    private func isActive(_ token: TimeObserverToken) -> Bool { state.withLock { $0.listeners.timeObservers.contains(token) } }
 
     // MARK: Outbox (loop thread)
 
