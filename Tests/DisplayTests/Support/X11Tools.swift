@@ -91,8 +91,19 @@ enum X11Tools {
         }
         let pipeline = ["-q", "ximagesrc", "xid=\(xid)", "use-damage=false", "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "pngenc",
                         "!", "filesink", "location=\(path)"]
-        let result = try run("gst-launch-1.0", pipeline, environment: server.environment())
-        guard result.status == 0 else { throw XvfbError("ximagesrc screenshot failed with status \(result.status): \(result.output)") }
+        try grab(pipeline, on: server)
+    }
+
+    /// Runs one `ximagesrc` grab (`gst-launch-1.0 pipeline`), up to three times 200 ms apart: the
+    /// grab fails (exit 1) when the window is being mapped or resized at that moment.
+    private static func grab(_ pipeline: [String], on server: XvfbServer) throws {
+        var status: Int32 = 0
+        for attempt in 0..<3 {
+            if attempt > 0 { Thread.sleep(forTimeInterval: 0.2) }
+            status = try run("gst-launch-1.0", pipeline, environment: server.environment()).status
+            if status == 0 { return }
+        }
+        throw XvfbError("ximagesrc screenshot failed three times (exit status \(status)): gst-launch-1.0 \(pipeline.joined(separator: " "))")
     }
 
     /// Writes a PNG of the screen's `width`×`height` area at (`x`, `y`) to `path` (`ximagesrc`'s
@@ -100,8 +111,7 @@ enum X11Tools {
     static func screenshotScreen(x: Int, y: Int, width: Int, height: Int, on server: XvfbServer, to path: String) throws {
         let pipeline = ["-q", "ximagesrc", "startx=\(x)", "starty=\(y)", "endx=\(x + width - 1)", "endy=\(y + height - 1)",
                         "use-damage=false", "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "pngenc", "!", "filesink", "location=\(path)"]
-        let result = try run("gst-launch-1.0", pipeline, environment: server.environment())
-        guard result.status == 0 else { throw XvfbError("ximagesrc screenshot failed with status \(result.status): \(result.output)") }
+        try grab(pipeline, on: server)
     }
 
     /// Width, height and the fraction of pixels brighter than 50 % grey in a PNG (ImageMagick
