@@ -22,14 +22,20 @@ struct PlayerItemInfo {
     /// The item whose info came from the player, while it is loaded: later global tags update it.
     var itemID: Int?
 
-    /// Keeps the first title, artist and album of a global tag list (`GST_TAG_SCOPE_GLOBAL`).
+    /// Keeps the first title, artist and album of a global tag list (`GST_TAG_SCOPE_GLOBAL`);
+    /// true when one of them was new.
     mutating func absorb(_ list: UnsafeMutablePointer<GstTagList>) -> Bool {
         guard gst_tag_list_get_scope(list) == GST_TAG_SCOPE_GLOBAL else { return false }
         let before = (title, artist, album)
+        fill(from: list)
+        return before != (title, artist, album)
+    }
+
+    /// Takes title, artist and album from `list` where none is known yet.
+    mutating func fill(from list: UnsafeMutablePointer<GstTagList>) {
         if title == nil { title = MediaDiscoverer.string(list, GST_TAG_TITLE) }
         if artist == nil { artist = MediaDiscoverer.string(list, GST_TAG_ARTIST) }
         if album == nil { album = MediaDiscoverer.string(list, GST_TAG_ALBUM) }
-        return before != (title, artist, album)
     }
 }
 
@@ -54,10 +60,7 @@ extension QueueFeature {
         guard let context, let index = queue.currentIndex, let item = try? queue.item(at: index), let id = item.id,
               item.uri == context.media.uri, item.info == nil || playerInfo.itemID == id,
               QueueFeature.isDiscoverable(item.uri), !context.media.isLive,
-              let duration = context.media.duration, duration > .zero else {
-            context?.trace("current item not described from the player: uri \(String(describing: context?.media.uri)) duration \(String(describing: context?.media.duration))")
-            return
-        }
+              let duration = context.media.duration, duration > .zero else { return }
         // After a gapless hand-over (`about-to-finish`, on a streaming thread) playbin's stream
         // counts and tags may be the next item's: checked before and after reading them.
         guard pending.isEmpty, !feeder.hasHandedOver else { return }
@@ -66,9 +69,7 @@ extension QueueFeature {
         var tags = playerInfo
         if audios == 1, videos == 0, pipeline.streamCount(.text) == 0, let stream = pipeline.streamTags(.audio, index: 0) {
             defer { gst_tag_list_unref(stream) }
-            if tags.title == nil { tags.title = MediaDiscoverer.string(stream, GST_TAG_TITLE) }
-            if tags.artist == nil { tags.artist = MediaDiscoverer.string(stream, GST_TAG_ARTIST) }
-            if tags.album == nil { tags.album = MediaDiscoverer.string(stream, GST_TAG_ALBUM) }
+            tags.fill(from: stream)
         }
         guard videos + audios > 0, !feeder.hasHandedOver else {
             context.trace("current item \(id) left to the discoverer: \(videos) video, \(audios) audio, hand-over \(feeder.hasHandedOver)")
