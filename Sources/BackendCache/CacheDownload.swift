@@ -1,9 +1,11 @@
+import GLibSupport
+
 /// The download of the current URI into the cache: what the server said about the body, and the
 /// revalidation of a cache hit under way. The `downloadbuffer` writing the body belongs to the
 /// core (``FeatureDownload/buffer``).
 ///
 /// **Thread:** loop thread only: it is reached through the cache feature alone, which lives
-/// there (the revalidation worker gets only its ``CacheValidator/Cancellable``), so no lock.
+/// there (the revalidation worker gets only its `Cancellable`), so no lock.
 final class CacheDownload {
     /// One download.
     struct State: Sendable {
@@ -44,7 +46,7 @@ final class CacheDownload {
     struct Validation: Sendable {
         /// Bumped by every start and cancel: a result of an older generation is dropped.
         var generation: UInt64 = 0
-        var cancellable: CacheValidator.Cancellable?
+        var cancellable: Cancellable?
         /// The URI just revalidated: its next load plays without asking again.
         var validated: String?
     }
@@ -53,8 +55,8 @@ final class CacheDownload {
     private var validation = Validation()
 
     /// Starts a revalidation: cancels one under way; returns its generation and cancellable.
-    func beginValidation() -> (UInt64, CacheValidator.Cancellable) {
-        let cancellable = CacheValidator.Cancellable()
+    func beginValidation() -> (UInt64, Cancellable) {
+        let cancellable = Cancellable()
         let old = validation.cancellable
         validation.generation += 1
         validation.cancellable = cancellable

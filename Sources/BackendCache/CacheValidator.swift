@@ -1,4 +1,5 @@
 import CSoup
+import GLibSupport
 import Glibc
 
 /// One conditional request for a cached copy (RFC 9111 §4.3): `GET` with `If-None-Match` (the
@@ -18,18 +19,9 @@ enum CacheValidator {
         case failed(String)
     }
 
-    /// A `GCancellable` shared with the thread that may cancel the request (GCancellable is
-    /// thread-safe); one reference, dropped in `deinit` (`g_object_unref`).
-    final class Cancellable: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GCancellable>
-        init() { pointer = g_cancellable_new() }
-        /// `g_cancellable_cancel`: a request under way returns at once with `failed`.
-        func cancel() { g_cancellable_cancel(pointer) }
-        deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
-    }
-
     /// Asks `uri` whether the copy described by `etag`/`lastModified` is current, giving up after
-    /// `timeoutSeconds` of silence (`soup_session_set_timeout`).
+    /// `timeoutSeconds` of silence (`soup_session_set_timeout`); once `cancellable` is cancelled, a
+    /// request under way returns at once with `failed`.
     static func validate(uri: String, etag: String?, lastModified: String?, timeoutSeconds: UInt32,
                          cancellable: Cancellable? = nil) -> Outcome {
         guard let message = soup_message_new("GET", uri) else { return .failed("not a valid http(s) URI") }

@@ -2,7 +2,6 @@ import BackendCore
 import CGStreamer
 import GLibSupport
 import Glibc
-import Synchronization
 
 /// MPRIS 2 as a `PlayerFeature`: the player on the D-Bus session bus as
 /// `org.mpris.MediaPlayer2.<app>.instance<pid>`, with the root, `Player` and `TrackList`
@@ -39,11 +38,10 @@ public final class MPRISFeature: PlayerFeature {
     var flushQueued = false
     var landedSeeks: [MediaTime] = []
 
-    /// The instance numbers the players of this process hold now (1: the plain name, 2 and up:
-    /// a `_N` suffix), so two players at once never collide and a later one reuses a free name.
-    private static let instancesInUse = Mutex<Set<Int>>([])
-    /// This player's instance number, nil while not exported.
-    private var instance: Int?
+    /// How many players of one process can be on the bus at once: the names offered are
+    /// `…instance<pid>`, then `…instance<pid>_2` up to this (the bus gives the first free one,
+    /// so two players at once never collide and a later one reuses a free name).
+    static let maximumInstances = 64
 
     /// True when a session bus is there to join (`DBUS_SESSION_BUS_ADDRESS`, or the socket
     /// `$XDG_RUNTIME_DIR/bus`; never an X11 autolaunch). Any thread.
@@ -68,20 +66,17 @@ public final class MPRISFeature: PlayerFeature {
         guard let address = configuration.busAddress ?? DBusObjectExport.sessionBusAddress else {
             return announce(.unavailable(reason: "no session bus (DBUS_SESSION_BUS_ADDRESS is not set)"))
         }
-        let number = Self.instancesInUse.withLock { taken in
-            let free = (1...).first { !taken.contains($0) }!
-            taken.insert(free)
-            return free
-        }
-        instance = number
-        let name = "org.mpris.MediaPlayer2.\(configuration.applicationName).instance\(getpid())" + (number > 1 ? "_\(number)" : "")
+        let base = "org.mpris.MediaPlayer2.\(configuration.applicationName).instance\(getpid())"
+        let names = (1...Self.maximumInstances).lazy.map { $0 == 1 ? base : base + "_\($0)" }
+        let export: DBusObjectExport
         do {
-            export = try DBusObjectExport(address: address, name: name, path: MPRISIntrospection.path,
+            export = try DBusObjectExport(address: address, names: names, path: MPRISIntrospection.path,
                                           introspectionXML: MPRISIntrospection.xml, handler: self)
         } catch {
-            releaseInstance()
             return announce(.unavailable(reason: error.message))
         }
+        self.export = export
+        let name = export.name
         if let directory = configuration.artDirectory {
             artFile = MPRISArtFile(directory: directory, prefix: String(name.split(separator: ".").last ?? "gstplay"))
         }
@@ -97,15 +92,7 @@ public final class MPRISFeature: PlayerFeature {
         export = nil
         artFile?.remove()
         artFile = nil
-        releaseInstance()
         context = nil
-    }
-
-    /// Gives this player's instance number back.
-    private func releaseInstance() {
-        guard let number = instance else { return }
-        instance = nil
-        _ = Self.instancesInUse.withLock { $0.remove(number) }
     }
 
     /// New media: a new track id.

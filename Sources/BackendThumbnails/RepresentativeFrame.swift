@@ -36,7 +36,7 @@ extension ThumbnailGenerator {
     /// `.isDirectory`, `.open` (not found, not media…), `.noVideo` (audio only), `.noFrame`,
     /// `.timeout`.
     public func representativeThumbnail(_ choice: RepresentativeFrame = RepresentativeFrame()) async throws -> Thumbnail {
-        let cancelled = CancelFlag()
+        let cancelled = Cancellable()
         let request = self
         let result: Result<Thumbnail, ImageError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -48,20 +48,20 @@ extension ThumbnailGenerator {
                     }
                 }
             }
-        } onCancel: { cancelled.set() }
+        } onCancel: { cancelled.cancel() }
         try Task.checkCancellation()
         return try result.get()
     }
 
     /// The worker: open, then each place until an interesting frame; the best frame seen.
-    private func pickRepresentative(_ choice: RepresentativeFrame, cancelled: CancelFlag) throws(ImageError) -> Thumbnail {
+    private func pickRepresentative(_ choice: RepresentativeFrame, cancelled: Cancellable) throws(ImageError) -> Thumbnail {
         let pipeline = try makePipeline(analyses: true, cancelled: cancelled)
         defer { pipeline.close() }
         try pipeline.open()
         var best: (thumbnail: Thumbnail, variance: Double)?
         var lastError = ImageError(kind: .noFrame, message: "no frame could be decoded")
         for time in choice.times(duration: pipeline.duration) {
-            if cancelled.isSet() { throw ImageError(kind: .timeout, message: "cancelled") }
+            if cancelled.isCancelled { throw ImageError(kind: .timeout, message: "cancelled") }
             do throws(ImageError) {
                 let (sample, actual) = try pipeline.frame(at: time, mode: .keyUnit)
                 defer { gst_sample_unref(sample) }

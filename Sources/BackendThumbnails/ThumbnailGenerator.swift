@@ -1,7 +1,6 @@
 import BackendCore
 import CGStreamer
 import GLibSupport
-import Synchronization
 
 /// Which times to take thumbnails at.
 public enum ThumbnailTimes: Sendable, Hashable {
@@ -96,8 +95,8 @@ public struct ThumbnailGenerator: Sendable {
     /// `.unknownDuration`, `.invalidArgument`, `.timeout`.
     public func thumbnails(at times: ThumbnailTimes) -> AsyncThrowingStream<ThumbnailResult, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ThumbnailResult.self, throwing: (any Error).self)
-        let cancelled = CancelFlag()
-        continuation.onTermination = { _ in cancelled.set() }
+        let cancelled = Cancellable()
+        continuation.onTermination = { _ in cancelled.cancel() }
         let request = self
         DetachedThread.start(name: "gstplay-thumbs") {
             do throws(ImageError) {
@@ -122,7 +121,7 @@ public struct ThumbnailGenerator: Sendable {
     }
 
     /// The request's pipeline, built for ``location`` (not opened yet). Worker thread.
-    func makePipeline(analyses: Bool = false, cancelled: CancelFlag) throws(ImageError) -> ThumbnailPipeline {
+    func makePipeline(analyses: Bool = false, cancelled: Cancellable) throws(ImageError) -> ThumbnailPipeline {
         GStreamerRuntime.ensureInitialized()
         let uri: String
         do { uri = try MediaLocation.uri(for: location) } catch {
@@ -134,11 +133,11 @@ public struct ThumbnailGenerator: Sendable {
             }
         }
         return try ThumbnailPipeline(uri: uri, format: format, maximumSize: maximumSize, burnsInTime: burnsInTime,
-                                     analyses: analyses, timeout: timeout, isCancelled: cancelled.isSet)
+                                     analyses: analyses, timeout: timeout, isCancelled: { cancelled.isCancelled })
     }
 
     /// The request on the worker thread: open, then one seek and encode per time.
-    private func run(_ times: ThumbnailTimes, cancelled: CancelFlag,
+    private func run(_ times: ThumbnailTimes, cancelled: Cancellable,
                      yield: (ThumbnailResult) -> Void) throws(ImageError) {
         let pipeline = try makePipeline(cancelled: cancelled)
         defer { pipeline.close() }
@@ -146,7 +145,7 @@ public struct ThumbnailGenerator: Sendable {
         let list = try times.resolve(duration: pipeline.duration)
         var distinct = DistinctFrames()
         for (index, time) in list.enumerated() {
-            if cancelled.isSet() { return }
+            if cancelled.isCancelled { return }
             let outcome: Result<Thumbnail, ImageError>
             do throws(ImageError) {
                 var (sample, actual) = try pipeline.frame(at: time, mode: seekMode)
@@ -161,7 +160,7 @@ public struct ThumbnailGenerator: Sendable {
                 let image = try FrameEncoder.image(fromEncoded: sample, format: format, width: size.width, height: size.height)
                 outcome = .success(Thumbnail(requestedTime: time, actualTime: actual, image: image))
             } catch {
-                if cancelled.isSet() { return }
+                if cancelled.isCancelled { return }
                 // A broken pipeline or a hung seek ends the request; the rest fail one by one.
                 if error.kind == .open || error.kind == .timeout { throw error }
                 outcome = .failure(error)
@@ -188,11 +187,4 @@ public struct ThumbnailGenerator: Sendable {
         guard URIScheme.isFile(uri) else { return nil }
         return String(takingGLibString: g_filename_from_uri(uri, nil, nil))
     }
-}
-
-/// A one-way flag set on cancellation and read by the worker.
-final class CancelFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .releasing) }
-    func isSet() -> Bool { flag.load(ordering: .acquiring) }
 }

@@ -40,7 +40,7 @@ public final class ThumbnailTrack: Sendable {
         shared = Shared()
     }
 
-    deinit { shared.cancelled.set() }
+    deinit { shared.cancelled.cancel() }
 
     /// The picture made so far nearest to `time` (``ThumbnailTrackPlan/nearest(to:among:)``), nil
     /// before any. Starts the worker the first time and makes `time`'s slot the next one made.
@@ -67,7 +67,7 @@ public final class ThumbnailTrack: Sendable {
     public var failure: ImageError? { shared.state.withLock { $0.failure } }
 
     /// Stops the worker after its current picture; the pictures made stay.
-    public func cancel() { shared.cancelled.set() }
+    public func cancel() { shared.cancelled.cancel() }
 
     /// What the worker and the callers share.
     private final class Shared: Sendable {
@@ -81,7 +81,7 @@ public final class ThumbnailTrack: Sendable {
             var failure: ImageError?
         }
         let state = Mutex(State())
-        let cancelled = CancelFlag()
+        let cancelled = Cancellable()
     }
 
     private func startWorker() {
@@ -105,7 +105,7 @@ public final class ThumbnailTrack: Sendable {
         let uri: String
         do { uri = try MediaLocation.uri(for: location) } catch { throw ImageError(kind: .open, message: error.message, underlying: error) }
         let pipeline = try ThumbnailPipeline(uri: uri, format: nil, maximumSize: maximumSize, burnsInTime: false,
-                                             timeout: .seconds(20), isCancelled: shared.cancelled.isSet)
+                                             timeout: .seconds(20), isCancelled: { shared.cancelled.isCancelled })
         defer { pipeline.close() }
         try pipeline.open()
         guard let duration = pipeline.duration, duration > .zero else {
@@ -113,7 +113,7 @@ public final class ThumbnailTrack: Sendable {
         }
         let plan = ThumbnailTrackPlan(duration: duration)
         shared.state.withLock { $0.plan = plan }
-        while !shared.cancelled.isSet() {
+        while !shared.cancelled.isCancelled {
             guard let slot = shared.state.withLock({ plan.nextSlot(made: $0.made, hint: $0.hint) }) else { return }
             let began = FeatureContext.now()
             var picture: BGRAPicture?
@@ -122,7 +122,7 @@ public final class ThumbnailTrack: Sendable {
                 defer { gst_sample_unref(sample) }
                 picture = Self.picture(of: sample, time: shown)
             } catch {
-                if shared.cancelled.isSet() { return }
+                if shared.cancelled.isCancelled { return }
                 if error.kind == .open || error.kind == .timeout { throw error }   // the pipeline broke
             }
             let added = shared.state.withLock { state -> Bool in

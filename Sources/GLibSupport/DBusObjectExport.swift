@@ -34,7 +34,8 @@ package struct DBusCallError: Error, Sendable, Hashable {
 /// One object on a D-Bus message bus, exported with GDBus (part of GIO): a connection of its own
 /// (`g_dbus_connection_new_for_address_sync`), every interface of an introspection XML registered
 /// at one path (`g_dbus_node_info_new_for_xml`, `g_dbus_connection_register_object`), a
-/// well-known name owned (`g_bus_own_name_on_connection`), signals (`g_dbus_connection_emit_signal`).
+/// well-known name owned (the bus's `RequestName`, the first free one of the names offered),
+/// signals (`g_dbus_connection_emit_signal`).
 /// ``close()`` (or `deinit`) unowns, unregisters, closes and releases everything.
 ///
 /// **Thread:** create it, emit and close it on one thread whose thread-default `GMainContext`
@@ -56,19 +57,18 @@ package final class DBusObjectExport {
     private var connection: OpaquePointer?
     private var node: UnsafeMutablePointer<GDBusNodeInfo>?
     private var registrations: [guint] = []
-    private var ownerID: guint = 0
     /// The object's path.
     package let path: String
-    /// The well-known name asked for.
-    package let name: String
+    /// The well-known name owned (the first of the names offered that nobody else owned).
+    package private(set) var name = ""
 
     /// Connects to the bus at `address`, registers the interfaces of `introspectionXML` at `path`
-    /// answered by `handler`, then asks for `name`. Throws a one-line reason when a step fails
-    /// (nothing is left behind then).
-    package init(address: String, name: String, path: String, introspectionXML: String,
+    /// answered by `handler`, then owns the first of `names` that no other connection owns (the
+    /// bus decides: `RequestName` with `DO_NOT_QUEUE`, in order). Throws a one-line reason when a
+    /// step fails or every name is taken (nothing is left behind then).
+    package init(address: String, names: some Sequence<String>, path: String, introspectionXML: String,
                  handler: any DBusObjectHandler) throws(DBusCallError) {
         self.path = path
-        self.name = name
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                                          | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
@@ -94,7 +94,38 @@ package final class DBusObjectExport {
             registrations.append(id)
             interface = interface?.advanced(by: 1)
         }
-        ownerID = g_bus_own_name_on_connection(connection, name, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, nil, nil, nil, nil)
+        for candidate in names {
+            switch Self.busCall(connection, "RequestName", [.string(candidate), .uint32(Self.doNotQueue)]) {
+            case .success(let reply) where reply == [.uint32(Self.primaryOwner)]:
+                name = candidate
+                return
+            case .success:
+                continue    // owned by another connection
+            case .failure(let failure):
+                close()
+                throw failure
+            }
+        }
+        close()
+        throw DBusCallError(name: "org.freedesktop.DBus.Error.Failed", message: "every bus name offered is taken")
+    }
+
+    /// `RequestName`'s flag: fail rather than wait in line for a name someone owns.
+    private static let doNotQueue: UInt32 = 4
+    /// `RequestName`'s answer when the name is ours now.
+    private static let primaryOwner: UInt32 = 1
+
+    /// `method` of the bus itself (`org.freedesktop.DBus`), waited for (`g_dbus_connection_call_sync`).
+    private static func busCall(_ connection: OpaquePointer, _ method: String, _ arguments: [DBusValue]) -> Result<[DBusValue], DBusCallError> {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                      method, DBusValue.tuple(arguments).makeVariant(), nil,
+                                                      G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+            return .failure(failure("cannot \(method) on the bus", error))
+        }
+        defer { g_variant_unref(reply) }
+        guard case .tuple(let values)? = DBusValue(variant: reply) else { return .success([]) }
+        return .success(values)
     }
 
     /// Emits `signal` of `interface` from the object with `arguments` (a tuple) to every listener.
@@ -114,7 +145,9 @@ package final class DBusObjectExport {
     /// sent) and releases it. Idempotent.
     package func close() {
         guard let connection else { return }
-        if ownerID != 0 { g_bus_unown_name(ownerID); ownerID = 0 }
+        // Given back and acknowledged before the connection goes, so the name is free again
+        // when this returns.
+        if !name.isEmpty { _ = Self.busCall(connection, "ReleaseName", [.string(name)]) }
         for id in registrations { g_dbus_connection_unregister_object(connection, id) }
         registrations.removeAll()
         g_dbus_connection_close_sync(connection, nil, nil)

@@ -176,43 +176,46 @@ enum RawTerminal {
     }
 }
 
-/// Reads keys from the terminal on its own thread (`poll` + `read`) and hands each action
-/// to `onAction`. Stops at EOF, on a read error, or after ``stop()``; never joined, so it
-/// cannot hold up shutdown.
+/// Reads keys from the terminal on a GLib context of its own (a read watch on `fd`: woken only
+/// when a byte arrives) and hands each key to `onKey`. Stops at EOF, on a read error, or at
+/// ``stop()``.
 ///
-/// **Thread:** ``start()``/``stop()`` from any thread; `onAction` runs on the reader thread.
+/// **Thread:** ``start()``/``stop()`` from any thread; `onKey` runs on the reader's loop thread
+/// (`gstplay-keys`).
 final class KeyReader: Sendable {
     private let fd: Int32
-    private let stopped = Atomic<Bool>(false)
     private let onKey: @Sendable (Key) -> Void
+    private let loop = MainLoopThread(name: "gstplay-keys")   // name visible in /proc
 
     init(fd: Int32 = STDIN_FILENO, onKey: @escaping @Sendable (Key) -> Void) {
         self.fd = fd
         self.onKey = onKey
     }
 
+    /// Starts watching `fd` (`g_unix_fd_source_new` on the reader's context). Call once.
     func start() {
-        DetachedThread.start(name: "gstplay-keys") { [self] in self.run() }   // name visible in /proc
-    }
-
-    func stop() { stopped.store(true, ordering: .releasing) }
-
-    private func run() {
-        var decoder = KeyDecoder()
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while !stopped.load(ordering: .acquiring) {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 200)
-            if ready < 0 && errno == EINTR { continue }
-            if ready < 0 { return }
-            if ready == 0 { continue }
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            for key in decoder.feed(Array(buffer[0..<count])) {
-                if stopped.load(ordering: .acquiring) { return }
-                onKey(key)
+        let (fd, onKey, loop) = (self.fd, self.onKey, self.loop)
+        loop.invoke {
+            var decoder = KeyDecoder()
+            var watch: TimerSource?
+            // The watch keeps itself (through its own closure) until it returns false or the
+            // context goes with the loop.
+            watch = loop.addReadWatch(fileDescriptor: fd) {
+                var buffer = [UInt8](repeating: 0, count: 64)
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && (errno == EINTR || errno == EAGAIN) { return true }
+                guard count > 0 else {
+                    watch?.destroy()
+                    watch = nil
+                    return false
+                }
+                for key in decoder.feed(Array(buffer[0..<count])) { onKey(key) }
+                return true
             }
         }
     }
+
+    /// Stops reading: the loop quits and its thread is joined (`g_main_loop_quit`,
+    /// `g_thread_join`); no key is delivered after it returns (unless called from `onKey`).
+    func stop() { loop.quitAndJoin() }
 }

@@ -40,7 +40,7 @@ extension PlayerControl {
     /// A reply line to `client`: the console writer for the console, else through the hub.
     func reply(_ line: String, to client: ControlClientID) {
         if client == .console {
-            console(line)
+            toConsole(line)
         } else {
             hub?.send(line, to: client)
         }
@@ -75,14 +75,14 @@ extension PlayerControl {
     /// `event`'s JSON lines to every client and to the console, when anyone listens. The item it
     /// belongs to: the queue's current one as `record`'s snapshot stood (none before the first load).
     private func sendLines(for event: PlayerEvent, of record: PlayerEventRecord) {
-        let toConsole = requests == nil ? configuration.consoleEvents : consoleSink.isOpen
-        guard toConsole || hub?.hasClients == true else { return }
+        let consoleListens = requests == nil ? configuration.consoleEvents : consoleOutput != nil
+        guard consoleListens || hub?.hasClients == true else { return }
         var loaded = record.snapshot.uri != nil
         if case .uriLoaded = event { loaded = true }
         let queue = record.snapshot.features[QueueSnapshot.self]
         let item = loaded ? queue.map { ($0.currentIndex ?? 0, $0.items.count) } : nil
         for line in wireLines.lines(for: event, item: item, loadID: record.loadID) where !line.isEmpty {
-            if toConsole { console(line) }
+            if consoleListens { toConsole(line) }
             hub?.broadcast(line)
         }
     }

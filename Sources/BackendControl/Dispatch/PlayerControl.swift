@@ -63,8 +63,9 @@ public actor PlayerControl {
     /// URI → the location as it was typed (shown in `status`, `playlist`, mpv's `filename`).
     public nonisolated let names: LocationNames
     let configuration: Configuration
-    /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout).
-    let console: @Sendable (String) -> Void
+    /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout); nil for a control with
+    /// a hub of its own, whose console is ``consoleOutput``.
+    let console: (@Sendable (String) -> Void)?
     /// What the host decides (`quit`).
     weak var host: (any PlayerControlHost)?
     /// With ``Configuration/tracks``: applies the track choices and keeps early `track` commands.
@@ -86,9 +87,9 @@ public actor PlayerControl {
     var wireLines = WireEventLines()
     /// With ``init(player:configuration:log:)``: the hub's requests, served by ``serveSocket(path:)``'s tasks.
     nonisolated let requests: RequestQueue?
-    /// With ``init(player:configuration:log:)``: where ``serveConsole(input:output:)`` writes.
-    nonisolated let consoleSink: ConsoleSink
-    private nonisolated let serving = Atomic<Bool>(false)
+    /// With ``init(player:configuration:log:)``: the descriptor ``serveConsole(input:output:)``
+    /// writes to (nil: no console served).
+    var consoleOutput: Int32?
 
     /// A dispatcher driven by its caller: `hub` (nil: no clients) is the caller's, whose
     /// ``ControlInbox`` hands the requests to the caller, which passes each to
@@ -108,16 +109,21 @@ public actor PlayerControl {
 
     private init(player: Player, hub: ControlHub?, names: LocationNames, configuration: Configuration,
                  console: (@Sendable (String) -> Void)?, requests: RequestQueue?) {
-        let sink = ConsoleSink()
-        self.consoleSink = sink
         self.player = player
         self.hub = hub
         self.names = names
         self.configuration = configuration
         self.tracks = configuration.tracks.map(TrackSession.init(choices:))
         self.resumeAtExit = configuration.resume.map { ResumeExitSave(store: $0.store, saving: $0.saving) }
-        self.console = console ?? { line in sink.write(line) }
+        self.console = console
         self.requests = requests
+        // A hub of its own: the tasks that dispatch its requests and forward the player's events
+        // run from the start (no client and no console yet: nothing is written).
+        if let requests {
+            let records = player.records
+            Task { await self.serve(requests) }
+            Task { await self.forward(records) }
+        }
     }
 
     /// Sets the host (kept weakly: the host owns the control, not the other way round).
@@ -133,24 +139,14 @@ public actor PlayerControl {
 
     /// Serves the mpv/JSON protocol on a Unix socket at `path` (mode 0600; a stale file is
     /// replaced, a live one refused): each client gets `hello`, the player's events as JSON lines
-    /// and mpv events, and a reply to each request. The first call starts the tasks that dispatch
-    /// the requests and forward the events (until the player shuts down). Only for a control made
-    /// with ``init(player:configuration:log:)``: with a caller's hub the caller dispatches.
+    /// and mpv events, and a reply to each request, from the control's tasks (made with it: they
+    /// dispatch the requests and forward the events until the player shuts down). Only for a
+    /// control made with ``init(player:configuration:log:)``: with a caller's hub the caller dispatches.
     /// Throws ``ControlSocketError``. Any thread; close the returned socket to stop serving it.
     @discardableResult
     public nonisolated func serveSocket(path: String) throws(ControlSocketError) -> ControlSocket {
         guard let hub else { throw ControlSocketError(message: "this control has no hub (made with init(player:hub:) and nil)") }
-        let socket = try ControlSocket(path: path, hub: hub)
-        startServing()
-        return socket
-    }
-
-    /// Starts the request and event tasks once (a control with a hub of its own only).
-    nonisolated func startServing() {
-        guard let requests, !serving.exchange(true, ordering: .relaxed) else { return }
-        let records = player.records
-        Task { await self.serve(requests) }
-        Task { await self.forward(records) }
+        return try ControlSocket(path: path, hub: hub)
     }
 
     private func serve(_ requests: RequestQueue) async {
