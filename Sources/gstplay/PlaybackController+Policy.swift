@@ -32,15 +32,16 @@ struct RunPolicy: Equatable, Sendable {
 extension PlaybackController {
     /// `--start` at or after the end of an item: one warning line, as nothing of the item plays
     /// (the player seeks to its end and the queue moves on; not a failure, the exit status stays).
-    func warnIfStartIsPastTheEnd(of info: MediaInfo, item: EventItem?) {
+    func warnIfStartIsPastTheEnd(of info: MediaInfo, item: EventItem?) async {
         guard case .absolute(let start)? = settings.start, let duration = info.duration, start >= duration else { return }
-        let location = item?.location ?? name(of: info.uri)
+        let location = if let item { item.location } else { await control.location(of: info.uri) }
         reporter.note("gstplay: warning: \(location): --start \(start.formatted(fractionDigits: 1)) is past the end of the item (\(duration.formatted(fractionDigits: 1))): nothing of it plays")
     }
 
     /// A failed item: its one error line, and exit code 1.
-    func failed(_ error: PlayerError, item: EventItem?) {
-        let location = error.uri.flatMap { names[$0] } ?? item?.location ?? error.uri ?? "?"
+    func failed(_ error: PlayerError, item: EventItem?) async {
+        let typed = if let uri = error.uri { await control.names[uri] } else { String?.none }
+        let location = typed ?? item?.location ?? error.uri ?? "?"
         reporter.failure(location: location, error: error)
         policy.itemFailed = true
     }

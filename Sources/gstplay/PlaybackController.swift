@@ -53,8 +53,6 @@ actor PlaybackController {
     /// The start-up items, until ``start()`` hands them to the Backend's queue (then nil: the
     /// queue is the player's).
     private var setup: QueueSetup?
-    /// URI → the location as the user typed it (start-up items and `load`), shared with ``control``.
-    let names: LocationNames
     /// What only the CLI decides (whether an item failed, whether the input ended). Which item an
     /// event belongs to, whether a load is under way, whether the queue stopped: the Backend's
     /// (each record's ``PlayerEventRecord/snapshot`` and load ID, ``Player/snapshot`` now).
@@ -73,9 +71,7 @@ actor PlaybackController {
         self.player = player
         self.hub = control
         self.setup = setup
-        let names = LocationNames(setup.names)
-        self.names = names
-        self.control = PlayerControl(player: player, hub: control, names: names,
+        self.control = PlayerControl(player: player, hub: control, names: LocationNames(setup.names),
                                      configuration: .init(fileWriteRule: settings.fileWriteRule, screenshot: settings.screenshot,
                                                           tracks: settings.tracks.choices, resume: settings.resume,
                                                           bindings: settings.bindings, notes: { [output] in output.err("gstplay: \($0)") },
@@ -186,11 +182,8 @@ actor PlaybackController {
 
     // MARK: Player events
 
-    /// The location to show for `uri`: as the user typed it, else the URI.
-    func name(of uri: String) -> String { names.name(of: uri) }
-
-    /// Which item `record`'s event belongs to (``PlayerEventRecord/item(names:)``).
-    func item(of record: PlayerEventRecord) -> EventItem? { record.item(names: names) }
+    /// Which item `record`'s event belongs to, named as typed (the control's table).
+    func item(of record: PlayerEventRecord) async -> EventItem? { await control.item(of: record) }
 
     /// Shows `record`'s event as belonging to the item it came from (also during the shutdown).
     /// An item that ended and was followed by the next one (gapless or not) gets its `eos` here,
@@ -199,7 +192,7 @@ actor PlaybackController {
     private func report(_ record: PlayerEventRecord) async {
         var event = record.event
         if case .itemEnded(_, _, let position)? = event.payload(as: QueueEvent.self) { event = .endOfStream(position: position) }
-        reporter.report(event, item: item(of: record))
+        reporter.report(event, item: await item(of: record))
         await control.report(record)      // the JSON lines, the mpv clients' events, the session's step
     }
 
@@ -208,7 +201,7 @@ actor PlaybackController {
     private func handle(_ record: PlayerEventRecord) async {
         await report(record)
         let event = record.event
-        if let queueEvent = event.payload(as: QueueEvent.self) { return handle(queueEvent, in: record) }
+        if let queueEvent = event.payload(as: QueueEvent.self) { return await handle(queueEvent, in: record) }
         switch event {
         case .endOfStream(let position):
             guard record.isCurrent(now: player.snapshot) else { return }           // the old item's: a new one is on its way
@@ -223,9 +216,9 @@ actor PlaybackController {
         case _ where event.payload(as: WindowEvent.self) != nil:
             if let windowEvent = event.payload(as: WindowEvent.self), let name = WindowKeyNames.name(for: windowEvent) { await handle(keyNamed: name) }
         case .error(let error):
-            failed(error, item: item(of: record))
+            await failed(error, item: await item(of: record))
         case .mediaInfo(let info):
-            warnIfStartIsPastTheEnd(of: info, item: item(of: record))
+            await warnIfStartIsPastTheEnd(of: info, item: await item(of: record))
         case .feature(let feature) where feature.payload is CastEvent:
             if case .castFailed(_, let message)? = feature.payload(as: CastEvent.self) { castFailed(message) }
         case .feature(let feature) where feature.payload(as: MPRISEvent.self) == .quitRequested:
@@ -236,10 +229,10 @@ actor PlaybackController {
     }
 
     /// A queue event (after ``report(_:)``): an item found unplayable, the queue stopping after a failure or emptied at the end of input.
-    private func handle(_ event: QueueEvent, in record: PlayerEventRecord) {
+    private func handle(_ event: QueueEvent, in record: PlayerEventRecord) async {
         switch event {
         case .itemSkipped(_, _, let error):
-            failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
+            await failed(error, item: nil)                          // found unplayable before its turn: reported as if it failed
         case .itemEnded, .itemChanged, .itemsInserted, .itemsRemoved, .itemMoved, .itemUpdated:
             break
         case .queueChanged(let queue):
@@ -254,6 +247,6 @@ actor PlaybackController {
     /// prints its error line and counts for the exit code.
     private func reportLate(_ record: PlayerEventRecord) async {
         await report(record)
-        if case .error(let error) = record.event { failed(error, item: item(of: record)) }
+        if case .error(let error) = record.event { await failed(error, item: await item(of: record)) }
     }
 }

@@ -12,7 +12,7 @@ import XCTest
 final class WindowFeatureTests: XCTestCase {
     func testFillCropsTheSinksPictureButNotTheReportedMediaSize() throws {
         let server = try XvfbServer(width: 1024, height: 768)
-        try withDisplay(server) {
+        withDisplay(server) {
             let recorder = WindowEventRecorder()
             var configuration = PlayerConfiguration()
             configuration.videoSink = .description("ximagesink")

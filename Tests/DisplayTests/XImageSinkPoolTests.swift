@@ -17,7 +17,7 @@ final class XImageSinkPoolTests: XCTestCase {
     /// every frame reaching the sink was allocated upstream, none from an `ximage` pool.
     func testNoFrameReachesTheSinkFromAPoolItLentUpstream() throws {
         let server = try XvfbServer(width: 1024, height: 768)
-        try withDisplay(server) {
+        withDisplay(server) {
             var configuration = PlayerConfiguration()
             configuration.videoSink = .description("ximagesink")
             configuration.audioSink = .description("fakeaudiosink")
@@ -42,7 +42,7 @@ final class XImageSinkPoolTests: XCTestCase {
     /// some runs only (docs/RELIABILITY.md §20 has the counts); the test above is the exact one.
     func testShuttingDownAtTheFirstFrameTwentyTimes() throws {
         let server = try XvfbServer(width: 1024, height: 768)
-        try withDisplay(server) {
+        withDisplay(server) {
             for round in 1...20 {
                 var configuration = PlayerConfiguration()
                 configuration.videoSink = .description("ximagesink")

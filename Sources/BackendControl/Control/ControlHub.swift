@@ -43,9 +43,16 @@ public final class ControlHub: Sendable {
     /// Registers a client and sends it the protocol's first line (`hello`); from then on it gets
     /// every broadcast. Returns its id.
     public func connect(_ connection: any ControlConnection, dialect: ControlDialect) -> ControlClientID {
+        connect(dialect: dialect) { _ in connection }
+    }
+
+    /// ``connect(_:dialect:)`` for a connection that needs its id from the start: `make` gets the
+    /// id (under the hub's lock: it must not call the hub) and returns the connection.
+    public func connect(dialect: ControlDialect, making make: (ControlClientID) -> any ControlConnection) -> ControlClientID {
         state.withLock { state in
             let id = ControlClientID(rawValue: state.nextID)
             state.nextID += 1
+            let connection = make(id)
             state.clients[id] = Client(connection: connection, dialect: dialect)
             connection.deliver(WireEvents.hello())
             return id

@@ -1,5 +1,4 @@
 import Backend
-import Synchronization
 
 /// The dispatcher of gstplay's command language: runs console commands, JSON requests and mpv
 /// IPC requests against one `Player` (and its queue, tracks, chapters, cast and adaptive
@@ -61,7 +60,7 @@ public actor PlayerControl {
     /// The clients' hub: replies to each, events to all (nil: only the console).
     public nonisolated let hub: ControlHub?
     /// URI → the location as it was typed (shown in `status`, `playlist`, mpv's `filename`).
-    public nonisolated let names: LocationNames
+    public internal(set) var names: LocationNames
     let configuration: Configuration
     /// Where a reply to ``ControlClientID/console`` goes (the CLI: stdout); nil for a control with
     /// a hub of its own, whose console is ``consoleOutput``.
@@ -125,6 +124,12 @@ public actor PlayerControl {
             Task { await self.forward(records) }
         }
     }
+
+    /// Which item `record`'s event belongs to, named as typed (``PlayerEventRecord/item(names:)``).
+    public func item(of record: PlayerEventRecord) -> EventItem? { record.item(names: names) }
+
+    /// The location to show for `uri`: as the user typed it, else the URI.
+    public func location(of uri: String) -> String { names.name(of: uri) }
 
     /// Sets the host (kept weakly: the host owns the control, not the other way round).
     public func setHost(_ host: (any PlayerControlHost)?) {
@@ -212,27 +217,26 @@ public protocol PlayerControlHost: AnyObject, Sendable {
 }
 
 /// URI → the location as the user typed it (a path stays a path in `status` and `playlist`).
-///
-/// **Thread:** any; a `Mutex` guards the table.
-public final class LocationNames: Sendable {
-    private let table: Mutex<[String: String]>
+/// A plain value: the ``PlayerControl`` actor owns the one table.
+public struct LocationNames: Sendable {
+    private var table: [String: String]
 
     /// A table with `names` in it.
     public init(_ names: [String: String] = [:]) {
-        table = Mutex(names)
+        table = names
     }
 
     /// The typed location of `uri` (nil: none known); setting records one.
     public subscript(uri: String) -> String? {
-        get { table.withLock { $0[uri] } }
-        set { table.withLock { $0[uri] = newValue } }
+        get { table[uri] }
+        set { table[uri] = newValue }
     }
 
     /// The typed location of `uri`, else the URI itself.
     public func name(of uri: String) -> String { self[uri] ?? uri }
 
     /// Every entry now.
-    public var all: [String: String] { table.withLock { $0 } }
+    public var all: [String: String] { table }
 }
 
 /// The hub's requests for a ``PlayerControl`` with a hub of its own, in arrival order.

@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServe
-import Synchronization
+import BackendCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -15,14 +15,20 @@ import Foundation
 /// **Thread:** any; ``deliver(_:)`` is called by the hub under its lock, so leaving the hub is
 /// queued (`DispatchQueue.global`), never done inline.
 final class RemoteRequest: ControlConnection, Sendable {
-    private let hub: ControlHub
-    private let responder: HTTPResponder
-    /// The hub's id for it (once connected) and whether the HTTP request was answered: one lock.
-    private let state = Mutex<(id: ControlClientID?, answered: Bool)>((nil, false))
+    /// The hub's id for this one-request client.
+    private let id: ControlClientID
+    /// The HTTP answer, given once (the reply, the timeout or the hub's departure, whichever is first).
+    private let answer: PendingReply<HTTPResponse>
 
-    private init(hub: ControlHub, responder: HTTPResponder) {
-        self.hub = hub
-        self.responder = responder
+    private init(id: ControlClientID, hub: ControlHub, responder: HTTPResponder) {
+        self.id = id
+        answer = PendingReply { result in
+            switch result {
+            case .success(let response): responder.respond(response)
+            case .failure: responder.respond(.text("503 the player is closing\n", status: 503))
+            }
+            DispatchQueue.global().async { hub.disconnected(id, reason: nil) }
+        }
     }
 
     /// The request's `request_id`: `http-N`, N the hub's id for this one-request client (unique
@@ -32,35 +38,27 @@ final class RemoteRequest: ControlConnection, Sendable {
     /// Runs `command` (a console command such as `pause` or `seek 50%`, or `status`) and
     /// answers `responder` with its reply.
     static func run(_ command: String, hub: ControlHub, responder: HTTPResponder) {
-        let request = RemoteRequest(hub: hub, responder: responder)
-        let clientID = hub.connect(request, dialect: .gstplay)
-        request.state.withLock { $0.id = clientID }
+        var made: RemoteRequest?
+        let clientID = hub.connect(dialect: .gstplay) { id in
+            let request = RemoteRequest(id: id, hub: hub, responder: responder)
+            made = request
+            return request
+        }
         let quoted = (try? JSONEncoder().encode(command)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
         hub.received("{\"command\":\(quoted),\"request_id\":\"\(requestID(clientID))\"}", from: clientID)
+        guard let request = made else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
-            request.finish(.text("504 no reply from the player\n", status: 504))
+            request.answer.resolve(.success(.text("504 no reply from the player\n", status: 504)))
         }
     }
 
     /// A line for this client: the reply it waits for ends with its `request_id` (replies'
     /// keys are sorted: `data`, `error`, `request_id`).
     func deliver(_ line: String) {
-        guard let client = state.withLock({ $0.id }),
-              line.hasSuffix("\"request_id\":\"\(Self.requestID(client))\"}") else { return }
+        guard line.hasSuffix("\"request_id\":\"\(Self.requestID(id))\"}") else { return }
         let success = line.contains("\"error\":\"success\",\"request_id\"")
-        finish(HTTPResponse(status: success ? 200 : 400, contentType: "application/json", body: Array((line + "\n").utf8)))
+        answer.resolve(.success(HTTPResponse(status: success ? 200 : 400, contentType: "application/json", body: Array((line + "\n").utf8))))
     }
 
-    func disconnect() { finish(.text("503 the player is closing\n", status: 503)) }
-
-    private func finish(_ response: HTTPResponse) {
-        guard let clientID = state.withLock({ state -> ControlClientID?? in
-            if state.answered { return nil }
-            state.answered = true
-            return .some(state.id)
-        }) else { return }
-        responder.respond(response)
-        let hub = self.hub
-        DispatchQueue.global().async { if let clientID { hub.disconnected(clientID, reason: nil) } }
-    }
+    func disconnect() { answer.resolve(.failure(.shutDown)) }
 }

@@ -6,8 +6,8 @@ import Synchronization
 /// command never ran because the loop quit first — completes with ``PlayerError/shutDown`` in
 /// `deinit`, so no continuation leaks.
 ///
-/// Also the feature targets' one-shot answers from the loop thread (`package`: a chapter chosen
-/// there, a cast stopped), so the package has one call-once guard.
+/// Also the package's other one-shot answers (`package`: a chapter chosen on the loop thread, a
+/// cast stopped, a web remote's HTTP request answered), so the package has one call-once guard.
 ///
 /// **Thread:** made on the caller's thread, resolved on the loop thread — or on the caller's,
 /// when the work was refused, and from `deinit` on whichever thread drops the last reference
