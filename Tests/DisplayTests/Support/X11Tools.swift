@@ -91,7 +91,33 @@ enum X11Tools {
         }
         let pipeline = ["-q", "ximagesrc", "xid=\(xid)", "use-damage=false", "show-pointer=false", "num-buffers=1", "!", "videoconvert", "!", "pngenc",
                         "!", "filesink", "location=\(path)"]
-        try grab(pipeline, on: server)
+        do {
+            try grab(pipeline, on: server)
+        } catch {
+            // The grab by window id fails while `XGetImage` cannot read the window itself (seen
+            // under the suite's load right after a resize): the same rectangle, read from the
+            // root window (`xwininfo -id`: its absolute position and size, kept on the screen).
+            let area = try screenArea(of: window, on: server)
+            try screenshotScreen(x: area.x, y: area.y, width: area.width, height: area.height, on: server, to: path)
+        }
+    }
+
+    /// Where `window` is on the screen (`xwininfo -id`: absolute upper-left corner, width,
+    /// height), cut to the screen's size.
+    static func screenArea(of window: String, on server: XvfbServer) throws -> (x: Int, y: Int, width: Int, height: Int) {
+        let output = try run("xwininfo", ["-id", window], environment: server.environment()).output
+        func value(_ label: String) -> Int? {
+            output.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
+                .flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }
+        }
+        guard let x = value("Absolute upper-left X"), let y = value("Absolute upper-left Y"),
+              let width = value("Width"), let height = value("Height") else {
+            throw XvfbError("xwininfo -id \(window) gave no geometry: \(output)")
+        }
+        let left = max(0, x), top = max(0, y)
+        let right = min(server.width, x + width), bottom = min(server.height, y + height)
+        guard right > left, bottom > top else { throw XvfbError("window \(window) is off the screen (\(width)x\(height)+\(x)+\(y))") }
+        return (left, top, right - left, bottom - top)
     }
 
     /// Runs one `ximagesrc` grab (`gst-launch-1.0 pipeline`), up to three times 200 ms apart: the
