@@ -65,11 +65,13 @@ extension Player {
     private func snapshotOnLoop(format: ImageFormat, maxSize: ImageSize?, includingOverlays: Bool) async throws -> Image {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Image, any Error>) in
             let queued = withFeature(ThumbnailsFeature.self) { feature, context in
-                do throws(ImageError) {
-                    continuation.resume(returning: try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize,
-                                                                          includingOverlays: includingOverlays))
-                } catch {
-                    continuation.resume(throwing: error)
+                feature.whenFrameShown(in: context) {       // not in a flush (the OSD's redraw while paused)
+                    do throws(ImageError) {
+                        continuation.resume(returning: try feature.takeSnapshot(in: context, format: format, maximumSize: maxSize,
+                                                                              includingOverlays: includingOverlays))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
                 }
             }
             if !queued {
