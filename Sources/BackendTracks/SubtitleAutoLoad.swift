@@ -57,7 +57,12 @@ public enum SubtitleFinder {
         let subtitleStem = Self.stem(of: name)
         if subtitleStem == stem { return .exact }
         if subtitleStem.hasPrefix(stem + "."), isTagList(subtitleStem.dropFirst(stem.count + 1)) { return .tagged }
-        return subtitleStem.lowercased().contains(stem.lowercased()) ? .contains : .none
+        return contains(subtitleStem.lowercased(), stem.lowercased()) ? .contains : .none
+    }
+
+    /// Whether `part` is in `name` (`strstr` on the file names' bytes, which hold no NUL).
+    private static func contains(_ name: String, _ part: String) -> Bool {
+        name.withCString { haystack in part.withCString { strstr(haystack, $0) != nil } }
     }
 
     /// `en`, `pt-BR.forced`: dot-separated words of letters, digits, `-` and `_`.
