@@ -1,8 +1,8 @@
 @testable import BackendCore
 import XCTest
 
-/// `String.replacingAll(_:with:)` (`g_string_replace`): every occurrence, by UTF-8 bytes (so by
-/// Unicode scalars), nothing else touched.
+/// `String.replacingAll(_:with:)`: every occurrence, by UTF-8 bytes (so by Unicode scalars),
+/// nothing else touched, embedded NULs included.
 final class StringReplacingTests: XCTestCase {
     func testEveryOccurrenceIsReplacedAndTheRestKept() {
         XCTAssertEqual("a&b&&c&".replacingAll("&", with: "&amp;"), "a&amp;b&amp;&amp;c&amp;")
@@ -20,7 +20,8 @@ final class StringReplacingTests: XCTestCase {
         XCTAssertEqual("ü".replacingAll("u", with: "x"), "ü", "a precomposed ü holds no u")
     }
 
-    func testTextAfterAnEmbeddedNULIsKept() {
-        XCTAssertEqual("a&b\u{0}c&d".replacingAll("&", with: "+"), "a+b\u{0}c&d")
+    func testTextAfterAnEmbeddedNULIsReplacedToo() {
+        XCTAssertEqual("a&b\u{0}c&d".replacingAll("&", with: "+"), "a+b\u{0}c+d")
+        XCTAssertEqual("\u{0}<\u{0}".replacingAll("<", with: "&lt;"), "\u{0}&lt;\u{0}")
     }
 }
