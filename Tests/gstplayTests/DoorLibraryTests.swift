@@ -37,7 +37,10 @@ final class DoorLibraryTests: XCTestCase {
     /// ICU by itself: libavformat links them, for gst-play-1.0 as for gstplay.)
     func testHeadlessLocalPlayMapsNoDoorLibrary() throws {
         let child = try GstplayProcess(["--json", "--loop"] + sinks + [TestMedia.vp8], environment: headless).started()
-        defer { child.process.terminate() }
+        defer {
+            child.process.terminate()
+            _ = child.waitForExit()   // not left for LeakSanitizer's whole-process check with its child
+        }
         XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout + child.stderr)
         XCTAssertTrue(child.waitFor { out, _ in out.contains(#""event":"position""#) }, child.stdout)
         XCTAssertEqual(try mappedDoorLibraries(child.process.processIdentifier), [])

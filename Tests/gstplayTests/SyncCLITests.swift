@@ -75,6 +75,13 @@ final class SyncCLITests: XCTestCase {
         try GstplayProcess(["--json"] + sinks + ["--sync-to", "127.0.0.1:\(port)"]).started()
     }
 
+    /// Ends `children` (SIGTERM) and waits for each to exit, so no `GstplayProcess` outlives the
+    /// test with its child (LeakSanitizer's whole-process check counts one that does).
+    private func stop(_ children: [GstplayProcess]) {
+        for child in children { child.send(signal: SIGTERM) }
+        for child in children { _ = child.waitForExit(timeout: 30) }
+    }
+
     private func waitForEvent(_ child: GstplayProcess, _ name: String, after mark: Int = 0, timeout: TimeInterval = 60) -> [String: Any]? {
         child.waitForJSON(after: mark, timeout: timeout) { $0["event"] as? String == name }
     }
@@ -111,8 +118,7 @@ final class SyncCLITests: XCTestCase {
             XCTAssertGreaterThanOrEqual(position, 4_000_000_000, "the leader plays from its seek")
         }
         leader.closeInput()
-        leader.send(signal: SIGTERM)
-        for follower in followers { follower.send(signal: SIGTERM) }
+        stop([leader] + followers)
     }
 
     func testAKilledLeaderLeavesFollowersPlayingAndARestartedOneRelocksThem() throws {
@@ -151,8 +157,7 @@ final class SyncCLITests: XCTestCase {
         let offsets = waitForOneTimeline(again, followers)
         print("sync offsets after the leader's restart (ns):", offsets)
         for offset in offsets { XCTAssertLessThanOrEqual(abs(offset ?? .max), bound, "follower off the restarted leader's timeline") }
-        again.send(signal: SIGTERM)
-        for follower in followers { follower.send(signal: SIGTERM) }
+        stop([again] + followers)
     }
 
     func testFollowerRefusesTransportInTextModeWithOneLine() throws {
@@ -162,8 +167,7 @@ final class SyncCLITests: XCTestCase {
         XCTAssertTrue(follower.waitFor(timeout: 30) { _, err in
             err.contains("gstplay: error: following 127.0.0.1:\(port): transport commands go to the leader\n")
         }, follower.stderr)
-        follower.send(signal: SIGTERM)
-        leader.send(signal: SIGTERM)
+        stop([follower, leader])
     }
 
     /// MPRIS is a door too: a follower's `CanPlay`, `CanPause`, `CanSeek`, `CanGoNext` are false, `playerctl`'s
@@ -199,8 +203,7 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(Double(bus.playerctl("-p", "gstplay", "volume")) ?? -1, 0.4, accuracy: 0.001, "the follower's volume is its own")
         XCTAssertNil(follower.waitForJSON(after: mark, timeout: 2) { $0["event"] as? String == "state" && $0["to"] as? String == "paused" },
                      "playerctl pause changed nothing")
-        follower.send(signal: SIGTERM)
-        leader.send(signal: SIGTERM)
+        stop([follower, leader])
     }
 
     /// The threads whose timing is the sync's (each sink's streaming thread, the leader's clock
@@ -231,8 +234,7 @@ final class SyncCLITests: XCTestCase {
             XCTAssertTrue(realtime.contains("vqueue:src") && realtime.contains("aqueue:src"), "the sinks' threads: \(realtime)")
             XCTAssertLessThanOrEqual(realtime.count, 4, "only the sinks' and the clock's threads: \(realtime)")
         }
-        follower.send(signal: SIGTERM)
-        leader.send(signal: SIGTERM)
+        stop([follower, leader])
     }
 
     func testAudioOnlyItemsPlayInSyncToo() throws {
@@ -244,8 +246,7 @@ final class SyncCLITests: XCTestCase {
         let offsets = waitForOneTimeline(leader, [follower])
         print("sync offsets, audio only (ns):", offsets)
         XCTAssertLessThanOrEqual(abs(offsets.first.flatMap { $0 } ?? .max), bound, "follower off the leader's timeline")
-        leader.send(signal: SIGTERM)
-        follower.send(signal: SIGTERM)
+        stop([leader, follower])
     }
 
     func testALeaderWhosePortIsTakenExits5() throws {
@@ -254,7 +255,7 @@ final class SyncCLITests: XCTestCase {
         XCTAssertEqual(second.status, 5, second.stderr)
         XCTAssertTrue(second.stderr.hasPrefix("gstplay: error: --sync-serve: cannot listen on 127.0.0.1:\(port)"), second.stderr)
         XCTAssertEqual(second.stderr.split(separator: "\n").count, 1, second.stderr)
-        leader.send(signal: SIGTERM)
+        stop([leader])
     }
 
     /// `--sync-clock` sends the clock's requests elsewhere: to a UDP port that never answers, the
@@ -278,8 +279,7 @@ final class SyncCLITests: XCTestCase {
         }
         XCTAssertEqual(reason, "waiting for the leader's clock", follower.stdout)
         XCTAssertFalse(follower.stdout.contains("sync-locked"), follower.stdout)
-        follower.send(signal: SIGTERM)
-        leader.send(signal: SIGTERM)
+        stop([follower, leader])
     }
 
     func testSyncOptionsAreCheckedBeforeAnythingPlays() throws {
