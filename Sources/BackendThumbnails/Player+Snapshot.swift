@@ -81,7 +81,9 @@ extension Player {
     }
 
     /// ``snapshot(format:maxSize:includingOverlays:)`` for callers that cannot `await`: blocks until the loop
-    /// thread has taken it, like `currentPosition()`. Same results and errors; on the loop
+    /// thread has taken it, like `currentPosition()`. Same results and errors, except that it does
+    /// not wait for a frame the OSD's redraw of the paused picture has flushed (it answers
+    /// `.noFrame` in that moment, where ``snapshot(format:maxSize:includingOverlays:)`` waits); on the loop
     /// thread itself (a queue-less callback), which cannot wait for itself, it throws `.noFrame`.
     public func snapshotNow(format: ImageFormat = .png, maxSize: ImageSize? = nil) throws(ImageError) -> Image {
         let refused = ImageError(kind: .noFrame, message: isOnLoopThread
