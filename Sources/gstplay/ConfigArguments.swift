@@ -1,6 +1,6 @@
 import BackendControl
 import ArgumentParser
-import FoundationEssentials
+import GLibSupport
 
 /// `--no-config`, `--config-dir DIR`, `--profile NAME`: read by ``ConfigArguments`` before
 /// parsing; declared here too so that `--help` lists them and the parser accepts them.
@@ -28,12 +28,15 @@ enum ConfigArguments {
         var message: String
     }
 
+    /// The largest config file read (a larger one is "cannot read").
+    static let fileSizeLimit = 1 << 20
+
     /// Options that only the command line can give.
     static let commandLineOnly: Set<String> = ["no-config", "config-dir", "help", "version"]
 
     /// `arguments` (without the program name) with the config file's options put before them;
     /// unchanged with `--no-config`, when asking for help or a version, or when the file does not exist.
-    static func prepend(to arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(Failure) -> [String] {
+    static func prepend(to arguments: [String], environment: [String: String] = ConfigFile.directoryEnvironment) throws(Failure) -> [String] {
         let scan = CommandLineScan(arguments)
         if scan.noConfig || scan.wantsHelp { return arguments }
         let path = PathText.appending("gstplay.conf", to: scan.configDirectory ?? ConfigFile.defaultDirectory(environment))
@@ -126,7 +129,7 @@ enum ConfigArguments {
 
         /// Reads and parses `path`; its profiles are added to ``profiles``.
         mutating func load(_ path: String) throws(Failure) -> ConfigFile.Document {
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let bytes = try? AtomicFile.read(path, limit: ConfigArguments.fileSizeLimit), let text = String(validating: bytes, as: UTF8.self) else {
                 throw Failure(message: "\(path): cannot read the config file")
             }
             do {

@@ -153,6 +153,7 @@ struct GstplayCommand: AsyncParsableCommand {
         options.screenshot = try output.screenshotNaming()
         options.fullscreen = output.fullscreen ?? false
         options.osdSeekPreview = try output.seekPreview()
+        options.osdDuration = try output.osdShowTime()
         options.renderLog = try output.renderLogPath()
         options.wall = try output.videoWall()
         options.autoloadFiles = playback.autoloadFiles ?? false

@@ -1,7 +1,7 @@
 import BackendControl
 import ArgumentParser
 import CGStreamer
-import FoundationEssentials
+import GLibSupport
 
 /// `--input-conf FILE` and `--list-keys`: the key bindings. Parsed by ArgumentParser; any thread.
 struct InputOptions: ParsableArguments {
@@ -29,13 +29,14 @@ enum InputConfLoading {
     static func load(explicit: String?, directory: String?) -> Result<(InputBindings, [String]), Failure> {
         var bindings = InputBindings.builtin
         guard let path = InputBindings.userFile(explicit: explicit, directory: directory) else { return .success((bindings, [])) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if explicit != nil, !FileManager.default.isReadableFile(atPath: path) || !FileManager.default.fileExists(atPath: path) {
-                return .failure(Failure(message: "--input-conf: cannot read '\(ConsoleCommand.printable(path))'"))
-            }
+        let bytes: [UInt8]
+        do {
+            bytes = try AtomicFile.read(path, limit: ConfigArguments.fileSizeLimit)
+        } catch {
+            if explicit != nil { return .failure(Failure(message: "--input-conf: cannot read '\(ConsoleCommand.printable(path))'")) }
             return .success((bindings, []))
         }
-        let warnings = bindings.apply(String(decoding: data, as: UTF8.self), file: path)
+        let warnings = bindings.apply(String(decoding: bytes, as: UTF8.self), file: path)
         return .success((bindings, warnings))
     }
 }

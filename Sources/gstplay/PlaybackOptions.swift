@@ -93,6 +93,12 @@ struct OutputOptions: ParsableArguments {
         visibility: .hidden))
     var osdSeekPreview: String?
 
+    // mpv's --osd-duration; hidden like the option above, in --help-hidden and docs/CLI.md.
+    @Option(name: .customLong("osd-duration"), help: ArgumentHelp(
+        "How long the OSD stays after its last change, in milliseconds (default 1500).", valueName: "ms",
+        visibility: .hidden))
+    var osdDuration: UInt32?
+
     // Diagnostics for the sync bench; hidden, in --help-hidden and docs/CLI.md.
     @Option(name: .customLong("render-log"), help: ArgumentHelp(
         "Write one line per rendered buffer to FILE: kind, pts, running time, CLOCK_REALTIME (ns).", valueName: "file",
@@ -129,6 +135,15 @@ struct OutputOptions: ParsableArguments {
 }
 
 extension OutputOptions {
+    /// `--osd-duration`: nil when not given; `ValidationError` (exit 2) for 0 or more than a minute.
+    func osdShowTime() throws -> Duration? {
+        guard let osdDuration else { return nil }
+        guard (1...60_000).contains(osdDuration) else {
+            throw ValidationError("--osd-duration must be 1 to 60000 milliseconds (got \(osdDuration))")
+        }
+        return .milliseconds(osdDuration)
+    }
+
     /// `--osd-seek-preview`: true unless `no`; `ValidationError` (exit 2) for another value.
     func seekPreview() throws -> Bool {
         switch osdSeekPreview?.trimmingWhitespace().lowercased() {

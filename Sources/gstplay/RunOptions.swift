@@ -55,6 +55,8 @@ struct RunOptions: Equatable, Sendable {
     var fullscreen = false
     /// `--osd-seek-preview`: the window's OSD shows a picture of the seek target.
     var osdSeekPreview = true
+    /// `--osd-duration`: how long the OSD stays (nil: the library's default).
+    var osdDuration: Duration?
     /// `--render-log FILE`: a line per rendered buffer (``RenderLog``), for the sync bench.
     var renderLog: String?
     /// `--wall COLSxROWS:COL,ROW[:BEZEL]`: show one tile of a video wall.
@@ -71,7 +73,7 @@ struct RunOptions: Equatable, Sendable {
     /// Where the user's input.conf is looked for without `--input-conf`: `--config-dir`, else
     /// `$XDG_CONFIG_HOME/gstplay`; nil with `--no-config` (as mpv: no user file at all).
     var inputConfDirectory: String? {
-        noConfig ? nil : configDirectory ?? ConfigFile.defaultDirectory(ProcessInfo.processInfo.environment)
+        noConfig ? nil : configDirectory ?? ConfigFile.defaultDirectory(ConfigFile.directoryEnvironment)
     }
     var listKeys = false
     /// `--input-keylist`: print ``KeyName/list`` and exit.
@@ -104,6 +106,7 @@ struct RunOptions: Equatable, Sendable {
         standard.visualization = json ? .none : visualization
         standard.cast = cast.castSettings
         standard.osd.seekPreview = osdSeekPreview
+        if let osdDuration { standard.osd.duration = osdDuration }
         standard.wall = wall
         return standard
     }

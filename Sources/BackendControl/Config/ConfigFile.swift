@@ -62,6 +62,16 @@ public enum ConfigFile {
         return PathText.appending(".config/gstplay", to: home)
     }
 
+    /// The variables ``defaultDirectory(_:)`` reads, from this process's environment (`getenv`
+    /// of each; not the whole environment copied into a dictionary). Any thread.
+    public static var directoryEnvironment: [String: String] {
+        var result: [String: String] = [:]
+        for name in ["XDG_CONFIG_HOME", "HOME"] {
+            if let value = getenv(name) { result[name] = String(cString: value) }
+        }
+        return result
+    }
+
     /// Parses the text of `file` (mpv's rules: leading and trailing blanks ignored; an unquoted
     /// value ends at `#`; a value in `"…"` or `'…'` is taken as is; a `--` before the name is
     /// allowed).
