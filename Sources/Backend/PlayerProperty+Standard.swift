@@ -14,7 +14,7 @@ extension Player {
         value(of: try Self.property(name))
     }
 
-    /// The value of the property called `name` now, then each change (``Player/observe(_:)-…``).
+    /// The value of the property called `name` now, then each change (`Player/observe(_:)-…`).
     /// - Throws: ``PlayerError/Kind/invalidArgument`` for a name no property has.
     public func observe(named name: String) throws(PlayerError) -> AsyncStream<PropertyValue> {
         observe(try Self.property(name))

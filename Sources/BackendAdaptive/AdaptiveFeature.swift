@@ -20,7 +20,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor {
     /// A feature that starts with `policy` (changeable later with `Player.setAdaptivePolicy(_:)`).
     public init(policy: AdaptivePolicy = AdaptivePolicy()) { monitor = AdaptiveMonitor(policy: policy) }
 
-    /// Intercepts bus messages (``ExtensionOrder/adaptiveStreaming``), connects the element
+    /// Intercepts bus messages (`ExtensionOrder/adaptiveStreaming`), connects the element
     /// signals (the `AdaptiveMonitor`) and starts the refresh timer.
     public func attach(to context: FeatureContext) {
         self.context = context
@@ -45,7 +45,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor {
     public func resetForNewMedia(uri: String?) { monitor.reset(uri: uri) }
 
     /// Takes `adaptive-streaming-statistics` element messages and the hand-over BUFFERING levels
-    /// of a variant switch (``isHandOverBuffering(_:)``); notes STREAM_START (the live edge's
+    /// of a variant switch (`isHandOverBuffering(_:)`); notes STREAM_START (the live edge's
     /// catch-up waits for it after a switch); reports a failed segment request
     /// seen in an `http-headers` message as a warning and passes that message on.
     public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
@@ -93,7 +93,7 @@ public final class AdaptiveFeature: PlayerFeature, MessageInterceptor {
     }
 
     /// A seek was sent (the core's resolved target, in the live window's timeline): the live
-    /// edge's latency counts from it until it lands (``LiveEdgeGuard/seekIssued(target:)``).
+    /// edge's latency counts from it until it lands (`LiveEdgeGuard/seekIssued(target:)`).
     public func seekIssued(to position: MediaTime) {
         if monitor.info.isLive { monitor.liveEdge.seekIssued(target: position.seconds) }
     }

@@ -42,6 +42,7 @@ public struct BufferAwareRule: Sendable, Hashable {
 
     /// The variant to request next (and why), nil when nothing is to be decided yet.
     /// - Parameters:
+    ///   - variants: the ladder, lowest bandwidth first (indices are what `current` and the answer name).
     ///   - current: the variant asked for last (nil before the first).
     ///   - estimate: the throughput estimate, bits/s (nil before the first download).
     ///   - bufferSeconds: media buffered ahead now (nil when unknown: the guards are skipped).

@@ -2,7 +2,7 @@
 /// throughput of the last ``capacity`` finished fragment downloads, measured on the demuxer's own
 /// `adaptive-streaming-statistics` (`fragment-size`, `fragment-download-time`).
 ///
-/// Why harmonic and not the EWMA of ``BandwidthEstimator``: the harmonic mean of rates is the rate
+/// Why harmonic and not the EWMA of `BandwidthEstimator`: the harmonic mean of rates is the rate
 /// of the whole window (total bits over total time, for equal-sized fragments), so one fragment
 /// that arrived in a burst (a fast first chunk, a cached response) cannot lift it much, while one
 /// slow fragment pulls it down at once — the robust estimator of MPC (Yin et al., SIGCOMM 2015)
@@ -26,7 +26,7 @@ public struct ThroughputHistory: Sendable, Hashable {
     /// How many downloads the mean covers (N).
     public static let capacity = 5
     /// Downloads shorter than this (seconds) count with this duration: on a local link a fragment
-    /// arrives in microseconds and the raw rate is meaningless (as ``BandwidthEstimator``).
+    /// arrives in microseconds and the raw rate is meaningless (as `BandwidthEstimator`).
     public static let minimumSeconds = 0.005
     /// The fragment length assumed before any fragment's media length is known, seconds.
     public static let defaultFragmentSeconds = 2.0

@@ -7,7 +7,7 @@ import GLibSupport
 /// directory (`FeatureContext.download.keep(in:)`) and is stored only when every byte arrived,
 /// contiguously, and agrees with the Content-Length. A hit due for revalidation waits for one
 /// conditional request first (`LoadDecision.wait`), then loads again. It resolves URIs and
-/// intercepts bus messages at ``ExtensionOrder/mediaCache``.
+/// intercepts bus messages at `ExtensionOrder/mediaCache`.
 ///
 /// Completion is judged from three facts, since none is reliable alone in 1.22: the
 /// downloadbuffer's `GST_QUERY_BUFFERING` ranges (one range 0…length: no gap left by a seek),
@@ -91,7 +91,7 @@ public final class CacheFeature: PlayerFeature, URIResolver, MessageInterceptor 
 
     /// `GstCacheDownloadComplete` and the `http-headers` of the download (passed on: the core
     /// still sees them); an error of a broken cached copy (consumed: the URI is fetched again,
-    /// ``consumeErrorOfBrokenCopy(_:)``).
+    /// `consumeErrorOfBrokenCopy(_:)`).
     public func intercept(_ message: UnsafeMutablePointer<GstMessage>) -> MessageDisposition {
         if consumeErrorOfBrokenCopy(message) { return .consumed }
         if CGStreamer_message_type(message) == GST_MESSAGE_EOS, download.current.uri != nil { download.update { $0.endOfStream = true } }

@@ -120,7 +120,7 @@ public struct MediaCache: Sendable {
     }
 
     /// Where the file of `entry` is. The cache itself only touches files through
-    /// ``ownedPath(of:)``, which refuses a key that is not a SHA-256 in hex.
+    /// `ownedPath(of:)`, which refuses a key that is not a SHA-256 in hex.
     public func path(of entry: Entry) -> String { directory + "/" + entry.key }
 
     var indexPath: String { directory + "/index.json" }

@@ -7,13 +7,13 @@ import GLibSupport
 #endif
 
 /// Casting to UPnP AV / DLNA MediaRenderers as a ``PlayerFeature``: discovery
-/// (``RendererDiscovery``) started only when asked for, and one ``CastSession`` at a time that
+/// (``RendererDiscovery``) started only when asked for, and one `CastSession` at a time that
 /// takes over playback through the core's route (``FeatureRoute/begin(_:)``).
 ///
-/// Nothing is sent on the network until ``discover()`` or ``cast(to:)``: no SSDP, no HTTP
+/// Nothing is sent on the network until `discover()` or `cast(to:)`: no SSDP, no HTTP
 /// server. **Thread:** every method on the player's loop thread (the public API is
 /// `Player+Cast.swift`); GUPnP's callbacks arrive there too, outside the player's handlers, so
-/// they reach the player through ``FeatureContext/runOnLoop(_:)`` (``later(_:)``).
+/// they reach the player through ``FeatureContext/runOnLoop(_:)`` (`later(_:)`).
 public final class CastFeature: PlayerFeature {
     /// The options given at init.
     public let settings: CastSettings

@@ -10,7 +10,7 @@ extension Player {
         hub.watch(read)
     }
 
-    /// ``observe(_:)-(PlayerSnapshot->Value)`` by property: `player.observe(.volume)`.
+    /// ``observe(_:)-((PlayerSnapshot)->Value)`` by property: `player.observe(.volume)`.
     public func observe(_ property: PlayerProperty) -> AsyncStream<PropertyValue> { hub.watch(property.read) }
 
     /// The property's value now, from ``snapshot``. Any thread.

@@ -22,7 +22,7 @@ extension Player {
     /// is kept): mpv's `set ab-loop-a`, `ab-loop-b`, `ab-loop-count`. Returns the loop now in
     /// effect, answered once ``snapshot`` holds it.
     /// - Throws: ``PlayerError/Kind/invalidArgument`` (nothing changed) for a negative count or
-    ///   point; ``PlayerError/shutDown``.
+    ///   point; a ``PlayerError`` of kind ``PlayerError/Kind/other`` when the player is shut down.
     @discardableResult
     public func updateABLoop(_ change: @escaping @Sendable (inout ABLoop) -> Void) async throws(PlayerError) -> ABLoop {
         try await reply { engine, reply in

@@ -4,15 +4,15 @@ import GLibSupport
 
 /// An on-screen display, as mpv's: the state, position/duration and a bar on a seek,
 /// the volume, the rate, and messages that other features' events turn into (track or chapter
-/// changes: ``init(settings:describe:)``), shown for ``OSDSettings/duration`` then hidden — while
+/// changes: `init(settings:describe:)`), shown for ``OSDSettings/duration`` then hidden — while
 /// paused, `Paused` and the bar stay instead, and every change is drawn at once on the paused
-/// picture (``FeatureVideo/redrawPausedFrame()``).
+/// picture (`FeatureVideo/redrawPausedFrame()`).
 /// Drawn by a `textoverlay` added as a video overlay (`OSDOverlay`, `FeatureContext.video.addOverlay`:
 /// snapshots leave it out unless asked), only when the video sink
 /// draws into a window (`FeatureContext.video.sinkDrawsIntoWindow`): headless players get none.
 /// With ``OSDSettings/seekPreview`` and a picture source, a seek that jumps, or the pointer over
 /// the bottom strip of the picture (``pointerMoved(x:y:)``), also shows a bar along the bottom
-/// and a picture of the target time above it (``SeekPreview``, an `overlaycomposition`).
+/// and a picture of the target time above it (`SeekPreview`, an `overlaycomposition`).
 ///
 /// **Thread:** every method runs on the loop thread; the public API (`Player.showOSD(message:progress:)`)
 /// queues its work there. Not `Sendable`: `Player` holds it through a `LoopConfined` handle.
@@ -79,7 +79,7 @@ public final class OSDFeature: PlayerFeature {
     }
 
     /// A seek is sent: the bar with the target shows before the frame at the target is drawn;
-    /// a jump of ``previewJump`` or more in media that already plays or pauses (not a load's
+    /// a jump of `previewJump` or more in media that already plays or pauses (not a load's
     /// start position) also shows the seek preview.
     public func seekIssued(to position: MediaTime) {
         let from = self.position
@@ -129,7 +129,7 @@ public final class OSDFeature: PlayerFeature {
     }
 
     /// State (paused/playing), seek landings, volume, rate, positions while shown, and messages
-    /// from ``init(settings:describe:)`` for other events.
+    /// from `init(settings:describe:)` for other events.
     public func observe(_ event: PlayerEvent) {
         switch event {
         case .position(let now, let total):

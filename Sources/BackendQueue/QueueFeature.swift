@@ -46,7 +46,7 @@ public final class QueueFeature: PlayerFeature, EndOfItemPolicy, MessageIntercep
     // MARK: PlayerFeature
 
     /// Owns the end-of-item policy and intercepts its hand-over messages
-    /// (``ExtensionOrder/playQueue``); the feeder answers playbin's `about-to-finish`
+    /// (`ExtensionOrder/playQueue`); the feeder answers playbin's `about-to-finish`
     /// (`FeatureContext.pipeline.handOverOnAboutToFinish`, disconnected by the core at teardown).
     public func attach(to context: FeatureContext) {
         self.context = context

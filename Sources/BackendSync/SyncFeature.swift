@@ -10,7 +10,7 @@ import Glibc
 /// take the base time out of their pipeline's hands and set it so that every stream position is
 /// rendered when the leader renders it, with one fixed pipeline latency for all.
 ///
-/// The leader's side is ``SyncLeader``, the follower's ``SyncFollower``; this type plugs the one
+/// The leader's side is `SyncLeader`, the follower's `SyncFollower`; this type plugs the one
 /// chosen by ``SyncSettings/role`` into the player. Its state is in the snapshot
 /// (``SyncSnapshot``, `player.syncStatus`); a follower announces ``SyncEvent/locked(leader:offset:rtt:)``
 /// and ``SyncEvent/lost(leader:reason:)``.

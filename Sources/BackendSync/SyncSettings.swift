@@ -20,7 +20,7 @@ public struct SyncSettings: Sendable, Hashable {
     /// How long a follower allows itself for a seek and a preroll when it joins a playing
     /// session (it seeks that far ahead of the leader). 1 s by default.
     public var joinMargin: Duration = .seconds(1)
-    /// A follower reports ``SyncEvent/lost(reason:)`` when its clock had no answer from the leader
+    /// A follower reports `SyncEvent/lost(reason:)` when its clock had no answer from the leader
     /// for this long. 3 s by default.
     public var clockTimeout: Duration = .seconds(3)
     /// How often a follower tries to reach a leader it lost. 1 s by default.

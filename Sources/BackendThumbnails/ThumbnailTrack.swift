@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// A background track of small pictures of one media file, one every
-/// ``ThumbnailTrackPlan/interval`` of the media, for a seek preview: made by a ``ThumbnailPipeline``
+/// ``ThumbnailTrackPlan/interval`` of the media, for a seek preview: made by a `ThumbnailPipeline`
 /// of its own (video only, key-unit seeks, raw `BGRA` frames scaled to ``maximumSize``) on a
 /// worker thread that starts with the first ``thumbnail(near:)``, makes the slots nearest to the
 /// time last asked for first, and keeps the pictures for as long as the track lives.

@@ -7,7 +7,7 @@ import CGStreamer
 /// the load from the `FeatureContext`. (``ThumbnailGenerator`` and ``ContactSheet`` run their
 /// own pipelines and need no player.)
 ///
-/// **Thread:** `takeSnapshot(in:format:maximumSize:)` and ``whenFrameShown(in:_:)`` run on the
+/// **Thread:** `takeSnapshot(in:format:maximumSize:)` and `whenFrameShown(in:_:)` run on the
 /// player's loop thread (queued by the `Player` extension with `Player.withFeature(_:_:)`).
 public final class ThumbnailsFeature: PlayerFeature {
     /// Work waiting for the video sink to hold a frame again (``whenFrameShown(in:_:)``).

@@ -155,7 +155,7 @@ public struct SubtitleCue: Sendable, Hashable, Codable {
     }
 }
 
-/// How text subtitles reach the user (``TracksFeature/init(subtitleRendering:flushOnTrackSwitch:subtitleStyle:)``,
+/// How text subtitles reach the user (`TracksFeature/init(subtitleRendering:flushOnTrackSwitch:subtitleStyle:)`,
 /// `StandardFeatures.subtitleRendering`).
 public enum SubtitleRendering: String, Sendable, Hashable, Codable {
     /// Cues are delivered as ``TracksEvent/subtitleCue(_:)`` events (playbin `text-sink` is a

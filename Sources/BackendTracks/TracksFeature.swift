@@ -100,7 +100,7 @@ public final class TracksFeature: PlayerFeature {
     /// The load is about to preroll (playbin in READY with its new `uri`): sets `suburi`
     /// (`FeaturePipeline.setSubtitleURI`; the subtitle file stays only for a reload of the same
     /// media, and a file added before any load applies now; without one, a file found by
-    /// ``subtitleAutoLoad``), and tells the drawn subtitles' tap which file it is.
+    /// `subtitleAutoLoad`), and tells the drawn subtitles' tap which file it is.
     public func willPreroll(uri: String) {
         tracks.prepareLoad(uri: uri)
         guard let context else { return }

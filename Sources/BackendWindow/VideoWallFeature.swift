@@ -3,7 +3,7 @@ import CGStreamer
 import GLibSupport
 
 /// Shows one tile of a video wall (``VideoWall``, `gstplay --wall`): a `videocrop` in the video
-/// filter slot (``ExtensionOrder/videoWall``, before the window's own crop) cut to the tile.
+/// filter slot (`ExtensionOrder/videoWall`, before the window's own crop) cut to the tile.
 ///
 /// The crop is computed on the streaming thread from each CAPS event that reaches the crop (a
 /// probe on its sink pad, which runs before `videocrop` handles the event), so the very first
@@ -12,7 +12,7 @@ import GLibSupport
 /// come later, from the loop thread, after the first frames went through uncropped.
 ///
 /// No Xlib: it works with every video sink (also headless, where a test reads the cropped caps).
-/// **Thread:** loop thread (``PlayerFeature``); the probe, streaming threads.
+/// **Thread:** loop thread (`PlayerFeature`); the probe, streaming threads.
 public final class VideoWallFeature: PlayerFeature {
     private let wall: VideoWall
     /// The `videocrop` (our reference), nil before attach or when the plugin is missing.

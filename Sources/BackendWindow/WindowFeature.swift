@@ -57,7 +57,7 @@ public final class WindowFeature: PlayerFeature, MessageInterceptor {
         window.openDisplay()
     }
 
-    /// Intercepts bus messages (``ExtensionOrder/videoWindow``), uses the video sink's
+    /// Intercepts bus messages (`ExtensionOrder/videoWindow`), uses the video sink's
     /// `GstVideoOverlay` and, when the sink draws into a window, adds a `videocrop` as the first
     /// video filter (for ``VideoGravity/fill``; the core then reads the media size on the filter
     /// chain's sink pad, before the crop).

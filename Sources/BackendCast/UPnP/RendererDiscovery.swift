@@ -50,7 +50,7 @@ public final class RendererDiscovery {
     deinit { stop() }
 
     /// Starts browsing (`gupnp_context_manager_create_full`, IPv4, on a port free for both TCP and
-    /// UDP: ``ContextPort``): on every network interface, or
+    /// UDP: `ContextPort`): on every network interface, or
     /// only on `interfaces` (names such as `eth0`, or addresses; `gupnp_context_filter_add_entry`).
     /// Does nothing when already running.
     public func start(interfaces: [String]? = nil) {

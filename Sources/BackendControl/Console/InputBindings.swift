@@ -62,7 +62,7 @@ public enum KeyName {
 public struct KeyBinding: Equatable, Sendable {
     /// The command line as written (`ignore` for an unbound key).
     public var command: String
-    /// The parsed console command (run it with ``PlayerControl/execute(_:)``); nil for `ignore`.
+    /// The parsed console command (run it with ``PlayerControl/execute(_:)-(ConsoleCommand)``); nil for `ignore`.
     public var parsed: ConsoleCommand?
     /// The text after `#`: what `?` shows.
     public var summary: String

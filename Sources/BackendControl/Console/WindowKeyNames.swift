@@ -2,7 +2,7 @@ import Backend
 
 /// Keys typed into a video window, as input.conf key names (``KeyName``), so they do what the
 /// same key does on gstplay's terminal (``InputBindings/binding(forKeyNamed:)``): the Backend
-/// reports keys as X keysym names (``Backend/WindowEvent/key(_:)``, from `GstNavigation`). The
+/// reports keys as X keysym names (`Backend/WindowEvent/key(_:)`, from `GstNavigation`). The
 /// mouse acts as keys too, by mpv's names: `MBTN_LEFT`, `MBTN_LEFT_DBL`, `MBTN_MID`,
 /// `MBTN_RIGHT`, `WHEEL_UP`, `WHEEL_DOWN` (bound in the input.conf). Pure; any thread.
 public enum WindowKeyNames {

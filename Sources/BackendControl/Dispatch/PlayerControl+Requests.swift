@@ -50,7 +50,7 @@ extension PlayerControl {
     /// an item's end as `eos`, a buffering level's `message`) to every client and to the console
     /// (a served one, or the host's with ``Configuration/consoleEvents``), then the mpv events it
     /// makes (an item's end as `end-file`) to the mpv clients that want them, then every observer
-    /// whose property changed; then the session's step for it (``advanceSession(_:)``: the track
+    /// whose property changed; then the session's step for it (`advanceSession(_:)`: the track
     /// choices per item). A host passes every record of `Player/records` here, in order (also
     /// those of the shutdown drain); a control with a hub of its own does that itself.
     public func report(_ record: PlayerEventRecord) {

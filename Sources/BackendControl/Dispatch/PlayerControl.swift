@@ -125,7 +125,7 @@ public actor PlayerControl {
         }
     }
 
-    /// Which item `record`'s event belongs to, named as typed (``PlayerEventRecord/item(names:)``).
+    /// Which item `record`'s event belongs to, named as typed (`PlayerEventRecord/item(names:)`).
     public func item(of record: PlayerEventRecord) -> EventItem? { record.item(names: names) }
 
     /// The location to show for `uri`: as the user typed it, else the URI.

@@ -1,7 +1,7 @@
 import Backend
 
 /// Which queue item a player event belongs to, as the player's snapshot stood when the event was
-/// raised (``PlayerEventRecord/item(names:)``): its 0-based index, the queue's size, its URI and
+/// raised (`PlayerEventRecord/item(names:)`): its 0-based index, the queue's size, its URI and
 /// the location as typed. Made per event, never kept. A plain value; any thread.
 public struct EventItem: Equatable, Sendable {
     /// The item's 0-based index in the queue (0 without a queue).

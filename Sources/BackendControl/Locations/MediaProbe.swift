@@ -1,7 +1,7 @@
 import Backend
 
 /// Reads media without playing it: a player that only prerolls (paused, fake sinks or none, no
-/// position events), and one location's ``MediaInfo`` (its tracks, duration, tags) or error from
+/// position events), and one location's `MediaInfo` (its tracks, duration, tags) or error from
 /// it — what `--list-tracks` prints. **Thread:** any task; the player's events are awaited.
 public enum MediaProbe {
     /// A player that prerolls and stops there: not started, fake sinks (`video`/`audio` false:

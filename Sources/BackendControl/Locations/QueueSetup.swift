@@ -30,7 +30,7 @@ public struct QueueSetup: Equatable, Sendable {
     public struct Failure: Equatable, Sendable {
         /// The location as typed.
         public var location: String
-        /// Why it cannot be used (``MediaLocation/uri(for:)``'s error).
+        /// Why it cannot be used (`MediaLocation/uri(for:)`'s error).
         public var message: String
     }
 

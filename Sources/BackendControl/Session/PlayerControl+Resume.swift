@@ -14,7 +14,7 @@ import Glibc
 /// **Thread:** the ``PlayerControl`` actor (each call does a little file I/O).
 extension PlayerControl {
     /// `item` with its stored resume position as its start (when ``ResumeOptions/restoring``
-    /// has ``ResumeSetting/start``); the note `resuming <item> at …` follows when it loads.
+    /// has `ResumeSetting/start`); the note `resuming <item> at …` follows when it loads.
     /// Unchanged without resume.
     public func resumed(_ item: QueueItem) -> QueueItem {
         guard let resume = configuration.resume, resume.restoring.contains(.start) else { return item }
@@ -134,7 +134,7 @@ extension PlayerControl {
 
 /// The resume save made on the way out, at most once: by the control (a fresh position from the
 /// pipeline) or, when the clean shutdown is stuck after a signal, by the host's signal path (the
-/// player's last reported position). Each save is atomic (``ResumeStore``: temp file, fsync,
+/// player's last reported position). Each save is atomic (`ResumeStore`: temp file, fsync,
 /// rename); the lock makes the guard wait for a save under way instead of leaving in its middle.
 ///
 /// **Thread:** any; each save does blocking file I/O.

@@ -8,7 +8,7 @@ public struct ResumeOptions: Sendable {
     public var store: ResumeStore
     /// What is saved with each position.
     public var saving: Set<ResumeSetting>
-    /// What is given back when an item loads (``ResumeSetting/start``: the position itself);
+    /// What is given back when an item loads (`ResumeSetting/start`: the position itself);
     /// leave out what the embedder sets itself, so its own choices win.
     public var restoring: Set<ResumeSetting>
 

@@ -1,7 +1,7 @@
 import Backend
 
 /// Sync's part of the `--json` protocol: the `sync-locked`, `sync-lost` and `sync-serving`
-/// events (``SyncEvent``), the `sync` member of the `status` reply (present only when the player
+/// events (`SyncEvent`), the `sync` member of the `status` reply (present only when the player
 /// leads or follows), and the text notes. Pure; any thread.
 public enum WireSync {
     /// The `sync` member of `status`: `{"role":"follower","leader":"10.0.0.2:5800","locked":true,

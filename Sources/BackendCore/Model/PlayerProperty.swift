@@ -37,7 +37,7 @@ public enum PropertyValue: Sendable, Hashable, Codable {
 
 /// A value of the player every door reads by one name: mpv's name where mpv has the same thing
 /// (`volume`, `mute`, `speed`, `pause`, `time-pos`, `duration`, …), read from ``PlayerSnapshot``
-/// — the one state — so no door keeps a copy. ``Player/observe(_:)`` delivers its current value
+/// — the one state — so no door keeps a copy. ``Player/observe(_:)-(PlayerProperty)`` delivers its current value
 /// and then each change; features add their own (the queue's `playlist-pos`, the chapters'
 /// `chapter`), and the `Backend` module lists them all (`PlayerProperty.standard`).
 public struct PlayerProperty: Sendable, Hashable {
