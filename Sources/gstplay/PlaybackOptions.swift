@@ -95,8 +95,7 @@ struct OutputOptions: ParsableArguments {
 
     // mpv's --osd-duration; hidden like the option above, in --help-hidden and docs/CLI.md.
     @Option(name: .customLong("osd-duration"), help: ArgumentHelp(
-        "How long the OSD stays after its last change, in milliseconds (default 1500).", valueName: "ms",
-        visibility: .hidden))
+        "How long the OSD stays after its last change, in milliseconds (default 1500).", valueName: "ms", visibility: .hidden))
     var osdDuration: UInt32?
 
     // Diagnostics for the sync bench; hidden, in --help-hidden and docs/CLI.md.
@@ -138,9 +137,7 @@ extension OutputOptions {
     /// `--osd-duration`: nil when not given; `ValidationError` (exit 2) for 0 or more than a minute.
     func osdShowTime() throws -> Duration? {
         guard let osdDuration else { return nil }
-        guard (1...60_000).contains(osdDuration) else {
-            throw ValidationError("--osd-duration must be 1 to 60000 milliseconds (got \(osdDuration))")
-        }
+        guard (1...60_000).contains(osdDuration) else { throw ValidationError("--osd-duration must be 1 to 60000 milliseconds (got \(osdDuration))") }
         return .milliseconds(osdDuration)
     }
 

@@ -8,6 +8,8 @@ import XCTest
 /// The OSD stays ``shownFor`` (`--osd-duration`, longer than the 1.5 s default) so that
 /// screenshots taken on a loaded machine — `import` can take a second each — still catch it;
 /// the bounds below are that duration's, with the load's delays only ever making them longer.
+/// The item repeats (`--loop=one`): under load the steps can outlast the 10 s clip, and its end
+/// would close the window before the `o` step.
 final class OSDDisplayTests: XCTestCase {
     /// `--osd-duration` for this test, in seconds.
     private let shownFor = 4.0
@@ -15,7 +17,7 @@ final class OSDDisplayTests: XCTestCase {
     /// The OSD shows after a seek and is gone when its time is up; `o` typed into the window shows it again.
     func testTheOSDAppearsAfterASeekGoesWhenItsTimeIsUpAndOShowsIt() throws {
         let server = try XvfbServer(width: 800, height: 600)
-        let gstplay = try GstplayProcess(["--json", "--osd-duration", "\(Int(shownFor * 1000))", DisplayMedia.h264],
+        let gstplay = try GstplayProcess(["--json", "--loop=one", "--osd-duration", "\(Int(shownFor * 1000))", DisplayMedia.h264],
                                          environment: server.environment()).started()
         defer { gstplay.send("quit"); _ = gstplay.waitForExit(timeout: 10) }
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 20) { $0["event"] as? String == "position" && ($0["position"] as? Double ?? 0) >= 0.5 })
