@@ -28,7 +28,13 @@ extension Player {
         let before = loopThreads()
         let player = Player(configuration: configuration, standard: features, delegate: delegate)
         if let recorder = delegate as? EventRecorder {
-            let new = loopThreads().subtracting(before)
+            // GLib names a thread from the thread itself, which may not have run yet under load.
+            var new = loopThreads().subtracting(before)
+            let deadline = ContinuousClock.now + .seconds(2)
+            while new.count != 1, ContinuousClock.now < deadline {
+                usleep(5_000)
+                new = loopThreads().subtracting(before)
+            }
             recorder.expectLoopThread(new.count == 1 ? new.first.flatMap { pid_t($0) } : nil)
         }
         return player

@@ -100,6 +100,10 @@ final class HostileNumbersCLITests: XCTestCase, CLICorpus {
         let child = try launch(["--json", GstplayProcess.fixture("h264-aac-10s.mp4")])
         defer { stop(child) }
         XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#), child.stdout)
+        // From the middle: played backwards from the very start, the clip would end at once (and
+        // the player with it) before the status below could be asked.
+        child.send("seek 5")
+        XCTAssertNotNil(child.waitForJSON { $0["event"] as? String == "seek-done" }, child.stdout)
         for rate in ["0.01", "-0.01", "0.01"] {
             child.send("rate \(rate)")
             XCTAssertNotNil(child.waitForJSON { $0["event"] as? String == "rate" && ($0["rate"] as? Double).map { String($0) } == rate }, child.stdout)
