@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GLibSupport
 import Glibc
 
 /// The config file, `$XDG_CONFIG_HOME/gstplay/gstplay.conf` (else `~/.config/gstplay/gstplay.conf`),
@@ -62,15 +63,8 @@ public enum ConfigFile {
         return PathText.appending(".config/gstplay", to: home)
     }
 
-    /// The variables ``defaultDirectory(_:)`` reads, from this process's environment (`getenv`
-    /// of each; not the whole environment copied into a dictionary). Any thread.
-    public static var directoryEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        for name in ["XDG_CONFIG_HOME", "HOME"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
-    }
+    /// The variables ``defaultDirectory(_:)`` reads, from this process's environment. Any thread.
+    package static var directoryEnvironment: [String: String] { ProcessEnvironment.values(of: ["XDG_CONFIG_HOME", "HOME"]) }
 
     /// Parses the text of `file` (mpv's rules: leading and trailing blanks ignored; an unquoted
     /// value ends at `#`; a value in `"…"` or `'…'` is taken as is; a `--` before the name is

@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 
 /// Turns a ``SinkChoice`` into the element description ``SinkSet`` builds. Automatic choices
 /// never go to `autovideosink`/`autoaudiosink` (they can reach `dfbvideosink`, which crashes, or
@@ -7,11 +8,7 @@ import CGStreamer
 enum SinkSelection {
     /// The variables the automatic choice depends on, from the process environment (`getenv`).
     static func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "PULSE_SERVER"] {
-            if let value = getenv(name) { result[name] = String(cString: value) }
-        }
-        return result
+        ProcessEnvironment.values(of: ["DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "PULSE_SERVER"])
     }
 
     /// The video description for `choice` (nil when disabled); an automatic choice is probed and
