@@ -101,6 +101,8 @@ build: setup
 
 # The shipped gstplay: release, Swift runtime linked statically (less memory and a
 # faster start than the shared runtime, docs/BENCHMARKS.md), in its own scratch directory.
+# No `$ORIGIN` run path (`--disable-local-rpath`): it links only system libraries, and the loader
+# would first look for each of them in the binary's directory (~25 failed opens at every start).
 # Linked by the toolchain's lld with packed relative relocations (DT_RELR, glibc ≥ 2.36: 1.2 MB of
 # .rela.dyn become 10 KB that the loader reads at start) and no exported symbol
 # (Modules/Release/exports.map); measured in docs/BENCHMARKS.md ("The floor").
@@ -114,7 +116,7 @@ RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/Modules/Release/startup.order -Xlinker --no-warn-symbol-ordering \
 	-Xlinker --script=$(CURDIR)/Modules/Release/unnamed-functions.ld
-RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
+RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
 	$(RELEASE_BUILD) --product gstplay
 	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"

@@ -96,7 +96,11 @@ enum CommandRouting {
                 exit(command, after: error)
             }
         }
-        Task {
+        // Default priority, not the main thread's user-initiated: libdispatch runs user-initiated
+        // work at nice -2 where it may (as root), and the player's loop thread and every GStreamer
+        // streaming thread, started from that work, would inherit it — ahead of `gst_init` (nice 0)
+        // at start-up, and of the rest of the system while playing, unlike gst-play-1.0.
+        Task(priority: .medium) {
             var running = asynchronous
             do {
                 try await running.run()

@@ -3,11 +3,23 @@ import Glibc
 
 /// One-time process-wide GStreamer initialisation (`gst_init` and `gst_pb_utils_init`).
 package enum GStreamerRuntime {
-    private static let initialized: Bool = {
-        gst_init(nil, nil)
-        gst_pb_utils_init()
-        rankOutCrashingSinks()
-        return true
+    /// Whether `gst_init` has run, and the `GMutex` that guards it and that a caller arriving
+    /// while another thread initialises sleeps on. Not a Swift lazy global: a thread that reaches
+    /// one while another runs its initialiser waits on a priority-inheritance futex, and the kernel
+    /// lets such a waiter spin on its own core for as long as the owner runs — during the 10 ms of
+    /// `gst_init` on the start-up's `gst-init` thread, a core taken from the command line's parsing
+    /// and from `gst_init` itself on a 2-core machine. A GLib mutex's waiters sleep (`FUTEX_WAIT`);
+    /// nor `g_once_init_enter`, whose waiters wake at every type GStreamer registers meanwhile.
+    /// Allocated once and never freed: it lives as long as the process.
+    private struct Initialization {
+        var mutex = GMutex()
+        var done = false
+    }
+    private nonisolated(unsafe) static let initialization: UnsafeMutablePointer<Initialization> = {
+        let state = UnsafeMutablePointer<Initialization>.allocate(capacity: 1)
+        state.initialize(to: Initialization())
+        g_mutex_init(&state.pointee.mutex)
+        return state
     }()
 
     /// Sinks the auto sinks (`autovideosink`, playbin's own fallback) must never pick, because they
@@ -27,8 +39,18 @@ package enum GStreamerRuntime {
         }
     }
 
-    /// Initialises GStreamer on first use; thread-safe (Swift lazy globals run once).
-    package static func ensureInitialized() { _ = initialized }
+    /// Initialises GStreamer on first use (`gst_init`, `gst_pb_utils_init`); any thread. A caller
+    /// that arrives while another thread initialises sleeps until it is done.
+    package static func ensureInitialized() {
+        let state = initialization
+        g_mutex_lock(&state.pointee.mutex)
+        defer { g_mutex_unlock(&state.pointee.mutex) }
+        guard !state.pointee.done else { return }
+        gst_init(nil, nil)
+        gst_pb_utils_init()
+        rankOutCrashingSinks()
+        state.pointee.done = true
+    }
 
     /// Starts ``ensureInitialized()`` on a thread of its own (`g_thread_new`, detached), so that
     /// `gst_init` — reading the plugin registry, 13–23 ms here — runs on another core while the
