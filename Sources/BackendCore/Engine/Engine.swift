@@ -76,6 +76,8 @@ final class Engine {
             return
         }
         for event in sinks.install(on: playbin, configuration: configuration) { publish(event) }
+        pipeline.videoSink = sinks.video
+        pipeline.audioSink = sinks.audio
         attachFeatures()
         connectMediaSizeSignal()
         connectSourceSetup()

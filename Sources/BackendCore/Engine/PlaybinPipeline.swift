@@ -19,6 +19,10 @@ final class PlaybinPipeline {
     /// its sinks, a feature's own text sink included (``FeaturePipeline/queryPositionFromSinks(_:)``); empty: ask playbin.
     /// Borrowed (the ``SinkSet`` owns them).
     var positionSinks: [UnsafeMutablePointer<GstElement>] = []
+    /// The video and audio sinks set on playbin (borrowed from the ``SinkSet``), asked one by one
+    /// while the audio sink's answer needs correcting (``ScaledReverseSegment``).
+    var videoSink: UnsafeMutablePointer<GstElement>?
+    var audioSink: UnsafeMutablePointer<GstElement>?
     /// While a route plays the media (``Engine/beginRoute(_:)``): a request for PLAYING sets PAUSED.
     var holdsPaused = false
     private var busWatch: TimerSource?
@@ -72,15 +76,22 @@ final class PlaybinPipeline {
         epochMarkerSeqnum = BusMarker.post(.epoch, on: element)
     }
 
-    /// The stream position (`gst_element_query_position`, TIME), nil when unknown.
+    /// The stream position (`gst_element_query_position`, TIME), nil when unknown: the furthest
+    /// answer of ``positionSinks`` when set, else playbin's — except while the audio sink's answer
+    /// runs ahead (played backwards through `scaletempo`, ``ScaledReverseSegment``): then the
+    /// furthest of the video sink's and the audio sink's corrected answers.
     func queryPosition() -> MediaTime? {
         guard let element else { return nil }
+        let audioExcess = audioSink.flatMap { ScaledReverseSegment.excess(of: $0) }
+        var sinks = positionSinks
+        if sinks.isEmpty, audioExcess != nil { sinks = [videoSink, audioSink].compactMap { $0 } }
         var value: gint64 = 0
-        if !positionSinks.isEmpty {
+        if !sinks.isEmpty {
             // None answering (all flushing for a seek) is no answer: playbin would add the text
             // sink's, which runs ahead (3.9 s, the held cue's end, read during a seek to 3.0 s).
-            let answers = positionSinks.compactMap { sink -> gint64? in
-                gst_element_query_position(sink, GST_FORMAT_TIME, &value) != 0 && value >= 0 ? value : nil
+            let answers = sinks.compactMap { sink -> gint64? in
+                guard gst_element_query_position(sink, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
+                return sink == audioSink ? max(0, value - gint64(audioExcess ?? 0)) : value
             }
             return answers.max().map { MediaTime(nanoseconds: Int64($0)) }
         }
@@ -113,6 +124,8 @@ final class PlaybinPipeline {
         for handler in signalHandlers { g_signal_handler_disconnect(handler.instance, handler.id) }
         signalHandlers.removeAll()
         positionSinks.removeAll()
+        videoSink = nil
+        audioSink = nil
         busWatch?.destroy()
         busWatch = nil
         gst_object_unref(UnsafeMutableRawPointer(element))
