@@ -8,8 +8,9 @@ import XCTest
 /// The OSD stays ``shownFor`` (`--osd-duration`, longer than the 1.5 s default) so that
 /// screenshots taken on a loaded machine — `import` can take a second each — still catch it;
 /// the bounds below are that duration's, with the load's delays only ever making them longer.
-/// The item repeats (`--loop=one`): under load the steps can outlast the 10 s clip, and its end
-/// would close the window before the `o` step.
+/// The item repeats (`--loop=one`) and the seek goes to 1 s: under load the steps can outlast the
+/// 10 s clip, and the sink opens a new window for the repeat (its old one closed, seen by
+/// `xwininfo` as gone at the `o` step), so the window is looked up again before `o`.
 final class OSDDisplayTests: XCTestCase {
     /// `--osd-duration` for this test, in seconds.
     private let shownFor = 4.0
@@ -26,7 +27,7 @@ final class OSDDisplayTests: XCTestCase {
         try X11Tools.screenshot(window.id, on: server, to: shot)
         XCTAssertLessThan(try PixelChecks.osdFraction(shot), 0.001, "an OSD before anything happened: \(shot)")
 
-        gstplay.send("seek 3")
+        gstplay.send("seek 1")
         XCTAssertNotNil(gstplay.waitForJSON(timeout: 10) { $0["event"] as? String == "seek-done" })
         let seekLanded = Date()
         let shown = X11Tools.screenshotDirectory.appendingPathComponent("osd-after-seek.png").path
@@ -35,9 +36,10 @@ final class OSDDisplayTests: XCTestCase {
         XCTAssertTrue(try eventuallyOSD(in: window.id, on: server, path: gone, visible: false, within: shownFor + 6), "the OSD stayed: \(gone)")
         XCTAssertGreaterThan(Date().timeIntervalSince(seekLanded), shownFor * 2 / 3, "the OSD went before its \(shownFor) s were up")
 
-        try X11Tools.type(["o"], into: window.id, on: server)
+        let current = try X11Tools.waitForWindow(on: server) { $0.title == "h264-aac-10s.mp4" }
+        try X11Tools.type(["o"], into: current.id, on: server)
         let keyShot = X11Tools.screenshotDirectory.appendingPathComponent("osd-key-o.png").path
-        XCTAssertTrue(try eventuallyOSD(in: window.id, on: server, path: keyShot, visible: true, within: shownFor - 1), "o showed no OSD: \(keyShot)")
+        XCTAssertTrue(try eventuallyOSD(in: current.id, on: server, path: keyShot, visible: true, within: shownFor - 1), "o showed no OSD: \(keyShot)")
     }
 
     /// Whether the OSD shows (`visible`) or is gone within `within` seconds. For "shows", the
