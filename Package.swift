@@ -68,12 +68,11 @@ let package = Package(
             path: "Modules/CGUPnP"
         ),
         // libgstnet (GStreamer's network clock), for playing in sync across machines (BackendSync)
-        // only: a player that does not sync does not link it.
-        .systemLibrary(
+        // only; opened at the first call of one of its functions (Modules/DoorLoader).
+        .target(
             name: "CGstNet",
-            path: "Modules/CGstNet",
-            pkgConfig: "gstreamer-net-1.0",
-            providers: [.apt(["libgstreamer1.0-dev"])]
+            dependencies: ["DoorLoader"],
+            path: "Modules/CGstNet"
         ),
         // The GLib plumbing under the core, the features and the doors; it knows no player: the
         // loop thread (MainLoopThread, TimerSource), C callback boxes, workers and detached threads,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the door trampolines: Modules/<module>/stubs.S and Modules/<module>/libraries.c.
 
-The door libraries (libsoup, GUPnP and its stack, Xlib) are not linked (docs/ADR-004-door-libraries.md).
+The door libraries (libsoup, GUPnP and its stack, Xlib, libgstnet) are not linked (docs/ADR-004-door-libraries.md).
 Each function of theirs the package calls gets a trampoline of the same name, hidden in the binary:
 it jumps through a table whose entries first point at a resolver (door_loader_trampoline, which
 dlopens the library by soname and binds the function), then at the function itself.
@@ -32,6 +32,9 @@ DOORS = {
         ("gssdp", "libgssdp-1.6.so.0", "casting", "libgssdp-1.6", "libgssdp-1.6-0"),
         ("gupnp_av", "libgupnp-av-1.0.so.3", "casting", "libgupnp-av-1.0", "libgupnp-av-1.0-3"),
         ("xml2", "libxml2.so.2", "casting", "libxml2", "libxml2"),
+    ],
+    "CGstNet": [
+        ("gstnet", "libgstnet-1.0.so.0", "playing in sync across machines (--sync-serve, --sync-to)", "libgstnet-1.0", "libgstreamer1.0-0"),
     ],
     "CX11": [
         ("x11", "libX11.so.6", "the video window", "libX11", "libx11-6"),

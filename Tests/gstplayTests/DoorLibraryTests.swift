@@ -4,13 +4,13 @@ import TestSupport
 import XCTest
 
 /// The door libraries (docs/ADR-004-door-libraries.md): libsoup, GUPnP and its stack (GSSDP,
-/// GUPnP-AV, libxml2, ICU, Kerberos through libsoup) and Xlib are not linked; the first call of one
+/// GUPnP-AV, libxml2, ICU, Kerberos through libsoup), Xlib and libgstnet are not linked; the first call of one
 /// of their functions opens the library. A headless play maps none of them; the door that needs
 /// one maps it and works; a library missing when its door opens is one `gstplay:` line and exit 8.
 final class DoorLibraryTests: XCTestCase {
     /// The file names in /proc/PID/maps that a headless local play must not show.
     private static let doorLibraries = ["libgupnp-1.6", "libgupnp-av", "libgssdp", "libxml2", "libicu",
-                                        "libkrb5", "libgssapi", "libX11", "libXss", "libXfixes", "libsoup"]
+                                        "libkrb5", "libgssapi", "libX11", "libXss", "libXfixes", "libsoup", "libgstnet"]
 
     /// fakesink for both streams, and no display: the play needs no window.
     private let sinks = ["--video-sink", "fakesink", "--audio-sink", "fakesink"]

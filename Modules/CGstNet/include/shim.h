@@ -4,7 +4,8 @@
  * includes <gst/gst.h> again, and a second module holding the GStreamer headers would give Swift
  * a second, distinct GstClock. The objects go back and forth as CGStreamer's types
  * (`GstClock *`, `GstObject *`); the ABI is the same (pointers, gint, GstClockTime = guint64).
- * A separate module so that an embedder who does not sync does not link libgstnet.
+ * libgstnet is not linked: stubs.S holds a trampoline for each of the two, and the first call
+ * opens libgstnet-1.0.so.0 (Modules/DoorLoader), so a player that does not sync never maps it.
  */
 #ifndef CGSTNET_SHIM_H
 #define CGSTNET_SHIM_H
