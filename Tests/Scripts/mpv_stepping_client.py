@@ -27,8 +27,13 @@ def main(path):
     try:
         wait_until(lambda: (mpv.time_pos or 0) > 0.3)
 
-        # frame-step / frame-back-step: each pauses and moves the shown frame by one.
+        # frame-step while playing pauses; then, paused, frame-step / frame-back-step move the shown
+        # frame by one each. (Counted from a paused start: the step that pauses a playing player
+        # lands where playback was when it arrived, a frame or ten after the seek under load.)
+        mpv.command("frame-step")
+        paused_by_step = wait_until(lambda: mpv.pause is True)
         mpv.command("seek", 1.0, "absolute+exact")
+        wait_until(lambda: frame(mpv.time_pos or 0) == 30)
         frames = []
         for _ in range(10):
             mpv.command("frame-step")
@@ -37,7 +42,8 @@ def main(path):
             mpv.command("frame-back-step")
             frames.append(frame(mpv.time_pos))
         moves = [b - a for a, b in zip(frames, frames[1:])]
-        report("frame-steps", ok=moves == [1] * 9 + [-1] * 10 and mpv.pause is True, frames=frames, paused=mpv.pause)
+        report("frame-steps", ok=paused_by_step and moves == [1] * 9 + [-1] * 10 and mpv.pause is True,
+               frames=frames, paused=mpv.pause, paused_by_step=paused_by_step)
 
         # ab-loop-a / ab-loop-b / ab-loop-count: loops twice, then plays on past B.
         # The count first: a pass the demuxer already queued under the previous count (inf) when the
