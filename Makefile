@@ -119,7 +119,9 @@ RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
 	$(RELEASE_BUILD) --product gstplay
-	@echo "release binary: $$($(RELEASE_BUILD) --show-bin-path)/gstplay"
+	@bin=$$($(RELEASE_BUILD) --show-bin-path)/gstplay; echo "release binary: $$bin"; \
+	missing=$$(nm "$$bin" | awk '{print $$NF}' | sort -u | comm -13 - <(sort -u Modules/Release/startup.order) | wc -l); \
+	[ "$$missing" -eq 0 ] || echo "note: $$missing functions named in Modules/Release/startup.order are not in the binary (renamed by a code change): run 'make release-order' before measuring or shipping"
 
 # Regenerates Modules/Release/startup.order from the release binary: which functions run during
 # `--version`, a headless play and a `--json` play (valgrind's callgrind, instruction addresses
