@@ -118,6 +118,7 @@ RELEASE_LINK := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -
 	-Xlinker --script=$(CURDIR)/Modules/Release/unnamed-functions.ld
 RELEASE_BUILD = $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --scratch-path $(RELEASE_SCRATCH) $(RELEASE_LINK)
 release: setup
+	$(call apt_install,binutils)
 	$(RELEASE_BUILD) --product gstplay
 	@bin=$$($(RELEASE_BUILD) --show-bin-path)/gstplay; echo "release binary: $$bin"; \
 	missing=$$(nm "$$bin" | awk '{print $$NF}' | sort -u | comm -13 - <(sort -u Modules/Release/startup.order) | wc -l); \
