@@ -19,9 +19,11 @@ final class PlaybinPipeline {
     /// its sinks, a feature's own text sink included (``FeaturePipeline/queryPositionFromSinks(_:)``); empty: ask playbin.
     /// Borrowed (the ``SinkSet`` owns them).
     var positionSinks: [UnsafeMutablePointer<GstElement>] = []
-    /// The video and audio sinks set on playbin (borrowed from the ``SinkSet``), asked one by one
-    /// while the audio sink's answer needs correcting (``ScaledReverseSegment``).
+    /// The video sink set on playbin (borrowed from the ``SinkSet``), asked on its own while the
+    /// audio sink's answer needs correcting (``ScaledReverseSegment``).
     var videoSink: UnsafeMutablePointer<GstElement>?
+    /// The audio sink set on playbin (borrowed from the ``SinkSet``), whose segment tells whether
+    /// its position answer needs correcting (``ScaledReverseSegment``).
     var audioSink: UnsafeMutablePointer<GstElement>?
     /// While a route plays the media (``Engine/beginRoute(_:)``): a request for PLAYING sets PAUSED.
     var holdsPaused = false

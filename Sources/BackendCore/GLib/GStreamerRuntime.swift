@@ -15,6 +15,7 @@ package enum GStreamerRuntime {
         var mutex = GMutex()
         var done = false
     }
+    /// The one ``Initialization`` (touched only under its mutex).
     private nonisolated(unsafe) static let initialization: UnsafeMutablePointer<Initialization> = {
         let state = UnsafeMutablePointer<Initialization>.allocate(capacity: 1)
         state.initialize(to: Initialization())
