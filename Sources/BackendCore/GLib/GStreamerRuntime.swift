@@ -3,23 +3,24 @@ import Glibc
 
 /// One-time process-wide GStreamer initialisation (`gst_init` and `gst_pb_utils_init`).
 package enum GStreamerRuntime {
-    /// Whether `gst_init` has run, and the `GMutex` that guards it and that a caller arriving
-    /// while another thread initialises sleeps on. Not a Swift lazy global: a thread that reaches
-    /// one while another runs its initialiser waits on a priority-inheritance futex, and the kernel
-    /// lets such a waiter spin on its own core for as long as the owner runs — during the 10 ms of
+    /// Whether `gst_init` has run, and the mutex that guards it and that a caller arriving while
+    /// another thread initialises sleeps on. Not a Swift lazy global: a thread that reaches one
+    /// while another runs its initialiser waits on a priority-inheritance futex, and the kernel lets
+    /// such a waiter spin on its own core for as long as the owner runs — during the 10 ms of
     /// `gst_init` on the start-up's `gst-init` thread, a core taken from the command line's parsing
-    /// and from `gst_init` itself on a 2-core machine. A GLib mutex's waiters sleep (`FUTEX_WAIT`);
-    /// nor `g_once_init_enter`, whose waiters wake at every type GStreamer registers meanwhile.
-    /// Allocated once and never freed: it lives as long as the process.
+    /// and from `gst_init` itself on a 2-core machine. A default `pthread_mutex_t`'s waiters sleep
+    /// (`FUTEX_WAIT`, no spinning), and ThreadSanitizer sees it (a `GMutex` is atomics and futexes
+    /// inside GLib, which it does not); nor `g_once_init_enter`, whose waiters wake at every type
+    /// GStreamer registers meanwhile. Allocated once and never freed: it lives as long as the process.
     private struct Initialization {
-        var mutex = GMutex()
+        var mutex = pthread_mutex_t()
         var done = false
     }
     /// The one ``Initialization`` (touched only under its mutex).
     private nonisolated(unsafe) static let initialization: UnsafeMutablePointer<Initialization> = {
         let state = UnsafeMutablePointer<Initialization>.allocate(capacity: 1)
         state.initialize(to: Initialization())
-        g_mutex_init(&state.pointee.mutex)
+        pthread_mutex_init(&state.pointee.mutex, nil)
         return state
     }()
 
@@ -44,8 +45,8 @@ package enum GStreamerRuntime {
     /// that arrives while another thread initialises sleeps until it is done.
     package static func ensureInitialized() {
         let state = initialization
-        g_mutex_lock(&state.pointee.mutex)
-        defer { g_mutex_unlock(&state.pointee.mutex) }
+        pthread_mutex_lock(&state.pointee.mutex)
+        defer { pthread_mutex_unlock(&state.pointee.mutex) }
         guard !state.pointee.done else { return }
         gst_init(nil, nil)
         gst_pb_utils_init()
