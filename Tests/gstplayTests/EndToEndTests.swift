@@ -206,7 +206,9 @@ final class EndToEndTests: XCTestCase {
     }
 
     func testPlaylistNavigation() throws {
-        let child = GstplayProcess(["--json", webm, short])
+        // The second item lasts 10 s: the commands after `next` reach it while it plays (a 0.2 s
+        // one ended the list under load before `prev` came, and the player exited unanswered).
+        let child = GstplayProcess(["--json", webm, tenSeconds])
         try child.start()
         XCTAssertTrue(child.waitForLine(containing: #""to":"playing""#))
         child.send(#"{"command": "next", "request_id": 1}"#)
