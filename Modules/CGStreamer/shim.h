@@ -17,7 +17,7 @@
 #include <gst/audio/streamvolume.h>
 #include <gst/pbutils/pbutils.h>
 #include <gst/tag/tag.h>
-#include <malloc.h>              /* malloc_trim: freed helper-pipeline memory back to the system */
+#include <malloc.h>              /* malloc_trim (freed helper-pipeline memory back to the system), mallopt */
 
 /* ---- Clock-time constants: GST_CLOCK_TIME_NONE and GST_SECOND are macros. ---- */
 static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }

@@ -192,6 +192,7 @@ struct GstplayCommand: AsyncParsableCommand {
     /// usage errors exit with 2 (ArgumentParser uses EX_USAGE, 64); help, version and completion
     /// scripts go to stdout with 0. Synchronous: see ``CommandRouting``. **Thread:** the main thread.
     static func main() {
+        MallocTuning.apply()
         Output.reopenClosedStandardDescriptors()
         GLibWarningFilter.install()
         CommandRouting.main(Array(CommandLine.arguments.dropFirst()))

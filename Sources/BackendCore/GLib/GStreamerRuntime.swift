@@ -15,12 +15,18 @@ package enum GStreamerRuntime {
     private struct Initialization {
         var mutex = pthread_mutex_t()
         var done = false
+        /// Held while the `gst-init` thread loads one of ``startupPlugins``; the exit handler takes
+        /// it to stop the loading before the process's destructors run.
+        var preloading = pthread_mutex_t()
+        /// Set by the exit handler: no further plugin is preloaded.
+        var exiting = false
     }
     /// The one ``Initialization`` (touched only under its mutex).
     private nonisolated(unsafe) static let initialization: UnsafeMutablePointer<Initialization> = {
         let state = UnsafeMutablePointer<Initialization>.allocate(capacity: 1)
         state.initialize(to: Initialization())
         pthread_mutex_init(&state.pointee.mutex, nil)
+        pthread_mutex_init(&state.pointee.preloading, nil)
         return state
     }()
 
@@ -54,19 +60,53 @@ package enum GStreamerRuntime {
         state.pointee.done = true
     }
 
+    /// The plugins every play with the default configuration loads before its first buffer,
+    /// whatever the media, in the order it needs them: `playbin` (playback), the sinks' bins and
+    /// `fakesink`/`queue`/`typefind` (coreelements), the `scaletempo` audio filter (audiofx) and
+    /// the type finders (typefindfunctions; 1.5–3 ms to load, on the streaming thread's path to the
+    /// first frame otherwise). A play without `keepPitch` does not use audiofx.
+    package static let startupPlugins = ["playback", "coreelements", "audiofx", "typefindfunctions"]
+
     /// Starts ``ensureInitialized()`` on a thread of its own (`g_thread_new`, detached), so that
-    /// `gst_init` — reading the plugin registry, 13–23 ms here — runs on another core while the
+    /// `gst_init` — reading the plugin registry, ~10 ms here — runs on another core while the
     /// caller goes on with its own start-up (a command line parsed, a configuration read); the
-    /// first ``ensureInitialized()`` after it waits for it to finish. An exit before then waits
-    /// too (an `atexit` handler): exiting while `gst_init` loads plugins on another thread would
-    /// run their destructors under it. Call at most once, early, where GStreamer will be needed.
+    /// first ``ensureInitialized()`` after it waits for it to finish. The thread then loads
+    /// ``startupPlugins`` (``preloadStartupPlugins()``), outside the initialisation's mutex: the
+    /// player builds its pipeline meanwhile and finds them loaded. An exit before then waits too
+    /// (an `atexit` handler): exiting while a plugin loads on another thread would run its
+    /// destructors under it. Call at most once, early, where GStreamer will be needed.
     package static func initializeInBackground() {
-        atexit { GStreamerRuntime.ensureInitialized() }
+        atexit {
+            GStreamerRuntime.ensureInitialized()
+            GStreamerRuntime.stopPreloading()
+        }
         let thread = g_thread_new("gst-init", { _ in
             GStreamerRuntime.ensureInitialized()
+            GStreamerRuntime.preloadStartupPlugins()
             return nil
         }, nil)
         g_thread_unref(thread)
+    }
+
+    /// Loads each of ``startupPlugins`` not loaded yet (`gst_plugin_load_by_name`), one at a time
+    /// under the preloading mutex, until the exit handler says stop; any thread, after
+    /// ``ensureInitialized()``. A plugin that fails to load is left to the pipeline, which reports it.
+    package static func preloadStartupPlugins() {
+        let state = initialization
+        for name in startupPlugins {
+            pthread_mutex_lock(&state.pointee.preloading)
+            defer { pthread_mutex_unlock(&state.pointee.preloading) }
+            guard !state.pointee.exiting else { return }
+            if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+        }
+    }
+
+    /// Waits for a plugin being preloaded and stops the rest (the exit handler).
+    private static func stopPreloading() {
+        let state = initialization
+        pthread_mutex_lock(&state.pointee.preloading)
+        state.pointee.exiting = true
+        pthread_mutex_unlock(&state.pointee.preloading)
     }
 
     /// The GStreamer version string, e.g. "GStreamer 1.22.0".
