@@ -19,6 +19,18 @@
 #include <gst/tag/tag.h>
 #include <malloc.h>              /* malloc_trim (freed helper-pipeline memory back to the system), mallopt */
 
+/* ---- Thread placement: glibc declares these GNU extensions only under _GNU_SOURCE, which
+   Swift's Glibc module is built without; CPU_COUNT / CPU_CLR are macros. ---- */
+#include <pthread.h>
+#include <sched.h>
+extern int sched_getcpu(void);
+extern int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set);
+extern int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set);
+extern int pthread_attr_setaffinity_np(pthread_attr_t *attr, size_t size, const cpu_set_t *set);
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline int CGStreamer_cpu_count(const cpu_set_t *set) { return __CPU_COUNT_S(sizeof(cpu_set_t), set); }
+static inline void CGStreamer_cpu_clear(int cpu, cpu_set_t *set) { if (cpu >= 0) __CPU_CLR_S(cpu, sizeof(cpu_set_t), set); }
+
 /* ---- Clock-time constants: GST_CLOCK_TIME_NONE and GST_SECOND are macros. ---- */
 static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime CGStreamer_SECOND(void) { return GST_SECOND; }

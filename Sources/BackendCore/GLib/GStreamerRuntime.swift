@@ -1,4 +1,5 @@
 import CGStreamer
+import GLibSupport
 import Glibc
 
 /// One-time process-wide GStreamer initialisation (`gst_init` and `gst_pb_utils_init`).
@@ -67,7 +68,8 @@ package enum GStreamerRuntime {
     /// first frame otherwise). A play without `keepPitch` does not use audiofx.
     package static let startupPlugins = ["playback", "coreelements", "audiofx", "typefindfunctions"]
 
-    /// Starts ``ensureInitialized()`` on a thread of its own (`g_thread_new`, detached), so that
+    /// Starts ``ensureInitialized()`` on a thread of its own on another CPU
+    /// (``DetachedThread/startOnAnotherCPU(name:_:)``), so that
     /// `gst_init` — reading the plugin registry, ~10 ms here — runs on another core while the
     /// caller goes on with its own start-up (a command line parsed, a configuration read); the
     /// first ``ensureInitialized()`` after it waits for it to finish. The thread then loads
@@ -80,12 +82,10 @@ package enum GStreamerRuntime {
             GStreamerRuntime.ensureInitialized()
             GStreamerRuntime.stopPreloading()
         }
-        let thread = g_thread_new("gst-init", { _ in
+        DetachedThread.startOnAnotherCPU(name: "gst-init") {
             GStreamerRuntime.ensureInitialized()
             GStreamerRuntime.preloadStartupPlugins()
-            return nil
-        }, nil)
-        g_thread_unref(thread)
+        }
     }
 
     /// Loads each of ``startupPlugins`` not loaded yet (`gst_plugin_load_by_name`), one at a time
