@@ -40,6 +40,26 @@ extension Player {
         }
     }
 
+    /// Where playback is going to be: the target of a seek that has not landed yet — asked for
+    /// before the preroll (a load's `startAt`, as a resumed item starts) or in flight — else
+    /// ``currentPosition()``. For a position to keep: quitting before a resumed start's seek
+    /// landed keeps that start, not the 0 the pipeline answers until then (mpv saves its seek
+    /// target likewise). Suspends until the loop has answered; nil when nothing is loaded or the
+    /// player is shut down. **Thread:** any; answered on the loop thread.
+    public func settledPosition() async -> MediaTime? {
+        await withCheckedContinuation { continuation in
+            let queued = query { engine in continuation.resume(returning: Player.landingPosition(engine) ?? Player.livePosition(engine)) }
+            if !queued { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// The target of the seek not landed yet (pending with an absolute target, or in flight), if any.
+    private static func landingPosition(_ engine: Engine) -> MediaTime? {
+        guard engine.routing == nil else { return nil }
+        if case .absolute(let time)? = engine.seeks.pending?.target { return time }
+        return engine.seeks.inFlight ? engine.seeks.issuedPosition : nil
+    }
+
     /// Collects fresh statistics on the loop thread and returns them. Blocks the calling thread
     /// until the loop has run (do not call while holding a lock a callback needs); on the loop
     /// thread itself it cannot wait and returns ``statistics``; after shutdown, the last ones.

@@ -159,6 +159,20 @@ final class EngineContractTests: XCTestCase {
         XCTAssertEqual(player.currentPosition()?.seconds ?? -1, 3.0, accuracy: 0.1)
     }
 
+    func testTheSettledPositionOfALoadStartingAtATimeIsThatTimeBeforeTheSeekLands() async {
+        let recorder = EventRecorder()
+        let player = Player.forTesting(recorder) { $0.autoplay = false }
+        defer { player.shutdown() }
+        player.load(TestMedia.vp8, startAt: .time(MediaTime(seconds: 3)))
+        // Queued right behind the load on the loop thread: the pipeline has not prerolled, the
+        // start is a seek waiting for it, and the position query has nothing to answer yet.
+        let before = await player.settledPosition()
+        XCTAssertEqual(before?.seconds ?? -1, 3.0, accuracy: 0.001, "the start, before it landed")
+        _ = recorder.waitForValue("seek done") { $0.seekDone }
+        let after = await player.settledPosition()
+        XCTAssertEqual(after?.seconds ?? -1, 3.0, accuracy: 0.1, "the landed position")
+    }
+
     func testCurrentPositionIsALiveQuery() {
         let recorder = EventRecorder()
         let player = Player.forTesting(recorder) { $0.positionInterval = .seconds(3600) }

@@ -80,7 +80,7 @@ extension PlayerControl {
     public func saveResumePosition(uri: String?, ended: MediaTime? = nil) async {
         guard let resume = configuration.resume, let uri else { return }
         let store = resume.store, snapshot = player.snapshot
-        let fresh = ended == nil ? await player.currentPosition() : nil
+        let fresh = ended == nil ? await player.settledPosition() : nil
         guard let position = ended ?? fresh ?? snapshot.position else { return }
         do {
             try store.save(uri: uri, position: position, duration: snapshot.duration,
@@ -113,7 +113,7 @@ extension PlayerControl {
     public func saveResumeAtExit() async {
         guard let resumeAtExit, let uri = player.snapshot.uri else { return }
         let snapshot = player.snapshot
-        guard let position = await player.currentPosition() ?? snapshot.position else { return }
+        guard let position = await player.settledPosition() ?? snapshot.position else { return }
         let saving = configuration.resume?.saving ?? []
         if let problem = resumeAtExit.save(uri: uri, position: position, duration: snapshot.duration,
                                            settings: ResumeSettings(capturing: player, keeping: saving)) {
