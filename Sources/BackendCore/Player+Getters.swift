@@ -34,10 +34,7 @@ extension Player {
     /// ``currentPosition()`` without blocking a thread: suspends until the loop has answered
     /// (queued after the commands issued before it). Nil when nothing is loaded or the player is shut down.
     public func currentPosition() async -> MediaTime? {
-        await withCheckedContinuation { continuation in
-            let queued = query { engine in continuation.resume(returning: Player.livePosition(engine)) }
-            if !queued { continuation.resume(returning: nil) }
-        }
+        await answer { Player.livePosition($0) }
     }
 
     /// Where playback is going to be: the target of a seek that has not landed yet — asked for
@@ -47,8 +44,14 @@ extension Player {
     /// target likewise). Suspends until the loop has answered; nil when nothing is loaded or the
     /// player is shut down. **Thread:** any; answered on the loop thread.
     public func settledPosition() async -> MediaTime? {
+        await answer { Player.landingPosition($0) ?? Player.livePosition($0) }
+    }
+
+    /// Suspends until the loop thread has run `read` (queued after the commands issued before
+    /// it) and returns its answer; nil once the player is shut down.
+    private func answer<Value: Sendable>(_ read: @escaping @Sendable (Engine) -> Value?) async -> Value? {
         await withCheckedContinuation { continuation in
-            let queued = query { engine in continuation.resume(returning: Player.landingPosition(engine) ?? Player.livePosition(engine)) }
+            let queued = query { engine in continuation.resume(returning: read(engine)) }
             if !queued { continuation.resume(returning: nil) }
         }
     }
