@@ -35,6 +35,10 @@ static inline void CGStreamer_cpu_clear(int cpu, cpu_set_t *set) { if (cpu >= 0)
 static inline GstClockTime CGStreamer_CLOCK_TIME_NONE(void) { return GST_CLOCK_TIME_NONE; }
 static inline GstClockTime CGStreamer_SECOND(void) { return GST_SECOND; }
 
+/* ---- Element-factory list types: GST_ELEMENT_FACTORY_TYPE_DECODABLE and _SRC are macros. ---- */
+static inline GstElementFactoryListType CGStreamer_FACTORY_TYPE_DECODABLE(void) { return GST_ELEMENT_FACTORY_TYPE_DECODABLE; }
+static inline GstElementFactoryListType CGStreamer_FACTORY_TYPE_SRC(void) { return GST_ELEMENT_FACTORY_TYPE_SRC; }
+
 /* ---- Debug categories: GST_DEBUG_CATEGORY_INIT is a macro (over _gst_debug_category_new). ---- */
 /* The category named `name` (registered once by GStreamer; the same pointer on later calls). */
 static inline GstDebugCategory *CGStreamer_debug_category_new(const gchar *name, const gchar *description) {

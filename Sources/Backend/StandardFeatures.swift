@@ -64,9 +64,14 @@ public struct StandardFeatures {
     /// ports when made), nil (the default) for none. One instance belongs to one player.
     public var sync: SyncFeature?
 
+    /// Loading ahead the plugins the last play of the same kind of media needed, recorded in this
+    /// store (``PluginPrefetchFeature``), nil (the default) for none.
+    public var pluginPrefetch: PluginPrefetchStore?
+
     /// Fresh feature instances for one player.
     public func makeFeatures(for configuration: PlayerConfiguration) -> [any PlayerFeature] {
         var features: [any PlayerFeature] = []
+        if let pluginPrefetch { features.append(PluginPrefetchFeature(store: pluginPrefetch)) }   // first: its thread starts before the others' work
         let queue = QueueFeature()
         features.append(queue)
         _ = configuration

@@ -108,6 +108,7 @@ struct RunOptions: Equatable, Sendable {
         standard.osd.seekPreview = osdSeekPreview
         if let osdDuration { standard.osd.duration = osdDuration }
         standard.wall = wall
+        standard.pluginPrefetch = PluginPrefetchStore(path: PluginPrefetchStore.defaultPath)
         return standard
     }
 }

@@ -116,6 +116,36 @@ public extension FeaturePipeline {
         g_value_unset(&value)
     }
 
+    /// The plugins of the sources, demuxers, parsers, decoders, depayloaders and decryptors in
+    /// playbin now (the factories `gst_element_factory_list_is_type` calls sources or decodable),
+    /// at any depth (`gst_bin_iterate_recurse`, `gst_plugin_feature_get_plugin_name`), each named
+    /// once, in the bin's order (newest child first): what this media needed, less the sinks,
+    /// which the player's configuration picks.
+    func mediaPluginNames() -> [String] {
+        guard let playbin, let iterator = gst_bin_iterate_recurse(CGStreamer_as_bin(UnsafeMutableRawPointer(playbin))) else { return [] }
+        defer { gst_iterator_free(iterator) }
+        let types = CGStreamer_FACTORY_TYPE_DECODABLE() | CGStreamer_FACTORY_TYPE_SRC()
+        var value = GValue()
+        defer { g_value_unset(&value) }
+        var names: [String] = []
+        while true {
+            switch gst_iterator_next(iterator, &value) {
+            case GST_ITERATOR_OK:
+                if let element = g_value_get_object(&value), let factory = gst_element_get_factory(CGStreamer_as_element(element)),
+                   gst_element_factory_list_is_type(factory, types) != 0,
+                   let plugin = gst_plugin_feature_get_plugin_name(factory).map({ String(cString: $0) }), !names.contains(plugin) {
+                    names.append(plugin)
+                }
+                g_value_reset(&value)
+            case GST_ITERATOR_RESYNC:
+                gst_iterator_resync(iterator)
+                names.removeAll()
+            default:
+                return names
+            }
+        }
+    }
+
     /// The sample the video sink shows now (playbin's `sample` property, the sink's
     /// `last-sample`): a new reference the caller unrefs (`gst_sample_unref`), nil when no frame
     /// was shown (or the sink keeps none).

@@ -16,18 +16,12 @@ package enum GStreamerRuntime {
     private struct Initialization {
         var mutex = pthread_mutex_t()
         var done = false
-        /// Held while the `gst-init` thread loads one of ``startupPlugins``; the exit handler takes
-        /// it to stop the loading before the process's destructors run.
-        var preloading = pthread_mutex_t()
-        /// Set by the exit handler: no further plugin is preloaded.
-        var exiting = false
     }
     /// The one ``Initialization`` (touched only under its mutex).
     private nonisolated(unsafe) static let initialization: UnsafeMutablePointer<Initialization> = {
         let state = UnsafeMutablePointer<Initialization>.allocate(capacity: 1)
         state.initialize(to: Initialization())
         pthread_mutex_init(&state.pointee.mutex, nil)
-        pthread_mutex_init(&state.pointee.preloading, nil)
         return state
     }()
 
@@ -68,45 +62,25 @@ package enum GStreamerRuntime {
     /// first frame otherwise). A play without `keepPitch` does not use audiofx.
     package static let startupPlugins = ["playback", "coreelements", "audiofx", "typefindfunctions"]
 
-    /// Starts ``ensureInitialized()`` on a thread of its own on another CPU
-    /// (``DetachedThread/startOnAnotherCPU(name:_:)``), so that
-    /// `gst_init` — reading the plugin registry, ~10 ms here — runs on another core while the
-    /// caller goes on with its own start-up (a command line parsed, a configuration read); the
-    /// first ``ensureInitialized()`` after it waits for it to finish. The thread then loads
-    /// ``startupPlugins`` (``preloadStartupPlugins()``), outside the initialisation's mutex: the
-    /// player builds its pipeline meanwhile and finds them loaded. An exit before then waits too
-    /// (an `atexit` handler): exiting while a plugin loads on another thread would run its
-    /// destructors under it. Call at most once, early, where GStreamer will be needed.
+    /// The elements playsink builds its default output chain from, downstream of the decoders:
+    /// conversion, volume and resampling for an audio stream; conversion, scaling, colour balance
+    /// (playbin's `soft-colorbalance` flag) and deinterlacing (its `deinterlace` flag) for a video
+    /// stream. Whatever the media, a play with sound or picture loads their plugins (audioconvert,
+    /// volume, audioresample, videoconvertscale, videofilter, deinterlace) after its decoder,
+    /// on the way to its first buffer. Named by element rather than plugin: plugins merge
+    /// (GStreamer 1.22 put videoconvert and videoscale in one).
+    package static let outputChainElements = ["audioconvert", "volume", "audioresample", "videoconvert", "videoscale", "videobalance", "deinterlace"]
+
+    /// Starts ``ensureInitialized()`` on a thread of its own on another CPU (``PluginPreloader``,
+    /// ``DetachedThread/startOnAnotherCPU(name:_:)``), so that `gst_init` — reading the plugin
+    /// registry, ~10 ms here — runs on another core while the caller goes on with its own start-up
+    /// (a command line parsed, a configuration read); the first ``ensureInitialized()`` after it
+    /// waits for it to finish. The thread then loads ``startupPlugins``, any plugin a player asks
+    /// for meanwhile (``PluginPreloader/prefetch(_:)``) and the plugins of
+    /// ``outputChainElements``, outside the initialisation's mutex: the player builds its pipeline
+    /// meanwhile and finds them loaded. Call at most once, early, where GStreamer will be needed.
     package static func initializeInBackground() {
-        atexit {
-            GStreamerRuntime.ensureInitialized()
-            GStreamerRuntime.stopPreloading()
-        }
-        DetachedThread.startOnAnotherCPU(name: "gst-init") {
-            GStreamerRuntime.ensureInitialized()
-            GStreamerRuntime.preloadStartupPlugins()
-        }
-    }
-
-    /// Loads each of ``startupPlugins`` not loaded yet (`gst_plugin_load_by_name`), one at a time
-    /// under the preloading mutex, until the exit handler says stop; any thread, after
-    /// ``ensureInitialized()``. A plugin that fails to load is left to the pipeline, which reports it.
-    package static func preloadStartupPlugins() {
-        let state = initialization
-        for name in startupPlugins {
-            pthread_mutex_lock(&state.pointee.preloading)
-            defer { pthread_mutex_unlock(&state.pointee.preloading) }
-            guard !state.pointee.exiting else { return }
-            if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
-        }
-    }
-
-    /// Waits for a plugin being preloaded and stops the rest (the exit handler).
-    private static func stopPreloading() {
-        let state = initialization
-        pthread_mutex_lock(&state.pointee.preloading)
-        state.pointee.exiting = true
-        pthread_mutex_unlock(&state.pointee.preloading)
+        PluginPreloader.start(urgent: startupPlugins.map { .plugin($0) }, later: outputChainElements.map { .pluginProviding($0) })
     }
 
     /// The GStreamer version string, e.g. "GStreamer 1.22.0".
