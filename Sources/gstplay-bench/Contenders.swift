@@ -64,6 +64,34 @@ struct BenchContext: Sendable {
     var gstplayCLI: Contender { gstplayContender(id: "gstplay", label: "gstplay", path: gstplay, role: .subject,
                                                  about: "the CLI under test (`--quiet`, fake sinks given with `--video-sink`/`--audio-sink`)") }
 
+    /// The CLI as on the first play of a kind of media: no record of the plugins to load ahead
+    /// (`PluginPrefetchFeature`). Its cache directory holds a directory where the record file would
+    /// be, so nothing is read or written; the plugin registry stays the harness's (`GST_REGISTRY`).
+    var gstplayFirstOfKind: Contender {
+        let cache = runner.workDirectory + "/first-of-kind-cache"
+        let registry = Self.pluginRegistryPath
+        let plain = gstplayContender(id: "gstplay-first-of-kind", label: "gstplay, first play of a kind", path: gstplay, role: .variant,
+                                     about: "the CLI with no record of the plugins its kind of media needed (a cache directory of its own whose record cannot be read or written; `GST_REGISTRY` the harness's)")
+        return Contender(id: plain.id, label: plain.label, role: plain.role, about: plain.about, unavailable: plain.unavailable) { work in
+            try? FileManager.default.createDirectory(atPath: cache + "/gstplay/plugin-prefetch.json", withIntermediateDirectories: true)
+            var spec = plain.command(work)
+            spec.extraEnvironment = ["XDG_CACHE_HOME": cache, "GST_REGISTRY": registry]
+            return spec
+        }
+    }
+
+    /// The plugin registry GStreamer uses in this environment: `GST_REGISTRY`, else
+    /// `<user cache dir>/gstreamer-1.0/registry.<machine>.bin`.
+    static var pluginRegistryPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["GST_REGISTRY"], !explicit.isEmpty { return explicit }
+        var names = utsname()
+        uname(&names)
+        let machine = withUnsafeBytes(of: &names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.cache"
+        return cache + "/gstreamer-1.0/registry.\(machine).bin"
+    }
+
     func gstplayContender(id: String, label: String, path: String, role: Contender.Role, about: String) -> Contender {
         let missing = FileManager.default.isExecutableFile(atPath: path) ? nil : "no executable at \(path) (build the `gstplay` product)"
         return Contender(id: id, label: label, role: role, about: about, unavailable: missing) { work in

@@ -3,7 +3,7 @@
 enum StartupCase {
     static func run(_ context: BenchContext) -> CaseOutcome {
         let workload = Workload(clip: context.shortClip, sync: true, timeoutSeconds: 30)
-        let media = [context.gstplayCLI, context.gstPlay, context.gstLaunch, context.mpv,
+        let media = [context.gstplayCLI, context.gstplayFirstOfKind, context.gstPlay, context.gstLaunch, context.mpv,
                      context.swiftPlaybin, context.backendDefault] + context.extraGstplayContenders
         let bare = context.processStartRows
         let rounds = context.options.startupRuns
@@ -50,6 +50,9 @@ enum StartupCase {
             check.status = ratio <= 1.0 ? .met : .notMet
             var why = "gstplay − gst-play-1.0 = \(Markdown.signed((subject.median - reference.median) * 1000, 1)) ms on medians; gst-play-1.0's own runs spread over \(Markdown.number((reference.max - reference.min) * 1000, 1)) ms. \(Explain.noise(paired: paired, limit: 1.0))"
             why += " Steps through the variants: \(chain.inline) (steps smaller than that spread are noise)."
+            if let firstRun = series[id: "gstplay-first-of-kind"], let first = firstRun.summary(wall) {
+                why += " On the first play of a kind of media (no record of its plugins to load ahead), gstplay takes \(Markdown.number(first.median * 1000, 1)) ms: \(Markdown.ratio(first.median / reference.median)), paired \(Markdown.paired(firstRun.pairedRatios(to: referenceRun, wall)))."
+            }
             if let own = series[id: "start-gstplay"]?.summary(wall), let theirs = series[id: "start-gst-play"]?.summary(wall),
                let initOnly = series[id: "start-init"]?.summary(wall) {
                 why += " Without media, `gstplay --version` takes \(Markdown.number(own.median * 1000, 1)) ms and `gst-play-1.0 --version` (which runs gst_init) \(Markdown.number(theirs.median * 1000, 1)) ms; a Swift process that links the Backend and only calls gst_init takes \(Markdown.number(initOnly.median * 1000, 1)) ms."
