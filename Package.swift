@@ -36,10 +36,9 @@ let package = Package(
         // opens the library by soname (DoorLoader), so a headless play maps none of them.
         .target(
             name: "DoorLoader",
-            dependencies: ["CGStreamer"],   // GLib's headers: the libraries open through GModule
             path: "Modules/DoorLoader",
             exclude: ["generate-stubs.py"],
-            linkerSettings: [.linkedLibrary("gmodule-2.0")]
+            linkerSettings: [.linkedLibrary("gmodule-2.0")]   // the door libraries open through GModule
         ),
         // Desktop: Xlib and XScreenSaver, for the video window (BackendWindow: title, fullscreen) and the
         // embedding example; opened at the first X call (no DISPLAY, no window: never).

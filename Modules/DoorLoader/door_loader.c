@@ -2,12 +2,18 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <gmodule.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The three GModule calls this file makes (gmodule.h, GLib 2.x ABI), declared here: a package
+ * that depends on this one builds this target without GLib's include path. */
+typedef struct _GModule GModule;
+enum { DOOR_LOADER_G_MODULE_BIND_LOCAL = 1 << 1 };
+extern GModule *g_module_open(const char *file_name, int flags);
+extern const char *g_module_error(void);
 
 /* One line on stderr, then the documented exit status: the caller cannot be handed an error (it
  * called the library's function itself), and `_exit` because other threads may be running. */
@@ -56,7 +62,7 @@ static int door_loader_find(const DoorLibrary *library, char *path, size_t size)
 static void *door_loader_open(const DoorLibrary *library) {
     char path[PATH_MAX];
     if (!door_loader_find(library, path, sizeof path)) return dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
-    if (g_module_open(path, G_MODULE_BIND_LOCAL) == NULL) door_loader_fail(library, g_module_error());
+    if (g_module_open(path, DOOR_LOADER_G_MODULE_BIND_LOCAL) == NULL) door_loader_fail(library, g_module_error());
     /* Loaded now, and kept open by GModule: the handle for dlsym, with no constructor to run. */
     return dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
 }
