@@ -7,7 +7,7 @@ import GLibSupport
 /// A pipeline loads each plugin when it first needs one of its elements, on its streaming thread,
 /// one after the other: the demuxer's once the container is known, the decoders' once the demuxer
 /// has read the streams' formats. The decoders' plugin can be the largest cost of a start —
-/// gst-libav (H.264, AAC) maps 177 shared libraries here, 45–80 ms — and the other core is idle
+/// gst-libav (H.264, AAC) maps 177 shared libraries here, 45–85 ms — and the other core is idle
 /// meanwhile. Loaded on a thread of its own as the load begins, it overlaps the pipeline's own
 /// work up to that point (typefinding, the demuxer reading the headers). GStreamer loads one
 /// plugin at a time (one mutex), so a plugin the pipeline asks for meanwhile waits at most
