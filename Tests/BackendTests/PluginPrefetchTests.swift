@@ -61,6 +61,32 @@ final class PluginPrefetchTests: XCTestCase {
         for startup in GStreamerRuntime.startupPlugins { XCTAssertFalse(plugins.contains(startup), "\(startup) in \(plugins)") }
     }
 
+    func testAPlayLoadsItsKindsRecordAheadAndReplacesTheRecordWithWhatItNeeded() async throws {
+        GStreamerRuntime.ensureInitialized()
+        let registry = try XCTUnwrap(gst_registry_get())
+        // The YUV4MPEG encoder: a plugin no play and no other test loads, recorded as if a past
+        // play of a .webm had needed it.
+        let plugin = try XCTUnwrap(gst_registry_find_plugin(registry, "y4menc"), "gst-plugins-good's y4menc plugin is not installed")
+        defer { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+        XCTAssertEqual(gst_plugin_is_loaded(plugin), 0, "y4menc is loaded already: this test could not fail")
+        let store = PluginPrefetchStore(path: directory + "/plugin-prefetch.json")
+        store.record(["y4menc"], for: "file:webm")
+        let player = Player(configuration: .fakeSinks(), features: [PluginPrefetchFeature(store: store)])
+        defer { player.shutdown() }
+        try await player.waitFor("playing", where: { if case .stateChanged(_, .playing) = $0 { true } else { false } },
+                                 after: { player.load(TestMedia.vp8) })
+        let deadline = Date().addingTimeInterval(10)
+        while (!PluginPreloader.isIdle || store.records()["file:webm"] == ["y4menc"]) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let loaded = try XCTUnwrap(gst_registry_find_plugin(registry, "y4menc"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(loaded)) }
+        XCTAssertNotEqual(gst_plugin_is_loaded(loaded), 0, "the record's plugin was not loaded ahead of the play")
+        let replaced = try XCTUnwrap(store.records()["file:webm"])
+        XCTAssertFalse(replaced.contains("y4menc"), "a plugin the play did not use stays in the record: \(replaced)")
+        XCTAssertTrue(replaced.contains("vpx"), "\(replaced)")
+    }
+
     func testAPrefetchLoadsTheNamedPluginsAndSkipsUnknownNames() async throws {
         GStreamerRuntime.ensureInitialized()
         let registry = try XCTUnwrap(gst_registry_get())
